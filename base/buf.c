@@ -1,0 +1,106 @@
+/*
+ * buf.c - growable, heap-owned byte buffer with big-endian put helpers: the
+ * output side of every encoder. Invariant: len <= cap, data is NULL only
+ * while cap is 0.
+ */
+#include "base/base.h"
+
+
+void base_buf_init(base_buf_t *b)
+{
+    b->data = NULL;
+    b->len = 0;
+    b->cap = 0;
+}
+
+
+void base_buf_fini(base_buf_t *b)
+{
+    base_free(b->data);
+    base_buf_init(b);
+}
+
+
+void base_buf_reset(base_buf_t *b)
+{
+    b->len = 0;
+}
+
+
+void base_buf_reserve(base_buf_t *b, size_t extra)
+{
+    if (b->cap - b->len >= extra) {
+        return;
+    }
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap - b->len < extra) {
+        cap *= 2;
+    }
+    b->data = base_realloc(b->data, cap);
+    b->cap = cap;
+}
+
+
+void base_buf_put(base_buf_t *b, const void *p, size_t n)
+{
+    if (n == 0) {
+        return;
+    }
+    base_buf_reserve(b, n);
+    memcpy(b->data + b->len, p, n);
+    b->len += n;
+}
+
+
+void base_buf_put_u8(base_buf_t *b, uint8_t v)
+{
+    base_buf_reserve(b, 1);
+    b->data[b->len++] = v;
+}
+
+
+void base_buf_put_u16(base_buf_t *b, uint16_t v)
+{
+    uint8_t t[2] = {(uint8_t)(v >> 8), (uint8_t)v};
+    base_buf_put(b, t, 2);
+}
+
+
+void base_buf_put_u32(base_buf_t *b, uint32_t v)
+{
+    uint8_t t[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
+    base_buf_put(b, t, 4);
+}
+
+
+void base_buf_put_u64(base_buf_t *b, uint64_t v)
+{
+    uint8_t t[8];
+    base_store_u64(t, v);
+    base_buf_put(b, t, 8);
+}
+
+
+void base_buf_set_u32(base_buf_t *b, size_t at, uint32_t v)
+{
+    BASE_ASSERT(at + 4 <= b->len);
+    b->data[at] = (uint8_t)(v >> 24);
+    b->data[at + 1] = (uint8_t)(v >> 16);
+    b->data[at + 2] = (uint8_t)(v >> 8);
+    b->data[at + 3] = (uint8_t)v;
+}
+
+
+void base_buf_printf(base_buf_t *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    BASE_ASSERT(n >= 0);
+    base_buf_reserve(b, (size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf((char *)b->data + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}

@@ -1,0 +1,139 @@
+/*
+ * cql.h - the CQL engine: statements and values, schema, prepared
+ * statements and the system tables drivers read. cql/ knows no sockets; it
+ * is handed decoded requests (wire.h structs) and a storage database, and it
+ * returns results that the emulator encodes.
+ *
+ * Ownership: the engine owns the schema, the prepared-statement cache and
+ * the storage tables it creates (the storage_db_t itself stays the
+ * caller's). A session is owned by its connection. Everything in a
+ * cql_result_t is allocated from the arena passed to the call and dies with
+ * it.
+ */
+#ifndef CQL_CQL_H
+#define CQL_CQL_H
+
+#include "base/base.h"
+#include "storage/storage.h"
+#include "wire/wire.h"
+
+typedef struct cql_engine_s cql_engine_t;
+typedef struct cql_session_s cql_session_t;
+
+typedef enum {
+    CQL_PROFILE_COSMOS = 0,    /* the service's documented behaviour, limits and texts */
+    CQL_PROFILE_CASSANDRA = 1, /* Apache Cassandra 3.11/4.0 */
+} cql_profile_t;
+
+typedef struct cql_config_s {
+    cql_profile_t profile;
+    const char *cluster_name;    /* system.local.cluster_name */
+    const char *data_center;     /* e.g. "South Central US" */
+    const char *rack;
+    const char *release_version; /* "3.11.0" */
+    const char *cql_version;     /* "3.4.4" */
+    uint8_t rpc_address[16];     /* address clients reach us on */
+    uint8_t rpc_address_len;     /* 4 or 16 */
+    int32_t rpc_port;
+    const char *host_id;         /* uuid text; generated when NULL */
+} cql_config_t;
+
+/* Fills a config with the defaults above. */
+void cql_config_defaults(cql_config_t *cfg);
+
+/* The engine copies cfg's strings; db must outlive the engine. */
+cql_engine_t *cql_engine_new(const cql_config_t *cfg, storage_db_t *db);
+void cql_engine_free(cql_engine_t *e);
+
+/* Schema-change listener: called after every successful DDL, so the
+ * emulator can push EVENTs to registered connections. */
+typedef void (*cql_schema_listener_t)(void *ud, const wire_schema_change_t *sc);
+void cql_engine_set_listener(cql_engine_t *e, cql_schema_listener_t fn, void *ud);
+
+/* Current schema version uuid (changes with every DDL). */
+void cql_engine_schema_version(const cql_engine_t *e, uint8_t out[16]);
+
+cql_session_t *cql_session_new(cql_engine_t *e);
+void cql_session_free(cql_session_t *s);
+const char *cql_session_keyspace(const cql_session_t *s); /* NULL when none */
+
+/* ---- operation statistics (what ru_meter prices) ------------------------- */
+
+typedef enum {
+    CQL_OP_NONE = 0,   /* USE, system tables, prepare */
+    CQL_OP_READ,       /* SELECT */
+    CQL_OP_WRITE,      /* INSERT / UPDATE */
+    CQL_OP_DELETE,
+    CQL_OP_DDL,
+    CQL_OP_BATCH,
+    CQL_OP_LWT,
+} cql_op_kind_t;
+
+typedef struct cql_stats_s {
+    cql_op_kind_t kind;
+    const char *keyspace;        /* table the operation touched (NULL: none/system) */
+    const char *table;
+    uint64_t table_id;
+    bool point_read;             /* full primary key equality */
+    bool cross_partition;        /* scanned without a partition key */
+    bool allow_filtering;
+    size_t rows_read;            /* scanned, not only returned */
+    size_t bytes_read;
+    size_t rows_returned;
+    size_t bytes_returned;
+    size_t rows_written;
+    size_t bytes_written;
+    size_t overwrites;           /* writes that replaced a live row */
+    size_t partitions_touched;
+    size_t tombstones_scanned;
+    size_t n_statements;         /* batches */
+    int64_t first_token;         /* a token the operation touched, for per-partition limits */
+    bool has_token;
+    uint16_t consistency;
+} cql_stats_t;
+
+/* ---- results ------------------------------------------------------------- */
+
+typedef struct cql_result_s {
+    int kind; /* WIRE_RESULT_* */
+    /* Rows */
+    size_t n_cols;
+    const wire_col_spec_t *cols;
+    size_t n_rows;
+    const wire_value_t *cells;   /* n_rows * n_cols, row-major */
+    wire_value_t paging_state;   /* len < 0: no more pages */
+    bool no_metadata;            /* the client asked to skip metadata */
+    /* Set_keyspace */
+    const char *keyspace;
+    /* Prepared */
+    uint8_t prepared_id[16];
+    size_t n_binds;
+    const wire_col_spec_t *binds;
+    size_t n_pk_indexes;
+    const uint16_t *pk_indexes;
+    /* Schema_change */
+    wire_schema_change_t schema_change;
+    /* Warnings to send with the response (flag 0x08). */
+    size_t n_warnings;
+    const char **warnings;
+    cql_stats_t stats;
+} cql_result_t;
+
+/*
+ * Each call returns BASE_OK with *out filled, or BASE_ERROR with err set to
+ * the CQL error the client must see (Syntax 0x2000, Invalid 0x2200,
+ * Already_exists 0x2400 with its detail, Unprepared 0x2500 with the id, ...).
+ * out->stats is filled on errors too, with what was done before the error.
+ */
+int cql_query(cql_engine_t *e, cql_session_t *s, base_str_t query,
+              const wire_query_params_t *params, base_arena_t *a, cql_result_t *out,
+              base_error_t *err);
+int cql_prepare(cql_engine_t *e, cql_session_t *s, base_str_t query, base_arena_t *a,
+                cql_result_t *out, base_error_t *err);
+int cql_execute(cql_engine_t *e, cql_session_t *s, wire_value_t id,
+                const wire_query_params_t *params, base_arena_t *a, cql_result_t *out,
+                base_error_t *err);
+int cql_batch(cql_engine_t *e, cql_session_t *s, const wire_batch_t *batch, base_arena_t *a,
+              cql_result_t *out, base_error_t *err);
+
+#endif

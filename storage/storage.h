@@ -1,0 +1,175 @@
+/*
+ * storage.h - local partitioned storage. storage/ knows partitions, rows
+ * and cells as bytes; it knows no CQL text and no types. The cql layer
+ * gives it:
+ *   - partition keys as the serialized partition key bytes (Cassandra's
+ *     format: the single component, or the composite <len><bytes><0>...),
+ *     with their Murmur3 token (storage_token() computes it);
+ *   - clustering keys already encoded order-preserving and prefix-free per
+ *     component, so memcmp order is clustering order (DESC components are
+ *     inverted by the encoder);
+ *   - cells identified by (column id, optional path for collection elements).
+ *
+ * Semantics kept here (Cassandra's): last-write-wins per cell by write
+ * timestamp (ties: the greater value wins, deletions beat writes at the same
+ * timestamp), row/partition/range deletions at a timestamp shadow older
+ * writes, TTL expiry turns a cell into a tombstone at its expiry time, and a
+ * row is live when its row marker or any cell is live.
+ *
+ * Invariants:
+ *   - partitions iterate in (token, key bytes) order; rows in a partition
+ *     in memcmp order of their clustering bytes;
+ *   - a returned storage_row_view_t and everything it points to borrows from
+ *     the table and is valid until the next write to that table;
+ *   - the engine is single-threaded: callers serialise access (the emulator
+ *     runs one event loop).
+ */
+#ifndef STORAGE_STORAGE_H
+#define STORAGE_STORAGE_H
+
+#include "base/base.h"
+
+typedef struct storage_db_s storage_db_t;
+typedef struct storage_table_s storage_table_t;
+typedef struct storage_partition_s storage_partition_t;
+
+/* Cassandra Murmur3Partitioner token of a serialized partition key,
+ * bit-for-bit (including the signed-byte tail quirk). An empty key has
+ * token INT64_MIN as in Cassandra. */
+int64_t storage_token(const uint8_t *key, size_t len);
+
+/* ---- database and tables ----------------------------------------------- */
+
+storage_db_t *storage_db_new(void); /* in-memory; caller owns, storage_db_free */
+void storage_db_free(storage_db_t *db);
+
+/* Creates an empty table; the db owns it. id is the caller's handle. */
+storage_table_t *storage_table_create(storage_db_t *db, uint64_t id);
+/* Drops the table and frees everything in it; the pointer dies. */
+void storage_table_drop(storage_db_t *db, storage_table_t *t);
+/* Removes all data (TRUNCATE); the table stays. */
+void storage_table_truncate(storage_table_t *t);
+
+/* ---- writes ------------------------------------------------------------- */
+
+#define STORAGE_NO_EXPIRY 0
+
+typedef struct storage_cell_s {
+    uint32_t col;          /* caller's column id */
+    const uint8_t *path;   /* collection element key (NULL for simple cells) */
+    uint32_t path_len;
+    const uint8_t *value;  /* NULL with value_len 0 and tombstone=false means empty value */
+    uint32_t value_len;
+    bool tombstone;        /* a deletion of this cell at ts */
+    int64_t ts;            /* write timestamp, microseconds */
+    int64_t expires_us;    /* wall clock expiry, STORAGE_NO_EXPIRY for none */
+    int32_t ttl;           /* seconds, as written (for ttl()), 0 for none */
+} storage_cell_t;
+
+/* A clustering range [start, end] compared on prefixes: a row whose
+ * clustering bytes begin with the bound's bytes compares equal to it. An
+ * empty bound (len 0) is unbounded on that side. */
+typedef struct storage_bound_s {
+    const uint8_t *key;
+    size_t len;
+    bool inclusive;
+} storage_bound_t;
+
+typedef struct storage_mutation_s {
+    const uint8_t *pk;        /* serialized partition key */
+    size_t pk_len;
+    int64_t token;
+    const uint8_t *ck;        /* encoded clustering key; len 0 for tables without one */
+    size_t ck_len;
+    bool static_row;          /* the cells are static cells of the partition */
+    /* Row marker (INSERT writes one; UPDATE does not). */
+    bool row_marker;
+    int64_t marker_ts;
+    int64_t marker_expires_us;
+    int32_t marker_ttl;
+    /* Deletions, applied before the cells: */
+    bool delete_partition;    /* DELETE FROM t WHERE pk = ... */
+    bool delete_row;          /* DELETE FROM t WHERE pk = ... AND ck = ... */
+    bool delete_range;        /* clustering range deletion with range below */
+    storage_bound_t range_start, range_end;
+    int64_t delete_ts;
+    /* Collection-wide deletion before setting (e.g. SET l = [..]): */
+    const uint32_t *clear_cols;
+    size_t n_clear_cols;
+    const storage_cell_t *cells;
+    size_t n_cells;
+} storage_mutation_t;
+
+/* What a write did, for metering and guard-rails. */
+typedef struct storage_write_stats_s {
+    size_t bytes_written;     /* key + cell bytes in the mutation */
+    bool row_existed;         /* a live row was already there (an overwrite) */
+    size_t partition_bytes;   /* partition size after the write */
+    size_t partition_rows;    /* live + dead rows in the partition after the write */
+} storage_write_stats_t;
+
+/* Applies a mutation. Returns BASE_OK; stats may be NULL. */
+int storage_apply(storage_table_t *t, const storage_mutation_t *m, int64_t now_us,
+                  storage_write_stats_t *stats);
+
+/* ---- reads -------------------------------------------------------------- */
+
+/* A row as a reader sees it: cells sorted by (col, path), live ones only
+ * (expired and deleted cells filtered as of the iterator's now). */
+typedef struct storage_row_view_s {
+    const uint8_t *ck;
+    size_t ck_len;
+    bool is_static;
+    bool has_marker;            /* live row marker */
+    int64_t marker_ts;
+    const storage_cell_t *cells;
+    size_t n_cells;
+} storage_row_view_t;
+
+/* Finds a partition by key; NULL if absent or fully deleted. */
+storage_partition_t *storage_partition_get(storage_table_t *t, int64_t token, const uint8_t *pk,
+                                           size_t pk_len);
+const uint8_t *storage_partition_key(const storage_partition_t *p, size_t *len);
+int64_t storage_partition_token(const storage_partition_t *p);
+/* The partition's live static row, or false if none. */
+bool storage_partition_static(storage_partition_t *p, int64_t now_us, storage_row_view_t *out);
+
+/* Row cursor over one partition's clustering range. */
+typedef struct storage_row_iter_s storage_row_iter_t;
+/* Creates a cursor (caller frees with storage_row_iter_free). reverse walks
+ * from end to start. Bounds may be NULL for unbounded. */
+storage_row_iter_t *storage_row_iter_new(storage_partition_t *p, const storage_bound_t *start,
+                                         const storage_bound_t *end, bool reverse,
+                                         int64_t now_us);
+/* Next live row; false at the end. Dead rows are skipped and counted. */
+bool storage_row_iter_next(storage_row_iter_t *it, storage_row_view_t *out);
+/* Tombstones (dead rows and dead cells) passed over so far, for guard-rails. */
+size_t storage_row_iter_tombstones(const storage_row_iter_t *it);
+void storage_row_iter_free(storage_row_iter_t *it);
+
+/* Partition cursor over the whole table in (token, key) order, starting
+ * after (token, pk) when after_pk is non-NULL, else from after_token
+ * (exclusive) when has_after_token, else from the beginning. */
+typedef struct storage_part_iter_s storage_part_iter_t;
+storage_part_iter_t *storage_part_iter_new(storage_table_t *t, bool has_after_token,
+                                           int64_t after_token, const uint8_t *after_pk,
+                                           size_t after_pk_len);
+storage_partition_t *storage_part_iter_next(storage_part_iter_t *it);
+void storage_part_iter_free(storage_part_iter_t *it);
+
+/* ---- sizes and physical partitions -------------------------------------- */
+
+size_t storage_table_partition_count(const storage_table_t *t);
+size_t storage_table_bytes(const storage_table_t *t);
+size_t storage_partition_bytes(const storage_partition_t *p);
+
+/*
+ * Physical partitions: the token ring split into n equal ranges, as Cosmos
+ * DB splits a container. Index i covers tokens from
+ * INT64_MIN + i * (2^64 / n). Default 1.
+ */
+void storage_table_set_physical_partitions(storage_table_t *t, uint32_t n);
+uint32_t storage_table_physical_partitions(const storage_table_t *t);
+uint32_t storage_table_physical_of(const storage_table_t *t, int64_t token);
+
+#endif
