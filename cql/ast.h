@@ -134,6 +134,7 @@ typedef enum {
 typedef struct cql_selector_s {
     cql_sel_kind_t kind;
     const char *name;         /* COLUMN: column; FUNCTION: function name (lower-cased) */
+    const char *field;        /* COLUMN: u.field (UDT field selection) or NULL */
     size_t n_args;
     struct cql_selector_s **args;
     const cql_type_ast_t *cast_type;

@@ -1,1 +1,47 @@
-int main(void) { return 0; }
+/*
+ * main.c - argv -> config -> run. Layer: emulator. No logic lives here:
+ * configuration is config.c, serving is server.c, `certs export` is tls.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "emulator/config.h"
+#include "emulator/server.h"
+#include "emulator/tls.h"
+
+#ifndef EMU_VERSION
+#define EMU_VERSION "0.0.0"
+#endif
+
+int main(int argc, char **argv)
+{
+    emu_config_t cfg;
+    char msg[512];
+    int rc;
+    emu_config_init(&cfg);
+    if (emu_config_load(&cfg, argc, argv, getenv, msg, sizeof(msg)) != 0) {
+        fprintf(stderr, "cosmos-cassandra-emulator: %s\nTry 'cosmos-cassandra-emulator --help'.\n",
+                msg);
+        emu_config_fini(&cfg);
+        return 2;
+    }
+    switch (cfg.command) {
+    case EMU_CMD_HELP:
+        emu_config_usage(stdout);
+        rc = 0;
+        break;
+    case EMU_CMD_VERSION:
+        printf("cosmos-cassandra-emulator %s\n", EMU_VERSION);
+        rc = 0;
+        break;
+    case EMU_CMD_CERTS_EXPORT:
+        rc = emu_tls_export_ca(&cfg);
+        break;
+    case EMU_CMD_SERVE:
+    default:
+        rc = emu_server_run(&cfg);
+        break;
+    }
+    emu_config_fini(&cfg);
+    return rc;
+}

@@ -55,15 +55,15 @@ void storage_table_truncate(storage_table_t *t);
 #define STORAGE_NO_EXPIRY 0
 
 typedef struct storage_cell_s {
-    uint32_t col;          /* caller's column id */
-    const uint8_t *path;   /* collection element key (NULL for simple cells) */
+    uint32_t col;        /* caller's column id */
+    const uint8_t *path; /* collection element key (NULL for simple cells) */
     uint32_t path_len;
-    const uint8_t *value;  /* NULL with value_len 0 and tombstone=false means empty value */
+    const uint8_t *value; /* NULL with value_len 0 and tombstone=false means empty value */
     uint32_t value_len;
-    bool tombstone;        /* a deletion of this cell at ts */
-    int64_t ts;            /* write timestamp, microseconds */
-    int64_t expires_us;    /* wall clock expiry, STORAGE_NO_EXPIRY for none */
-    int32_t ttl;           /* seconds, as written (for ttl()), 0 for none */
+    bool tombstone;     /* a deletion of this cell at ts */
+    int64_t ts;         /* write timestamp, microseconds */
+    int64_t expires_us; /* wall clock expiry, STORAGE_NO_EXPIRY for none */
+    int32_t ttl;        /* seconds, as written (for ttl()), 0 for none */
 } storage_cell_t;
 
 /* A clustering range [start, end] compared on prefixes: a row whose
@@ -76,24 +76,26 @@ typedef struct storage_bound_s {
 } storage_bound_t;
 
 typedef struct storage_mutation_s {
-    const uint8_t *pk;        /* serialized partition key */
+    const uint8_t *pk; /* serialized partition key */
     size_t pk_len;
     int64_t token;
-    const uint8_t *ck;        /* encoded clustering key; len 0 for tables without one */
+    const uint8_t *ck; /* encoded clustering key; len 0 for tables without one */
     size_t ck_len;
-    bool static_row;          /* the cells are static cells of the partition */
+    bool static_row; /* the cells are static cells of the partition */
     /* Row marker (INSERT writes one; UPDATE does not). */
     bool row_marker;
     int64_t marker_ts;
     int64_t marker_expires_us;
     int32_t marker_ttl;
     /* Deletions, applied before the cells: */
-    bool delete_partition;    /* DELETE FROM t WHERE pk = ... */
-    bool delete_row;          /* DELETE FROM t WHERE pk = ... AND ck = ... */
-    bool delete_range;        /* clustering range deletion with range below */
+    bool delete_partition; /* DELETE FROM t WHERE pk = ... */
+    bool delete_row;       /* DELETE FROM t WHERE pk = ... AND ck = ... */
+    bool delete_range;     /* clustering range deletion with range below */
     storage_bound_t range_start, range_end;
     int64_t delete_ts;
-    /* Collection-wide deletion before setting (e.g. SET l = [..]): */
+    /* Collection-wide deletion before setting (e.g. SET l = [..]), at
+     * delete_ts. A deletion wins a timestamp tie, so to replace a collection
+     * pass delete_ts = ts - 1 as Cassandra does; DELETE l passes ts. */
     const uint32_t *clear_cols;
     size_t n_clear_cols;
     const storage_cell_t *cells;
@@ -102,10 +104,10 @@ typedef struct storage_mutation_s {
 
 /* What a write did, for metering and guard-rails. */
 typedef struct storage_write_stats_s {
-    size_t bytes_written;     /* key + cell bytes in the mutation */
-    bool row_existed;         /* a live row was already there (an overwrite) */
-    size_t partition_bytes;   /* partition size after the write */
-    size_t partition_rows;    /* live + dead rows in the partition after the write */
+    size_t bytes_written;   /* key + cell bytes in the mutation */
+    bool row_existed;       /* a live row was already there (an overwrite) */
+    size_t partition_bytes; /* partition size after the write */
+    size_t partition_rows;  /* live + dead rows in the partition after the write */
 } storage_write_stats_t;
 
 /* Applies a mutation. Returns BASE_OK; stats may be NULL. */
@@ -120,7 +122,7 @@ typedef struct storage_row_view_s {
     const uint8_t *ck;
     size_t ck_len;
     bool is_static;
-    bool has_marker;            /* live row marker */
+    bool has_marker; /* live row marker */
     int64_t marker_ts;
     const storage_cell_t *cells;
     size_t n_cells;
@@ -134,13 +136,15 @@ int64_t storage_partition_token(const storage_partition_t *p);
 /* The partition's live static row, or false if none. */
 bool storage_partition_static(storage_partition_t *p, int64_t now_us, storage_row_view_t *out);
 
-/* Row cursor over one partition's clustering range. */
+/* Row cursor over one partition's clustering range. Cursors see rows
+ * written after their position; a write that frees rows (a partition or
+ * range deletion) or a truncate ends them (using one after is asserted).
+ * Partitions themselves stay valid until truncate or drop. */
 typedef struct storage_row_iter_s storage_row_iter_t;
 /* Creates a cursor (caller frees with storage_row_iter_free). reverse walks
  * from end to start. Bounds may be NULL for unbounded. */
 storage_row_iter_t *storage_row_iter_new(storage_partition_t *p, const storage_bound_t *start,
-                                         const storage_bound_t *end, bool reverse,
-                                         int64_t now_us);
+                                         const storage_bound_t *end, bool reverse, int64_t now_us);
 /* Next live row; false at the end. Dead rows are skipped and counted. */
 bool storage_row_iter_next(storage_row_iter_t *it, storage_row_view_t *out);
 /* Tombstones (dead rows and dead cells) passed over so far, for guard-rails. */

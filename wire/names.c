@@ -8,8 +8,8 @@
 const char *wire_opcode_name(int opcode)
 {
     switch (opcode) {
-#define XX(name, value)                                                                            \
-    case value:                                                                                    \
+#define XX(name, value) \
+    case value:         \
         return #name;
         WIRE_OPCODE_MAP(XX)
 #undef XX
@@ -22,8 +22,8 @@ const char *wire_opcode_name(int opcode)
 const char *wire_error_name(int code)
 {
     switch (code) {
-#define XX(name, value)                                                                            \
-    case value:                                                                                    \
+#define XX(name, value) \
+    case value:         \
         return #name;
         WIRE_ERROR_MAP(XX)
 #undef XX
@@ -35,9 +35,9 @@ const char *wire_error_name(int code)
 
 const char *wire_consistency_name(int cl)
 {
-    static const char *const names[] = {"ANY",          "ONE",         "TWO",          "THREE",
-                                        "QUORUM",       "ALL",         "LOCAL_QUORUM", "EACH_QUORUM",
-                                        "SERIAL",       "LOCAL_SERIAL", "LOCAL_ONE"};
+    static const char *const names[] = {"ANY",    "ONE",          "TWO",          "THREE",
+                                        "QUORUM", "ALL",          "LOCAL_QUORUM", "EACH_QUORUM",
+                                        "SERIAL", "LOCAL_SERIAL", "LOCAL_ONE"};
     if (cl < 0 || (size_t)cl >= sizeof(names) / sizeof(names[0])) {
         return NULL;
     }

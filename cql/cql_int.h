@@ -1,0 +1,215 @@
+/*
+ * cql_int.h - structures shared by the cql/ files: the engine, sessions,
+ * the schema (keyspaces, tables, columns, user types) and the executor's
+ * internal entry points. Not a public header: only the files of cql/ include it.
+ *
+ * Schema invariants:
+ *  - names are stored normalised (as the parser produces them);
+ *  - a table's cols[] are in Cassandra's canonical order: partition key
+ *    columns by position, clustering columns by position, then the other
+ *    columns sorted by name; SELECT * returns that order;
+ *  - a column's id (the storage cell id) never changes or gets reused in
+ *    the table's life, so ALTER TABLE DROP/ADD cannot resurrect old cells;
+ *  - every DDL bumps the engine's schema version uuid.
+ */
+#ifndef CQL_CQL_INT_H
+#define CQL_CQL_INT_H
+
+#include "cql/ast.h"
+#include "cql/cql.h"
+#include "cql/value.h"
+
+typedef enum {
+    CQL_COL_PARTITION,
+    CQL_COL_CLUSTERING,
+    CQL_COL_STATIC,
+    CQL_COL_REGULAR,
+} cql_col_kind_t;
+
+typedef struct cql_column_s {
+    char *name;
+    wire_type_t *type;     /* heap-owned (cql__type_clone) */
+    cql_col_kind_t kind;
+    int position;          /* within partition or clustering key, else -1 */
+    bool desc;             /* clustering column in DESC order */
+    uint32_t id;           /* storage cell id */
+    bool counter;
+} cql_column_t;
+
+typedef struct cql_index_s {
+    char *name;
+    char *column;
+    char *target;          /* system_schema.indexes options target: "c", "keys(m)" ... */
+} cql_index_t;
+
+struct cql_keyspace_s;
+struct cql_engine_s;
+struct cql_vtable_s;
+
+typedef struct cql_table_s {
+    struct cql_keyspace_s *ks;
+    char *name;
+    uint8_t id[16];
+    cql_column_t *cols;
+    size_t n_cols;
+    size_t n_pk;
+    cql_column_t **pk;     /* by position */
+    size_t n_ck;
+    cql_column_t **ck;     /* by position */
+    uint32_t next_col_id;
+    /* options */
+    int32_t default_ttl;
+    int32_t gc_grace_seconds;
+    char *comment;
+    int64_t provisioned_throughput;   /* 0: none (shared or default) */
+    int64_t autoscale_max_throughput; /* 0: none */
+    size_t n_indexes;
+    cql_index_t *indexes;
+    bool has_counters;
+    storage_table_t *st;   /* NULL for virtual tables */
+    const struct cql_vtable_s *vt; /* system tables: row generator */
+} cql_table_t;
+
+typedef struct cql_udt_s {
+    char *name;
+    wire_type_t *type;     /* WIRE_TYPE_UDT, heap-owned */
+} cql_udt_t;
+
+typedef struct cql_keyspace_s {
+    char *name;
+    size_t n_repl;
+    char **repl_keys;
+    char **repl_values;
+    bool durable_writes;
+    bool system;           /* built-in, read-only */
+    int64_t provisioned_throughput;
+    int64_t autoscale_max_throughput;
+    size_t n_tables, cap_tables;
+    cql_table_t **tables;
+    size_t n_types, cap_types;
+    cql_udt_t **types;
+} cql_keyspace_t;
+
+typedef struct cql_prepared_s {
+    uint8_t id[16];
+    char *keyspace;        /* session keyspace at prepare time, may be NULL */
+    char *text;
+    base_arena_t arena;    /* owns the AST and metadata */
+    cql_stmt_t *stmt;
+    size_t n_binds;
+    wire_col_spec_t *binds;
+    size_t n_pk;
+    uint16_t *pk_indexes;
+    size_t n_cols;
+    wire_col_spec_t *cols; /* result metadata (SELECT) */
+    struct cql_prepared_s *next; /* hash chain */
+} cql_prepared_t;
+
+struct cql_engine_s {
+    cql_config_t cfg;
+    char *cluster_name, *data_center, *rack, *release_version, *cql_version;
+    uint8_t host_id[16];
+    storage_db_t *db;
+    uint8_t schema_version[16];
+    uint64_t next_storage_id;
+    size_t n_keyspaces, cap_keyspaces;
+    cql_keyspace_t **keyspaces;
+    cql_prepared_t **prepared; /* hash table */
+    size_t n_prepared_buckets, n_prepared;
+    cql_schema_listener_t listener;
+    void *listener_ud;
+};
+
+struct cql_session_s {
+    cql_engine_t *engine;
+    char *keyspace;
+};
+
+/* ---- execution context ------------------------------------------------------- */
+
+typedef struct cql_ctx_s {
+    cql_engine_t *e;
+    cql_session_t *s;
+    base_arena_t *a;
+    const wire_query_params_t *params; /* consistency, paging, timestamp */
+    cql_binds_t binds;
+    int64_t now_us;
+    int64_t batch_ts;      /* batch-level timestamp, or INT64_MIN */
+    bool in_batch;
+    cql_result_t *out;
+    /* warnings collected while executing */
+    size_t n_warnings, cap_warnings;
+    const char **warnings;
+} cql_ctx_t;
+
+void cql__warn(cql_ctx_t *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- schema (schema.c) --------------------------------------------------------- */
+
+cql_keyspace_t *cql__keyspace_find(cql_engine_t *e, const char *name);
+cql_table_t *cql__table_find(cql_keyspace_t *ks, const char *name);
+cql_udt_t *cql__udt_find(cql_keyspace_t *ks, const char *name);
+cql_column_t *cql__column_find(const cql_table_t *t, const char *name);
+/* Resolves the keyspace of a possibly unqualified name, with Cassandra's errors. */
+int cql__resolve_keyspace(cql_ctx_t *c, const char *qualifier, cql_keyspace_t **out,
+                          base_error_t *err);
+int cql__resolve_table(cql_ctx_t *c, const cql_qname_t *q, cql_table_t **out, base_error_t *err);
+/* Turns a parsed type into a heap wire type, resolving UDTs in ks. */
+int cql__type_resolve(cql_keyspace_t *ks, const cql_type_ast_t *ta, wire_type_t **out,
+                      base_error_t *err);
+cql_keyspace_t *cql__keyspace_add(cql_engine_t *e, const char *name);
+void cql__keyspace_free(cql_keyspace_t *ks);
+void cql__table_free(cql_engine_t *e, cql_table_t *t);
+void cql__table_sort_columns(cql_table_t *t);
+void cql__schema_bump(cql_engine_t *e);
+void cql__schema_notify(cql_ctx_t *c, const char *change, const char *target, const char *ks,
+                        const char *name);
+
+/* ---- system tables (system.c) ---------------------------------------------------- */
+
+typedef struct cql_rowset_s {
+    size_t n_rows, cap_rows;
+    wire_value_t **rows; /* each n_cols values in the table's column order */
+} cql_rowset_t;
+
+typedef struct cql_vtable_s {
+    const char *name;
+    void (*generate)(cql_ctx_t *c, const cql_table_t *t, cql_rowset_t *rows);
+} cql_vtable_t;
+
+void cql__system_init(cql_engine_t *e);
+/* Error for system tables that must fail as in Cassandra 3.11 (peers_v2). */
+bool cql__system_missing(const char *ks, const char *table, base_error_t *err);
+void cql__rowset_add(cql_ctx_t *c, cql_rowset_t *rs, wire_value_t *row);
+
+/* ---- statements ------------------------------------------------------------------ */
+
+int cql__exec_stmt(cql_ctx_t *c, const cql_stmt_t *st, base_error_t *err);
+int cql__exec_select(cql_ctx_t *c, const cql_select_t *q, base_error_t *err);
+int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err);
+int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err);
+int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err);
+int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb,
+                    base_error_t *err);
+int cql__exec_ddl(cql_ctx_t *c, const cql_stmt_t *st, base_error_t *err);
+
+/* Bind-marker metadata and result metadata of a statement (prepare). */
+int cql__describe(cql_ctx_t *c, const cql_stmt_t *st, cql_prepared_t *p, base_error_t *err);
+/* Result columns of a SELECT without running it. */
+int cql__select_columns(cql_ctx_t *c, const cql_select_t *q, const cql_table_t *t,
+                        wire_col_spec_t **cols, size_t *n_cols, base_error_t *err);
+
+/* Helpers shared by the executors. */
+int64_t cql__write_timestamp(cql_ctx_t *c, const cql_using_t *u, base_error_t *err, bool *ok);
+const wire_type_t *cql__type_int(void);
+const wire_type_t *cql__type_bigint(void);
+const wire_type_t *cql__type_text(void);
+const wire_type_t *cql__type_boolean(void);
+wire_value_t cql__value_int(base_arena_t *a, int32_t v);
+wire_value_t cql__value_bigint(base_arena_t *a, int64_t v);
+wire_value_t cql__value_text(base_arena_t *a, const char *s);
+wire_value_t cql__value_bool(base_arena_t *a, bool v);
+wire_value_t cql__value_blob(base_arena_t *a, const uint8_t *p, size_t n);
+wire_value_t cql__value_double(base_arena_t *a, double v);
+
+#endif

@@ -1,0 +1,487 @@
+/*
+ * lexer.c - CQL text to tokens (cql layer, internal).
+ *
+ * One forward scan, no allocation, no backtracking beyond a fixed-size peek
+ * (a UUID is recognised by looking at most 37 bytes ahead). Every read is
+ * checked against lx->len: the text comes from the network and is not
+ * NUL-terminated. After an ERROR token the lexer only returns EOF, so a
+ * caller looping "until EOF" always terminates.
+ *
+ * Keyword lookup is a binary search over the sorted keyword table on a
+ * lower-cased copy of at most CQL_KW_MAX_LEN bytes: identifiers longer than
+ * the longest keyword, or holding a digit or '_', skip the search entirely.
+ */
+#include "cql/lexer.h"
+
+
+#define CQL_KW_MAX_LEN 12 /* "columnfamily", "materialized" */
+
+static const struct {
+    const char *name;
+    uint8_t len;
+    bool reserved;
+} keywords[CQL_KW__COUNT] = {
+    {"", 0, false},
+#define XX(id, name, reserved) {name, sizeof(name) - 1, reserved},
+    CQL_KEYWORD_MAP(XX)
+#undef XX
+};
+
+
+static inline bool is_alpha(unsigned char c)
+{
+    return (unsigned char)((c | 0x20) - 'a') < 26;
+}
+
+
+static inline bool is_digit(unsigned char c)
+{
+    return (unsigned char)(c - '0') < 10;
+}
+
+
+static inline bool is_hex(unsigned char c)
+{
+    return is_digit(c) || (unsigned char)((c | 0x20) - 'a') < 6;
+}
+
+
+static inline bool is_ident_char(unsigned char c)
+{
+    return is_alpha(c) || is_digit(c) || c == '_';
+}
+
+
+static inline unsigned char lower(unsigned char c)
+{
+    return (unsigned char)(c - 'A') < 26 ? (unsigned char)(c | 0x20) : c;
+}
+
+
+cql_kw_t cql__keyword_find(const char *s, size_t len)
+{
+    char buf[CQL_KW_MAX_LEN];
+    if (len < 2 || len > CQL_KW_MAX_LEN) {
+        return CQL_KW_NONE;
+    }
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (!is_alpha(c)) {
+            return CQL_KW_NONE;
+        }
+        buf[i] = (char)(c | 0x20);
+    }
+    size_t lo = 1, hi = CQL_KW__COUNT; /* [lo, hi) */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        size_t klen = keywords[mid].len;
+        int cmp = memcmp(buf, keywords[mid].name, len < klen ? len : klen);
+        if (cmp == 0) {
+            cmp = (len > klen) - (len < klen);
+        }
+        if (cmp == 0) {
+            return (cql_kw_t)mid;
+        }
+        if (cmp < 0) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    return CQL_KW_NONE;
+}
+
+
+const char *cql__keyword_name(cql_kw_t kw)
+{
+    return (unsigned)kw < CQL_KW__COUNT ? keywords[kw].name : "";
+}
+
+
+bool cql__keyword_reserved(cql_kw_t kw)
+{
+    return (unsigned)kw < CQL_KW__COUNT && keywords[kw].reserved;
+}
+
+
+/* Consumes [0-9]+ at *i; returns false (and leaves *i) when there is none. */
+static bool digits(const char *s, size_t len, size_t *i)
+{
+    size_t j = *i;
+    while (j < len && is_digit((unsigned char)s[j])) {
+        j++;
+    }
+    if (j == *i) {
+        return false;
+    }
+    *i = j;
+    return true;
+}
+
+
+/* ISO 8601 "P[nY][nM][nD][T[nH][nM][nS]]" or "PnW", each component optional
+ * but at least one present. */
+bool cql__lexer_is_iso_duration(const char *s, size_t len)
+{
+    static const char date_units[] = "ymd";
+    static const char time_units[] = "hms";
+    size_t i = 1, n = 0;
+    if (len < 3 || lower((unsigned char)s[0]) != 'p') {
+        return false;
+    }
+    if (digits(s, len, &i) && i < len && lower((unsigned char)s[i]) == 'w') {
+        return i + 1 == len;
+    }
+    i = 1;
+    const char *units = date_units;
+    for (int u = 0; u < 3 && i < len; u++) {
+        size_t j = i;
+        if (digits(s, len, &j) && j < len) {
+            unsigned char c = lower((unsigned char)s[j]);
+            for (; u < 3 && units[u] != (char)c; u++) {
+            }
+            if (u == 3) {
+                return false;
+            }
+            i = j + 1;
+            n++;
+        } else {
+            break;
+        }
+    }
+    if (i < len && lower((unsigned char)s[i]) == 't') {
+        i++;
+        units = time_units;
+        for (int u = 0; u < 3 && i < len; u++) {
+            size_t j = i;
+            if (!digits(s, len, &j) || j >= len) {
+                return false;
+            }
+            unsigned char c = lower((unsigned char)s[j]);
+            for (; u < 3 && units[u] != (char)c; u++) {
+            }
+            if (u == 3) {
+                return false;
+            }
+            i = j + 1;
+            n++;
+        }
+    }
+    return n > 0 && i == len;
+}
+
+
+/* 8-4-4-4-12 hex digits at s[i], not followed by an identifier character. */
+static bool match_uuid(const char *s, size_t len, size_t i)
+{
+    static const char shape[] = "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx";
+    if (len - i < 36 || s[i + 8] != '-') {
+        return false;
+    }
+    for (size_t k = 0; k < 36; k++) {
+        unsigned char c = (unsigned char)s[i + k];
+        if (shape[k] == '-' ? c != '-' : !is_hex(c)) {
+            return false;
+        }
+    }
+    return len - i == 36 || !is_ident_char((unsigned char)s[i + 36]);
+}
+
+
+/* The alternative ISO form P0001-02-03T04:05:06 (20 bytes). */
+static bool match_iso_alt(const char *s, size_t len, size_t i)
+{
+    static const char shape[] = "P9999-99-99T99:99:99";
+    if (len - i < 20) {
+        return false;
+    }
+    for (size_t k = 0; k < 20; k++) {
+        unsigned char c = (unsigned char)s[i + k];
+        char want = shape[k];
+        if (want == '9' ? !is_digit(c) : (lower(c) != lower((unsigned char)want))) {
+            return false;
+        }
+    }
+    return len - i == 20 || !is_ident_char((unsigned char)s[i + 20]);
+}
+
+
+/* One duration unit at s[i] (y mo w d h m s ms us µs ns, any case); returns
+ * its length or 0. */
+static size_t duration_unit(const char *s, size_t len, size_t i)
+{
+    unsigned char c = lower((unsigned char)s[i]);
+    unsigned char c2 = i + 1 < len ? lower((unsigned char)s[i + 1]) : 0;
+    switch (c) {
+    case 'y':
+    case 'w':
+    case 'd':
+    case 'h':
+    case 's':
+        return 1;
+    case 'm':
+        return (c2 == 'o' || c2 == 's') ? 2 : 1;
+    case 'u':
+    case 'n':
+        return c2 == 's' ? 2 : 0;
+    case 0xC2: /* U+00B5 MICRO SIGN in UTF-8, then 's' */
+        if (c2 == 0xB5 && i + 2 < len && lower((unsigned char)s[i + 2]) == 's') {
+            return 3;
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+
+/* Digits at s[start..i) are scanned; decide INTEGER, FLOAT or DURATION. */
+static cql_tok_type_t scan_number(const char *s, size_t len, size_t *pi)
+{
+    size_t i = *pi;
+    cql_tok_type_t type = CQL_TOK_INTEGER;
+    if (i < len && s[i] == '.' && !(i + 1 < len && s[i + 1] == '.')) {
+        i++;
+        digits(s, len, &i);
+        type = CQL_TOK_FLOAT;
+    }
+    if (i < len && (s[i] | 0x20) == 'e') {
+        size_t j = i + 1;
+        if (j < len && (s[j] == '+' || s[j] == '-')) {
+            j++;
+        }
+        if (digits(s, len, &j)) {
+            *pi = j;
+            return CQL_TOK_FLOAT;
+        }
+    }
+    if (type == CQL_TOK_INTEGER && i < len) {
+        size_t u = duration_unit(s, len, i);
+        if (u > 0) {
+            i += u;
+            for (;;) {
+                size_t j = i;
+                if (!digits(s, len, &j) || j >= len || (u = duration_unit(s, len, j)) == 0) {
+                    break;
+                }
+                i = j + u;
+            }
+            type = CQL_TOK_DURATION;
+        }
+    }
+    *pi = i;
+    return type;
+}
+
+
+/* A quoted run closed by q (q doubled inside is an escape). Returns false if
+ * the text ends first. */
+static bool scan_quoted(const char *s, size_t len, size_t *pi, char q, bool *escaped)
+{
+    size_t i = *pi + 1;
+    for (;;) {
+        const char *e = i < len ? memchr(s + i, q, len - i) : NULL;
+        if (e == NULL) {
+            *pi = len;
+            return false;
+        }
+        i = (size_t)(e - s) + 1;
+        if (i < len && s[i] == q) {
+            *escaped = true;
+            i++;
+            continue;
+        }
+        *pi = i;
+        return true;
+    }
+}
+
+
+static void skip_space_and_comments(cql_lexer_t *lx, cql_token_t *tok)
+{
+    const char *s = lx->text;
+    size_t len = lx->len, i = lx->pos;
+    while (i < len) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+            i++;
+        } else if ((c == '-' || c == '/') && i + 1 < len && s[i + 1] == (char)c) {
+            const char *nl = memchr(s + i, '\n', len - i);
+            i = nl ? (size_t)(nl - s) + 1 : len;
+        } else if (c == '/' && i + 1 < len && s[i + 1] == '*') {
+            size_t j = i + 2;
+            for (; j + 1 < len && !(s[j] == '*' && s[j + 1] == '/'); j++) {
+            }
+            if (j + 1 >= len) {
+                tok->type = CQL_TOK_ERROR;
+                tok->expect = "'*/'";
+                tok->off = len;
+                tok->len = 0;
+                lx->pos = len;
+                return;
+            }
+            i = j + 2;
+        } else {
+            break;
+        }
+    }
+    lx->pos = i;
+}
+
+
+static cql_tok_type_t punct(const char *s, size_t len, size_t *pi)
+{
+    size_t i = *pi;
+    char c = s[i];
+    char n = i + 1 < len ? s[i + 1] : 0;
+    *pi = i + 1;
+    switch (c) {
+    case '?':
+        return CQL_TOK_QMARK;
+    case ':':
+        return CQL_TOK_COLON;
+    case '(':
+        return CQL_TOK_LPAREN;
+    case ')':
+        return CQL_TOK_RPAREN;
+    case '[':
+        return CQL_TOK_LBRACKET;
+    case ']':
+        return CQL_TOK_RBRACKET;
+    case '{':
+        return CQL_TOK_LBRACE;
+    case '}':
+        return CQL_TOK_RBRACE;
+    case ',':
+        return CQL_TOK_COMMA;
+    case ';':
+        return CQL_TOK_SEMI;
+    case '.':
+        return CQL_TOK_DOT;
+    case '=':
+        return CQL_TOK_EQ;
+    case '+':
+        return CQL_TOK_PLUS;
+    case '-':
+        return CQL_TOK_MINUS;
+    case '*':
+        return CQL_TOK_STAR;
+    case '/':
+        return CQL_TOK_SLASH;
+    case '%':
+        return CQL_TOK_PERCENT;
+    case '<':
+        if (n == '=') {
+            *pi = i + 2;
+            return CQL_TOK_LTE;
+        }
+        return CQL_TOK_LT;
+    case '>':
+        if (n == '=') {
+            *pi = i + 2;
+            return CQL_TOK_GTE;
+        }
+        return CQL_TOK_GT;
+    case '!':
+        if (n == '=') {
+            *pi = i + 2;
+            return CQL_TOK_NEQ;
+        }
+        return CQL_TOK_ERROR;
+    default:
+        return CQL_TOK_ERROR;
+    }
+}
+
+
+void cql__lexer_init(cql_lexer_t *lx, const char *text, size_t len)
+{
+    lx->text = text;
+    lx->len = text ? len : 0;
+    lx->pos = 0;
+}
+
+
+void cql__lexer_next(cql_lexer_t *lx, cql_token_t *tok)
+{
+    tok->kw = CQL_KW_NONE;
+    tok->escaped = false;
+    tok->expect = NULL;
+    tok->type = CQL_TOK_EOF;
+    skip_space_and_comments(lx, tok);
+    if (tok->type == CQL_TOK_ERROR) {
+        return;
+    }
+    const char *s = lx->text;
+    size_t len = lx->len, i = lx->pos;
+    tok->off = i;
+    if (i >= len) {
+        tok->len = 0;
+        return;
+    }
+    unsigned char c = (unsigned char)s[i];
+    if (is_hex(c) && match_uuid(s, len, i)) {
+        tok->type = CQL_TOK_UUID;
+        i += 36;
+    } else if (is_alpha(c)) {
+        if ((c | 0x20) == 'p' && match_iso_alt(s, len, i)) {
+            tok->type = CQL_TOK_DURATION;
+            i += 20;
+        } else {
+            size_t start = i;
+            while (i < len && is_ident_char((unsigned char)s[i])) {
+                i++;
+            }
+            tok->type = CQL_TOK_IDENT;
+            tok->kw = cql__keyword_find(s + start, i - start);
+        }
+    } else if (is_digit(c)) {
+        if (c == '0' && i + 1 < len && (s[i + 1] | 0x20) == 'x') {
+            i += 2;
+            while (i < len && is_hex((unsigned char)s[i])) {
+                i++;
+            }
+            tok->type = CQL_TOK_HEX;
+        } else {
+            digits(s, len, &i);
+            tok->type = scan_number(s, len, &i);
+        }
+    } else if (c == '\'' || c == '"') {
+        tok->type = c == '\'' ? CQL_TOK_STRING : CQL_TOK_QIDENT;
+        if (!scan_quoted(s, len, &i, (char)c, &tok->escaped)) {
+            tok->type = CQL_TOK_ERROR;
+            tok->expect = c == '\'' ? "'''" : "'\"'";
+            tok->off = len;
+        }
+    } else if (c == '$' && i + 1 < len && s[i + 1] == '$') {
+        size_t j = i + 2;
+        for (; j + 1 < len && !(s[j] == '$' && s[j + 1] == '$'); j++) {
+        }
+        if (j + 1 >= len) {
+            tok->type = CQL_TOK_ERROR;
+            tok->expect = "'$$'";
+            tok->off = len;
+            i = len;
+        } else {
+            tok->type = CQL_TOK_STRING;
+            i = j + 2;
+        }
+    } else {
+        size_t j = i;
+        tok->type = punct(s, len, &j);
+        i = tok->type == CQL_TOK_ERROR ? i + 1 : j;
+    }
+    if (tok->type == CQL_TOK_ERROR) {
+        /* Quote the whole offending UTF-8 sequence, not half of it. */
+        size_t n = tok->off < len ? 1 : 0;
+        while (n > 0 && tok->off + n < len && n < 4 &&
+               ((unsigned char)s[tok->off + n] & 0xC0) == 0x80) {
+            n++;
+        }
+        tok->len = n;
+        lx->pos = len;
+        return;
+    }
+    tok->len = i - tok->off;
+    lx->pos = i;
+}

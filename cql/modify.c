@@ -1,0 +1,1038 @@
+/*
+ * modify.c - INSERT, UPDATE and DELETE: evaluate the values, build storage
+ * mutations (row marker, cells, collection elements, deletions) at one
+ * write timestamp, and apply them. Lightweight transactions (IF NOT EXISTS,
+ * IF EXISTS, IF conditions) read the row first and answer with an
+ * [applied] row, as Cassandra does; on this single node they are simply
+ * serialised by the event loop.
+ *
+ * Collections are multi-cell: list elements are keyed by an id that sorts
+ * in insertion order (appends after, prepends before every existing id),
+ * set elements by their value, map entries by their key.
+ */
+#include "cql/select_plan.h"
+
+#define MAX_TTL 630720000 /* 20 years, Cassandra's cap */
+
+typedef struct write_s {
+    cql_ctx_t *c;
+    const cql_table_t *t;
+    int64_t ts;
+    int32_t ttl;
+    int64_t expires_us;
+    /* cells being built for one row */
+    size_t n_cells, cap_cells;
+    storage_cell_t *cells;
+    size_t n_clear;
+    uint32_t *clear;
+} write_t;
+
+
+static void add_cell(write_t *w, const cql_column_t *col, const uint8_t *path, size_t path_len,
+                     wire_value_t v, bool tombstone)
+{
+    if (w->n_cells == w->cap_cells) {
+        size_t cap = w->cap_cells ? w->cap_cells * 2 : 16;
+        storage_cell_t *cells = base_arena_alloc(w->c->a, cap * sizeof(*cells));
+        if (w->n_cells > 0) {
+            memcpy(cells, w->cells, w->n_cells * sizeof(*cells));
+        }
+        w->cells = cells;
+        w->cap_cells = cap;
+    }
+    storage_cell_t *cell = &w->cells[w->n_cells++];
+    memset(cell, 0, sizeof(*cell));
+    cell->col = col->id;
+    cell->path = path;
+    cell->path_len = (uint32_t)path_len;
+    cell->tombstone = tombstone || v.len < 0;
+    cell->value = v.len > 0 ? v.ptr : NULL;
+    cell->value_len = v.len > 0 ? (uint32_t)v.len : 0;
+    cell->ts = w->ts;
+    cell->ttl = cell->tombstone ? 0 : w->ttl;
+    cell->expires_us = cell->tombstone ? STORAGE_NO_EXPIRY : w->expires_us;
+}
+
+
+static void add_clear(write_t *w, const cql_column_t *col)
+{
+    if (w->clear == NULL) {
+        w->clear = base_arena_alloc(w->c->a, w->t->n_cols * sizeof(*w->clear));
+    }
+    w->clear[w->n_clear++] = col->id;
+}
+
+
+/* List element ids: 8 bytes, big-endian, so memcmp order is insertion order. */
+static uint64_t list_seq;
+
+static const uint8_t *list_id(write_t *w, bool prepend)
+{
+    uint64_t tick = (uint64_t)w->c->now_us * 64 + (list_seq++ & 63);
+    uint64_t id = prepend ? (1ULL << 63) - tick : (1ULL << 63) + tick;
+    uint8_t *p = base_arena_alloc(w->c->a, 8);
+    base_store_u64(p, id);
+    return p;
+}
+
+
+static int collection_cells(write_t *w, const cql_column_t *col, wire_value_t v, bool prepend,
+                            base_error_t *err)
+{
+    wire_value_t *keys, *vals = NULL;
+    bool map = col->type->id == WIRE_TYPE_MAP;
+    ssize_t n = cql__collection_split(col->type, v, w->c->a, &keys, map ? &vals : NULL);
+    if (n < 0) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid collection value for column %s",
+                              col->name);
+    }
+    for (ssize_t i = 0; i < n; i++) {
+        if (keys[i].len < 0 || (map && vals[i].len < 0)) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "null is not supported inside collections");
+        }
+        if (col->type->id == WIRE_TYPE_LIST) {
+            /* prepending a list keeps its order: the last element gets the smallest id */
+            ssize_t k = prepend ? n - 1 - i : i;
+            add_cell(w, col, list_id(w, prepend), 8, keys[k], false);
+        } else if (col->type->id == WIRE_TYPE_SET) {
+            wire_value_t empty = {NULL, 0};
+            add_cell(w, col, keys[i].ptr, (size_t)keys[i].len, empty, false);
+        } else {
+            add_cell(w, col, keys[i].ptr, (size_t)keys[i].len, vals[i], false);
+        }
+    }
+    return BASE_OK;
+}
+
+
+static bool multi_cell(const cql_column_t *col)
+{
+    return cql__type_is_collection(col->type) && !col->type->frozen;
+}
+
+
+/* SET c = v: for a multi-cell collection, replace all elements. */
+static int set_column(write_t *w, const cql_column_t *col, wire_value_t v, base_error_t *err)
+{
+    if (v.len == WIRE_VALUE_UNSET) {
+        return BASE_OK;
+    }
+    if (!multi_cell(col)) {
+        add_cell(w, col, NULL, 0, v, false);
+        return BASE_OK;
+    }
+    add_clear(w, col);
+    if (v.len < 0) {
+        return BASE_OK;
+    }
+    return collection_cells(w, col, v, false, err);
+}
+
+
+static int write_init(write_t *w, cql_ctx_t *c, const cql_table_t *t, const cql_using_t *u,
+                      bool allow_ttl, base_error_t *err)
+{
+    memset(w, 0, sizeof(*w));
+    w->c = c;
+    w->t = t;
+    bool ok;
+    w->ts = cql__write_timestamp(c, u, err, &ok);
+    if (!ok) {
+        return BASE_ERROR;
+    }
+    int64_t ttl = t->default_ttl;
+    if (u->ttl != NULL) {
+        if (!allow_ttl) {
+            return base_error_set(err, WIRE_ERR_INVALID, "TTL attribute is not supported for "
+                                  "DELETE statements");
+        }
+        wire_value_t v;
+        if (cql__term_eval(u->ttl, cql__type_int(), "[ttl]", &c->binds, c->a, &v, err) !=
+            BASE_OK) {
+            return BASE_ERROR;
+        }
+        if (v.len == 4) {
+            ttl = (int32_t)base_load_u32(v.ptr);
+        } else if (v.len != WIRE_VALUE_UNSET) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value of TTL");
+        }
+        if (ttl < 0) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "A TTL must be greater or equal to 0, but was %lld",
+                                  (long long)ttl);
+        }
+        if (ttl > MAX_TTL) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "ttl is too large. requested (%lld) maximum (%d)",
+                                  (long long)ttl, MAX_TTL);
+        }
+    }
+    w->ttl = (int32_t)ttl;
+    w->expires_us = ttl > 0 ? c->now_us + ttl * 1000000 : STORAGE_NO_EXPIRY;
+    return BASE_OK;
+}
+
+
+int64_t cql__write_timestamp(cql_ctx_t *c, const cql_using_t *u, base_error_t *err, bool *ok)
+{
+    *ok = true;
+    if (u != NULL && u->timestamp != NULL) {
+        if (c->in_batch && c->batch_ts != INT64_MIN && c->params && c->params->has_timestamp) {
+            /* Cassandra refuses both; keep the statement's own */
+        }
+        wire_value_t v;
+        if (cql__term_eval(u->timestamp, cql__type_bigint(), "[timestamp]", &c->binds, c->a, &v,
+                           err) != BASE_OK) {
+            *ok = false;
+            return 0;
+        }
+        if (v.len == 8) {
+            return (int64_t)base_load_u64(v.ptr);
+        }
+        if (v.len != WIRE_VALUE_UNSET) {
+            *ok = false;
+            base_error_set(err, WIRE_ERR_INVALID, "Invalid null value of timestamp");
+            return 0;
+        }
+    }
+    if (c->batch_ts != INT64_MIN) {
+        return c->batch_ts;
+    }
+    if (c->params != NULL && c->params->has_timestamp) {
+        return c->params->timestamp;
+    }
+    return c->now_us;
+}
+
+
+static int check_writable(const cql_table_t *t, base_error_t *err)
+{
+    if (t->st == NULL || t->ks->system) {
+        return base_error_set(err, WIRE_ERR_UNAUTHORIZED, "%s keyspace is not user-modifiable.",
+                              t->ks->name);
+    }
+    return BASE_OK;
+}
+
+
+static void note_write(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t *m,
+                       const storage_write_stats_t *ws)
+{
+    cql_stats_t *st = &c->out->stats;
+    st->keyspace = t->ks->name;
+    st->table = t->name;
+    st->rows_written++;
+    st->bytes_written += ws->bytes_written;
+    st->overwrites += ws->row_existed;
+    st->partitions_touched++;
+    if (!st->has_token) {
+        st->first_token = m->token;
+        st->has_token = true;
+    }
+}
+
+
+static void apply(cql_ctx_t *c, const cql_table_t *t, storage_mutation_t *m)
+{
+    storage_write_stats_t ws = {0};
+    storage_apply(t->st, m, c->now_us, &ws);
+    note_write(c, t, m, &ws);
+}
+
+
+/* ---- lightweight transactions ----------------------------------------------------------- */
+
+static void lwt_result(cql_ctx_t *c, const cql_table_t *t, bool applied, const cql_rec_t *existing,
+                       const cql_conditions_t *cond)
+{
+    size_t n = 1;
+    wire_col_spec_t *cols = base_arena_calloc(c->a, t->n_cols + 1, sizeof(*cols));
+    wire_value_t *row = base_arena_calloc(c->a, t->n_cols + 1, sizeof(*row));
+    cols[0] = (wire_col_spec_t){t->ks->name, t->name, "[applied]", cql__type_boolean()};
+    row[0] = cql__value_bool(c->a, applied);
+    if (!applied && existing != NULL) {
+        for (size_t i = 0; i < t->n_cols; i++) {
+            bool want = cond->if_not_exists || cond->if_exists;
+            for (size_t k = 0; !want && k < cond->n; k++) {
+                want = strcmp(cond->conds[k].column, t->cols[i].name) == 0;
+            }
+            if (!want) {
+                continue;
+            }
+            cols[n] = (wire_col_spec_t){t->ks->name, t->name, t->cols[i].name, t->cols[i].type};
+            row[n++] = existing->vals[i];
+        }
+    }
+    c->out->kind = WIRE_RESULT_ROWS;
+    c->out->cols = cols;
+    c->out->n_cols = n;
+    c->out->cells = row;
+    c->out->n_rows = 1;
+}
+
+
+static int eval_condition(cql_ctx_t *c, const cql_table_t *t, const cql_condition_t *cd,
+                          const cql_rec_t *rec, bool *holds, base_error_t *err)
+{
+    const cql_column_t *col = cql__column_find(t, cd->column);
+    if (col == NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", cd->column);
+    }
+    if (col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "PRIMARY KEY column '%s' cannot have IF conditions", col->name);
+    }
+    if (cd->element != NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Conditions on collection elements are not supported by the "
+                              "emulator yet");
+    }
+    wire_value_t have = rec ? rec->vals[col - t->cols] : (wire_value_t){NULL, WIRE_VALUE_NULL};
+    size_t n = cd->op == CQL_OP_IN ? cd->n_in : 1;
+    *holds = false;
+    for (size_t i = 0; i < n; i++) {
+        const cql_term_t *term = cd->op == CQL_OP_IN ? cd->in_values[i] : cd->rhs;
+        wire_value_t want;
+        if (cql__term_eval(term, col->type, col->name, &c->binds, c->a, &want, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        if (have.len < 0 || want.len < 0) {
+            bool both_null = have.len < 0 && want.len < 0;
+            *holds |= (cd->op == CQL_OP_EQ || cd->op == CQL_OP_IN) ? both_null
+                      : cd->op == CQL_OP_NEQ                       ? !both_null
+                                                                   : false;
+            continue;
+        }
+        int cmp = cql__value_compare(col->type, have, want);
+        switch (cd->op) {
+        case CQL_OP_EQ:
+        case CQL_OP_IN:
+            *holds |= cmp == 0;
+            break;
+        case CQL_OP_NEQ:
+            *holds |= cmp != 0;
+            break;
+        case CQL_OP_LT:
+            *holds |= cmp < 0;
+            break;
+        case CQL_OP_LTE:
+            *holds |= cmp <= 0;
+            break;
+        case CQL_OP_GT:
+            *holds |= cmp > 0;
+            break;
+        case CQL_OP_GTE:
+            *holds |= cmp >= 0;
+            break;
+        default:
+            return base_error_set(err, WIRE_ERR_INVALID, "Unsupported condition operator");
+        }
+    }
+    return BASE_OK;
+}
+
+
+/* Decides a conditional write; *go says whether to apply it. */
+static int lwt_check(cql_ctx_t *c, const cql_table_t *t, wire_value_t pk, int64_t token,
+                     const storage_bound_t *ck, const cql_conditions_t *cond, bool *go,
+                     base_error_t *err)
+{
+    cql_rec_t rec;
+    bool exists = cql__rec_read(c, t, pk, token, ck ? ck->key : NULL, ck ? ck->len : 0, &rec);
+    c->out->stats.kind = CQL_OP_LWT;
+    c->out->stats.rows_read++;
+    bool applied = true;
+    if (cond->if_not_exists) {
+        applied = !exists;
+    } else if (cond->if_exists) {
+        applied = exists;
+    } else {
+        for (size_t i = 0; i < cond->n && applied; i++) {
+            bool holds = false;
+            if (eval_condition(c, t, &cond->conds[i], exists ? &rec : NULL, &holds, err) !=
+                BASE_OK) {
+                return BASE_ERROR;
+            }
+            applied = holds;
+        }
+    }
+    lwt_result(c, t, applied, exists ? &rec : NULL, cond);
+    *go = applied;
+    return BASE_OK;
+}
+
+
+static bool has_conditions(const cql_conditions_t *cond)
+{
+    return cond->if_exists || cond->if_not_exists || cond->n > 0;
+}
+
+
+/* ---- INSERT ------------------------------------------------------------------------------ */
+
+static int missing_key(const cql_table_t *t, const bool *given, base_error_t *err)
+{
+    for (size_t i = 0; i < t->n_pk; i++) {
+        if (!given[t->pk[i] - t->cols]) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Some partition key parts are missing: %s",
+                                  t->pk[i]->name);
+        }
+    }
+    for (size_t i = 0; i < t->n_ck; i++) {
+        if (!given[t->ck[i] - t->cols]) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Some clustering keys are missing: %s",
+                                  t->ck[i]->name);
+        }
+    }
+    return BASE_OK;
+}
+
+
+static int key_value(const cql_column_t *col, wire_value_t v, base_error_t *err)
+{
+    if (v.len == WIRE_VALUE_UNSET) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid unset value for column %s",
+                              col->name);
+    }
+    if (v.len < 0) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for %s key part %s",
+                              col->kind == CQL_COL_PARTITION ? "partition" : "clustering",
+                              col->name);
+    }
+    if (col->kind == CQL_COL_PARTITION && v.len > 65535) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Key length of %d is longer than maximum of 65535", v.len);
+    }
+    return BASE_OK;
+}
+
+
+int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
+{
+    cql_table_t *t = NULL;
+    c->out->stats.kind = CQL_OP_WRITE;
+    if (cql__resolve_table(c, &q->table, &t, err) != BASE_OK || check_writable(t, err)) {
+        return BASE_ERROR;
+    }
+    if (q->json != NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID, "INSERT JSON is not supported by the "
+                              "emulator yet");
+    }
+    if (t->has_counters) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "INSERT statements are not allowed on counter tables, use UPDATE "
+                              "instead");
+    }
+    write_t w;
+    if (write_init(&w, c, t, &q->using_, true, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    bool *given = base_arena_calloc(c->a, t->n_cols, sizeof(bool));
+    wire_value_t *vals = base_arena_alloc(c->a, t->n_cols * sizeof(*vals));
+    for (size_t i = 0; i < q->n_columns; i++) {
+        const cql_column_t *col = cql__column_find(t, q->columns[i]);
+        if (col == NULL) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s",
+                                  q->columns[i]);
+        }
+        size_t idx = (size_t)(col - t->cols);
+        if (given[idx]) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Multiple definitions found for column %s",
+                                  col->name);
+        }
+        given[idx] = true;
+        if (cql__term_eval(q->values[i], col->type, col->name, &c->binds, c->a, &vals[idx], err) !=
+            BASE_OK) {
+            return BASE_ERROR;
+        }
+    }
+    if (missing_key(t, given, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    wire_value_t parts[64];
+    for (size_t i = 0; i < t->n_pk; i++) {
+        parts[i] = vals[t->pk[i] - t->cols];
+        if (key_value(t->pk[i], parts[i], err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    }
+    for (size_t i = 0; i < t->n_ck; i++) {
+        if (key_value(t->ck[i], vals[t->ck[i] - t->cols], err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    }
+    storage_mutation_t m = {0};
+    wire_value_t pk = cql__pk_compose(parts, t->n_pk, c->a);
+    m.pk = pk.ptr;
+    m.pk_len = (size_t)pk.len;
+    m.token = storage_token(m.pk, m.pk_len);
+    base_buf_t ck;
+    base_buf_init(&ck);
+    wire_value_t ckv[64];
+    for (size_t i = 0; i < t->n_ck; i++) {
+        ckv[i] = vals[t->ck[i] - t->cols];
+    }
+    cql__ck_encode(&ck, t, ckv, t->n_ck);
+    m.ck = base_arena_memdup(c->a, ck.data, ck.len);
+    m.ck_len = ck.len;
+    base_buf_fini(&ck);
+    if (q->if_not_exists) {
+        cql_conditions_t cond = {.if_not_exists = true};
+        storage_bound_t b = {m.ck, m.ck_len, true};
+        bool go = false;
+        if (lwt_check(c, t, pk, m.token, &b, &cond, &go, err) != BASE_OK || !go) {
+            return go ? BASE_ERROR : BASE_OK;
+        }
+    }
+    m.row_marker = true;
+    m.marker_ts = w.ts;
+    m.marker_ttl = w.ttl;
+    m.marker_expires_us = w.expires_us;
+    /* static cells go to the partition's static row in a second mutation */
+    write_t ws = w;
+    ws.cells = NULL, ws.n_cells = ws.cap_cells = 0, ws.clear = NULL, ws.n_clear = 0;
+    for (size_t i = 0; i < t->n_cols; i++) {
+        const cql_column_t *col = &t->cols[i];
+        if (!given[i] || col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
+            continue;
+        }
+        if (set_column(col->kind == CQL_COL_STATIC ? &ws : &w, col, vals[i], err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    }
+    m.cells = w.cells;
+    m.n_cells = w.n_cells;
+    m.clear_cols = w.clear;
+    m.n_clear_cols = w.n_clear;
+    apply(c, t, &m);
+    if (ws.n_cells > 0 || ws.n_clear > 0) {
+        storage_mutation_t sm = {.pk = m.pk, .pk_len = m.pk_len, .token = m.token,
+                                 .static_row = true};
+        sm.cells = ws.cells;
+        sm.n_cells = ws.n_cells;
+        sm.clear_cols = ws.clear;
+        sm.n_clear_cols = ws.n_clear;
+        storage_write_stats_t st = {0};
+        storage_apply(t->st, &sm, c->now_us, &st);
+        c->out->stats.bytes_written += st.bytes_written;
+    }
+    return BASE_OK;
+}
+
+
+/* ---- UPDATE / DELETE ---------------------------------------------------------------------- */
+
+/* UPDATE and DELETE name rows by EQ/IN on the whole partition key and, unless
+ * only static columns or whole partitions are touched, on the clustering key. */
+static int check_modification_where(const cql_table_t *t, const cql_relation_t *where,
+                                     size_t n_where, bool need_ck, bool allow_ck_slice,
+                                     base_error_t *err)
+{
+    bool *seen = base_calloc(t->n_cols + 1, sizeof(bool));
+    int rc = BASE_OK;
+    for (size_t i = 0; i < n_where && rc == BASE_OK; i++) {
+        const cql_relation_t *r = &where[i];
+        if (r->lhs != CQL_LHS_COLUMN) {
+            rc = base_error_set(err, WIRE_ERR_INVALID,
+                                "Only column relations are supported in the WHERE clause of "
+                                "modification statements");
+            break;
+        }
+        const cql_column_t *col = cql__column_find(t, r->columns[0]);
+        if (col == NULL) {
+            rc = base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", r->columns[0]);
+        } else if (col->kind != CQL_COL_PARTITION && col->kind != CQL_COL_CLUSTERING) {
+            rc = base_error_set(err, WIRE_ERR_INVALID,
+                                "Non PRIMARY KEY columns found in where clause: %s", col->name);
+        } else if (r->op != CQL_OP_EQ && r->op != CQL_OP_IN &&
+                   (col->kind == CQL_COL_PARTITION || !allow_ck_slice)) {
+            rc = base_error_set(err, WIRE_ERR_INVALID,
+                                col->kind == CQL_COL_PARTITION
+                                    ? "Only EQ and IN relation are supported on the partition key "
+                                      "(unless you use the token() function)"
+                                    : "Slice restrictions are not supported on the clustering "
+                                      "columns in UPDATE statements");
+        } else {
+            seen[col - t->cols] = true;
+        }
+    }
+    for (size_t i = 0; i < t->n_pk && rc == BASE_OK; i++) {
+        if (!seen[t->pk[i] - t->cols]) {
+            rc = base_error_set(err, WIRE_ERR_INVALID, "Some partition key parts are missing: %s",
+                                t->pk[i]->name);
+        }
+    }
+    for (size_t i = 0; need_ck && i < t->n_ck && rc == BASE_OK; i++) {
+        if (!seen[t->ck[i] - t->cols]) {
+            rc = base_error_set(err, WIRE_ERR_INVALID, "Some clustering keys are missing: %s",
+                                t->ck[i]->name);
+        }
+    }
+    base_free(seen);
+    return rc;
+}
+
+
+static int counter_add(write_t *w, const cql_column_t *col, const cql_rec_t *row, bool exists,
+                       wire_value_t delta, bool negate, base_error_t *err)
+{
+    if (delta.len != 8) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for counter increment");
+    }
+    int64_t cur = 0;
+    wire_value_t have = exists ? row->vals[col - w->t->cols] : (wire_value_t){NULL, -1};
+    if (have.len == 8) {
+        cur = (int64_t)base_load_u64(have.ptr);
+    }
+    int64_t d = (int64_t)base_load_u64(delta.ptr);
+    int64_t next = (int64_t)((uint64_t)cur + (uint64_t)(negate ? -(uint64_t)d : (uint64_t)d));
+    add_cell(w, col, NULL, 0, cql__value_bigint(w->c->a, next), false);
+    return BASE_OK;
+}
+
+
+static int list_set_index(write_t *w, const cql_column_t *col, const cql_rec_t *row, bool exists,
+                          wire_value_t key, wire_value_t v, storage_partition_t *p,
+                          const storage_mutation_t *m, base_error_t *err)
+{
+    (void)row, (void)exists;
+    if (key.len != 4) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for list index");
+    }
+    int32_t idx = (int32_t)base_load_u32(key.ptr);
+    /* find the idx-th element id of the stored list */
+    size_t n = 0;
+    if (p != NULL) {
+        storage_bound_t b = {m->ck, m->ck_len, true};
+        storage_row_iter_t *it = storage_row_iter_new(p, m->ck_len ? &b : NULL,
+                                                      m->ck_len ? &b : NULL, false, w->c->now_us);
+        storage_row_view_t rv;
+        if (storage_row_iter_next(it, &rv)) {
+            for (size_t i = 0; i < rv.n_cells; i++) {
+                if (rv.cells[i].col != col->id) {
+                    continue;
+                }
+                if ((int32_t)n == idx) {
+                    const uint8_t *path = base_arena_memdup(w->c->a, rv.cells[i].path,
+                                                            rv.cells[i].path_len);
+                    add_cell(w, col, path, rv.cells[i].path_len, v, false);
+                    storage_row_iter_free(it);
+                    return BASE_OK;
+                }
+                n++;
+            }
+        }
+        storage_row_iter_free(it);
+    }
+    return base_error_set(err, WIRE_ERR_INVALID, "List index %d out of bound, list has size %zu",
+                          idx, n);
+}
+
+
+static int remove_elements(write_t *w, const cql_column_t *col, const cql_rec_t *row, bool exists,
+                           wire_value_t v, base_error_t *err)
+{
+    wire_value_t *keys;
+    ssize_t n = cql__collection_split(col->type->id == WIRE_TYPE_MAP
+                                          ? cql__type_collection(w->c->a, WIRE_TYPE_SET, true,
+                                                                 &col->type->sub[0], 1)
+                                          : col->type,
+                                      v, w->c->a, &keys, NULL);
+    if (n < 0) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid collection value for column %s",
+                              col->name);
+    }
+    wire_value_t none = {NULL, WIRE_VALUE_NULL};
+    if (col->type->id != WIRE_TYPE_LIST) {
+        for (ssize_t i = 0; i < n; i++) {
+            add_cell(w, col, keys[i].ptr, (size_t)keys[i].len, none, true);
+        }
+        return BASE_OK;
+    }
+    (void)row, (void)exists;
+    return BASE_OK; /* list removal by value is handled by the caller with the stored ids */
+}
+
+
+static int update_row(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q, write_t *w,
+                      write_t *ws, storage_mutation_t *m, base_error_t *err)
+{
+    cql_rec_t row;
+    bool exists = false;
+    bool read_done = false;
+    storage_partition_t *p = storage_partition_get(t->st, m->token, m->pk, m->pk_len);
+    for (size_t i = 0; i < q->n_assign; i++) {
+        const cql_assignment_t *as = &q->assign[i];
+        const cql_column_t *col = cql__column_find(t, as->column);
+        if (col == NULL) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", as->column);
+        }
+        if (col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
+            return base_error_set(err, WIRE_ERR_INVALID, "PRIMARY KEY part %s found in SET part",
+                                  col->name);
+        }
+        write_t *dst = col->kind == CQL_COL_STATIC ? ws : w;
+        bool needs_read = col->counter || (as->kind == CQL_ASSIGN_SUB && col->type->id ==
+                                                                             WIRE_TYPE_LIST);
+        if (needs_read && !read_done) {
+            wire_value_t pk = {m->pk, (int32_t)m->pk_len};
+            exists = cql__rec_read(c, t, pk, m->token, m->ck, m->ck_len, &row);
+            read_done = true;
+        }
+        const wire_type_t *vt = col->type;
+        if (as->kind == CQL_ASSIGN_ELEMENT) {
+            if (col->type->id == WIRE_TYPE_MAP) {
+                vt = col->type->sub[1];
+            } else if (col->type->id == WIRE_TYPE_LIST) {
+                vt = col->type->sub[0];
+            } else {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "Invalid operation (%s[?] = ?) for non list/map column %s",
+                                      col->name, col->name);
+            }
+        }
+        if (col->counter && as->kind == CQL_ASSIGN_SET) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Cannot set the value of counter column %s (counters can only "
+                                  "be incremented/decremented, not set)",
+                                  col->name);
+        }
+        const wire_type_t *eval_type = vt;
+        if (col->counter) {
+            eval_type = cql__type_bigint();
+        } else if (as->kind == CQL_ASSIGN_SUB && col->type->id == WIRE_TYPE_MAP) {
+            eval_type = cql__type_collection(c->a, WIRE_TYPE_SET, true, &col->type->sub[0], 1);
+        }
+        wire_value_t v;
+        if (cql__term_eval(as->value, eval_type, col->name, &c->binds, c->a, &v, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        if (v.len == WIRE_VALUE_UNSET) {
+            continue;
+        }
+        if (col->counter) {
+            if (as->kind != CQL_ASSIGN_ADD && as->kind != CQL_ASSIGN_SUB) {
+                return base_error_set(err, WIRE_ERR_INVALID, "Invalid operation for counter "
+                                      "column %s", col->name);
+            }
+            if (counter_add(dst, col, &row, exists, v, as->kind == CQL_ASSIGN_SUB, err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+            continue;
+        }
+        switch (as->kind) {
+        case CQL_ASSIGN_SET:
+            if (set_column(dst, col, v, err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+            break;
+        case CQL_ASSIGN_ADD:
+        case CQL_ASSIGN_PREPEND:
+            if (!multi_cell(col)) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "Invalid operation (%s = %s + ?) for non counter column %s",
+                                      col->name, col->name, col->name);
+            }
+            if (v.len >= 0 &&
+                collection_cells(dst, col, v, as->kind == CQL_ASSIGN_PREPEND, err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+            break;
+        case CQL_ASSIGN_SUB:
+            if (!multi_cell(col)) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "Invalid operation (%s = %s - ?) for non counter column %s",
+                                      col->name, col->name, col->name);
+            }
+            if (v.len >= 0 && remove_elements(dst, col, &row, exists, v, err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+            break;
+        case CQL_ASSIGN_ELEMENT: {
+            const wire_type_t *kt = col->type->id == WIRE_TYPE_MAP ? col->type->sub[0]
+                                                                   : cql__type_int();
+            wire_value_t key;
+            if (cql__term_eval(as->key, kt, col->name, &c->binds, c->a, &key, err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+            if (col->type->id == WIRE_TYPE_MAP) {
+                if (key.len < 0) {
+                    return base_error_set(err, WIRE_ERR_INVALID, "Invalid null map key");
+                }
+                add_cell(dst, col, key.ptr, (size_t)key.len, v, v.len < 0);
+            } else if (list_set_index(dst, col, &row, exists, key, v, p, m, err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+            break;
+        }
+        default:
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "UDT field assignment is not supported by the emulator yet");
+        }
+    }
+    return BASE_OK;
+}
+
+
+/* Iterates the partition keys and clustering slices a modification names. */
+static int modify_targets(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *where,
+                          size_t n_where, cql_plan_t *plan, base_error_t *err)
+{
+    if (cql__plan_where(c, t, where, n_where, false, plan, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (plan->scan || plan->n_keys == 0) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Some partition key parts are missing: %s",
+                              t->pk[0]->name);
+    }
+    return BASE_OK;
+}
+
+
+int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
+{
+    cql_table_t *t = NULL;
+    c->out->stats.kind = CQL_OP_WRITE;
+    if (cql__resolve_table(c, &q->table, &t, err) != BASE_OK || check_writable(t, err)) {
+        return BASE_ERROR;
+    }
+    bool only_static = q->n_assign > 0;
+    for (size_t i = 0; i < q->n_assign; i++) {
+        const cql_column_t *col = cql__column_find(t, q->assign[i].column);
+        only_static &= col != NULL && col->kind == CQL_COL_STATIC;
+    }
+    if (check_modification_where(t, q->where, q->n_where, !only_static, false, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    cql_plan_t plan;
+    write_t w, ws;
+    if (modify_targets(c, t, q->where, q->n_where, &plan, err) != BASE_OK ||
+        write_init(&w, c, t, &q->using_, true, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    size_t n_slices = plan.n_slices ? plan.n_slices : 1;
+    if (has_conditions(&q->cond) && (plan.n_keys > 1 || n_slices > 1)) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "IN on the clustering key columns is not supported with conditional "
+                              "updates");
+    }
+    for (size_t k = 0; k < plan.n_keys; k++) {
+        for (size_t s = 0; s < n_slices; s++) {
+            storage_mutation_t m = {.pk = plan.keys[k].ptr, .pk_len = (size_t)plan.keys[k].len,
+                                    .token = plan.tokens[k]};
+            if (plan.n_slices) {
+                m.ck = plan.slices[s].start.key;
+                m.ck_len = plan.slices[s].start.len;
+            }
+            if (has_conditions(&q->cond)) {
+                storage_bound_t b = {m.ck, m.ck_len, true};
+                bool go = false;
+                if (lwt_check(c, t, plan.keys[k], m.token, &b, &q->cond, &go, err) != BASE_OK) {
+                    return BASE_ERROR;
+                }
+                if (!go) {
+                    return BASE_OK;
+                }
+            }
+            w.n_cells = w.n_clear = 0;
+            ws = w;
+            ws.cells = NULL, ws.n_cells = ws.cap_cells = 0, ws.clear = NULL;
+            w.cells = NULL, w.cap_cells = 0, w.clear = NULL;
+            if (update_row(c, t, q, &w, &ws, &m, err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+            if (w.n_cells > 0 || w.n_clear > 0) {
+                m.cells = w.cells, m.n_cells = w.n_cells;
+                m.clear_cols = w.clear, m.n_clear_cols = w.n_clear;
+                apply(c, t, &m);
+            }
+            if (ws.n_cells > 0 || ws.n_clear > 0) {
+                storage_mutation_t sm = {.pk = m.pk, .pk_len = m.pk_len, .token = m.token,
+                                         .static_row = true};
+                sm.cells = ws.cells, sm.n_cells = ws.n_cells;
+                sm.clear_cols = ws.clear, sm.n_clear_cols = ws.n_clear;
+                apply(c, t, &sm);
+            }
+        }
+    }
+    return BASE_OK;
+}
+
+
+int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err)
+{
+    cql_table_t *t = NULL;
+    c->out->stats.kind = CQL_OP_DELETE;
+    if (cql__resolve_table(c, &q->table, &t, err) != BASE_OK || check_writable(t, err)) {
+        return BASE_ERROR;
+    }
+    bool columns = q->n_targets > 0;
+    if (check_modification_where(t, q->where, q->n_where, columns && !has_conditions(&q->cond),
+                                 !columns, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (c->e->cfg.profile == CQL_PROFILE_COSMOS && !columns && q->cond.if_exists) {
+        /* the service's text, without the cell-level timestamp table options */
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Conditional delete of an entire row is not supported.");
+    }
+    cql_plan_t plan;
+    write_t w;
+    if (modify_targets(c, t, q->where, q->n_where, &plan, err) != BASE_OK ||
+        write_init(&w, c, t, &q->using_, false, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    size_t n_slices = plan.n_slices ? plan.n_slices : 1;
+    for (size_t k = 0; k < plan.n_keys; k++) {
+        for (size_t s = 0; s < n_slices; s++) {
+            storage_mutation_t m = {.pk = plan.keys[k].ptr, .pk_len = (size_t)plan.keys[k].len,
+                                    .token = plan.tokens[k]};
+            const cql_slice_t *sl = plan.n_slices ? &plan.slices[s] : NULL;
+            if (has_conditions(&q->cond)) {
+                storage_bound_t b = sl ? sl->start : (storage_bound_t){NULL, 0, true};
+                bool go = false;
+                if (lwt_check(c, t, plan.keys[k], m.token, &b, &q->cond, &go, err) != BASE_OK) {
+                    return BASE_ERROR;
+                }
+                if (!go) {
+                    return BASE_OK;
+                }
+            }
+            m.delete_ts = w.ts;
+            if (!columns) {
+                if (sl == NULL) {
+                    m.delete_partition = true;
+                } else if (plan.point || (plan.n_slices > 1 && sl->start.key == sl->end.key &&
+                                          sl->start.len == sl->end.len)) {
+                    m.ck = sl->start.key, m.ck_len = sl->start.len;
+                    m.delete_row = true;
+                } else {
+                    m.delete_range = true;
+                    m.range_start = sl->start;
+                    m.range_end = sl->end;
+                }
+                apply(c, t, &m);
+                continue;
+            }
+            if (sl != NULL) {
+                m.ck = sl->start.key, m.ck_len = sl->start.len;
+            }
+            w.n_cells = 0, w.n_clear = 0;
+            bool statics = false;
+            for (size_t i = 0; i < q->n_targets; i++) {
+                const cql_delete_target_t *d = &q->targets[i];
+                const cql_column_t *col = cql__column_find(t, d->column);
+                if (col == NULL) {
+                    return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s",
+                                          d->column);
+                }
+                if (col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
+                    return base_error_set(err, WIRE_ERR_INVALID,
+                                          "Invalid identifier %s for deletion (should not be a "
+                                          "PRIMARY KEY part)",
+                                          col->name);
+                }
+                statics |= col->kind == CQL_COL_STATIC;
+                wire_value_t none = {NULL, WIRE_VALUE_NULL};
+                if (d->element != NULL && col->type->id == WIRE_TYPE_MAP) {
+                    wire_value_t key;
+                    if (cql__term_eval(d->element, col->type->sub[0], col->name, &c->binds, c->a,
+                                       &key, err) != BASE_OK) {
+                        return BASE_ERROR;
+                    }
+                    add_cell(&w, col, key.ptr, key.len > 0 ? (size_t)key.len : 0, none, true);
+                } else if (multi_cell(col)) {
+                    add_clear(&w, col);
+                } else {
+                    add_cell(&w, col, NULL, 0, none, true);
+                }
+            }
+            m.static_row = statics && t->n_ck > 0 && sl == NULL;
+            m.cells = w.cells, m.n_cells = w.n_cells;
+            m.clear_cols = w.clear, m.n_clear_cols = w.n_clear;
+            apply(c, t, &m);
+        }
+    }
+    return BASE_OK;
+}
+
+
+/* ---- BATCH --------------------------------------------------------------------------------- */
+
+int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb,
+                    base_error_t *err)
+{
+    bool cosmos = c->e->cfg.profile == CQL_PROFILE_COSMOS;
+    int type = wb ? wb->type : b->type;
+    if (cosmos && type == WIRE_BATCH_LOGGED) {
+        return base_error_set(err, WIRE_ERR_SERVER_ERROR,
+                              "Logged batches are not supported by the service yet. Please use "
+                              "unlogged batches instead.");
+    }
+    bool ok;
+    c->batch_ts = cql__write_timestamp(c, &b->using_, err, &ok);
+    if (!ok) {
+        return BASE_ERROR;
+    }
+    c->in_batch = true;
+    cql_stats_t total = {.kind = CQL_OP_BATCH, .consistency = c->out->stats.consistency};
+    bool counters = false, others = false;
+    for (size_t i = 0; i < b->n_stmts; i++) {
+        const cql_stmt_t *st = b->stmts[i];
+        if (st->kind != CQL_STMT_INSERT && st->kind != CQL_STMT_UPDATE &&
+            st->kind != CQL_STMT_DELETE) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Invalid statement in batch: only UPDATE, INSERT and DELETE "
+                                  "statements are allowed.");
+        }
+        if (wb != NULL) {
+            c->binds.values = wb->stmts[i].values;
+            c->binds.n = wb->stmts[i].n_values;
+            c->binds.names = st->bind_names;
+            if (c->binds.n != st->n_binds) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "There were %zu markers(?) in CQL but %zu bound variables",
+                                      st->n_binds, c->binds.n);
+            }
+        }
+        memset(&c->out->stats, 0, sizeof(c->out->stats));
+        if (cql__exec_stmt(c, st, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        const cql_stats_t *s = &c->out->stats;
+        if (s->table != NULL) {
+            cql_keyspace_t *ks = cql__keyspace_find(c->e, s->keyspace);
+            cql_table_t *t = ks ? cql__table_find(ks, s->table) : NULL;
+            counters |= t && t->has_counters;
+            others |= t && !t->has_counters;
+        }
+        total.keyspace = total.keyspace ? total.keyspace : s->keyspace;
+        total.table = total.table ? total.table : s->table;
+        total.rows_written += s->rows_written;
+        total.bytes_written += s->bytes_written;
+        total.overwrites += s->overwrites;
+        total.partitions_touched += s->partitions_touched;
+        total.rows_read += s->rows_read;
+        if (!total.has_token && s->has_token) {
+            total.first_token = s->first_token;
+            total.has_token = true;
+        }
+    }
+    if (counters && others) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Counter and non-counter mutations cannot exist in the same batch");
+    }
+    total.n_statements = b->n_stmts;
+    c->out->stats = total;
+    if (c->out->kind != WIRE_RESULT_ROWS) {
+        c->out->kind = WIRE_RESULT_VOID;
+    }
+    if (!cosmos && total.partitions_touched > 1 && total.bytes_written > 5 * 1024) {
+        cql__warn(c, "Batch for [%s.%s] is of size %zu, exceeding specified threshold of %d by "
+                  "%zu.",
+                  total.keyspace, total.table, total.bytes_written, 5 * 1024,
+                  total.bytes_written - 5 * 1024);
+    }
+    return BASE_OK;
+}

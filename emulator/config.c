@@ -1,0 +1,357 @@
+/*
+ * config.c - defaults, environment and flags into emu_config_t. Layer:
+ * emulator. Pure: no I/O besides reading the environment through the
+ * function it is given, so tests drive it with a fake environment.
+ *
+ * One table describes every option: its flag, its environment variable,
+ * and its help line; the usage text is printed from it, so the two cannot
+ * drift. Flags take "--flag value" or "--flag=value".
+ *
+ * --key is overloaded on purpose (the issue documents it both ways): when
+ * --cert is given it is the TLS private key file, otherwise the account
+ * key. --tls-key and --account-key say it without ambiguity.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emulator/config.h"
+
+typedef enum {
+    OPT_HELP,
+    OPT_VERSION,
+    OPT_BIND,
+    OPT_PORT,
+    OPT_NO_TLS,
+    OPT_DATA_DIR,
+    OPT_CERT,
+    OPT_KEY,
+    OPT_TLS_KEY,
+    OPT_CERT_HOST,
+    OPT_ACCOUNT,
+    OPT_ACCOUNT_KEY,
+    OPT_REGION,
+    OPT_PROFILE,
+    OPT_MAX_FRAME_MB,
+    OPT_LOG_LEVEL,
+} opt_id_t;
+
+typedef struct option_s {
+    const char *flag;
+    opt_id_t id;
+    const char *arg; /* NULL: the flag takes no value */
+    const char *env; /* NULL: no environment variable */
+    const char *help;
+} option_t;
+
+static const option_t options[] = {
+    {"--bind", OPT_BIND, "ADDR", "COSMOS_EMULATOR_BIND",
+     "address to listen on (default " EMU_DEFAULT_BIND "; 0.0.0.0 for all)"},
+    {"--port", OPT_PORT, "N", "COSMOS_EMULATOR_PORT", "port (default 10350; 0 = any free port)"},
+    {"--no-tls", OPT_NO_TLS, NULL, NULL, "serve plaintext CQL instead of TLS"},
+    {"--data-dir", OPT_DATA_DIR, "DIR", "COSMOS_EMULATOR_DATA_DIR",
+     "state directory (default $HOME/.cosmos-cassandra-emulator)"},
+    {"--cert", OPT_CERT, "FILE", NULL, "your own TLS certificate (PEM chain) instead of ours"},
+    {"--key", OPT_KEY, "X", NULL,
+     "with --cert: the TLS private key file; otherwise the account key"},
+    {"--tls-key", OPT_TLS_KEY, "FILE", NULL, "the TLS private key file for --cert"},
+    {"--cert-host", OPT_CERT_HOST, "NAME", NULL,
+     "extra DNS name or IP in the generated certificate (repeatable)"},
+    {"--account", OPT_ACCOUNT, "NAME", "COSMOS_EMULATOR_ACCOUNT",
+     "account name = CQL user name (default " EMU_DEFAULT_ACCOUNT ")"},
+    {"--account-key", OPT_ACCOUNT_KEY, "KEY", "COSMOS_EMULATOR_KEY",
+     "account key = CQL password (default: the Azure Cosmos DB emulator's well-known key)"},
+    {"--region", OPT_REGION, "NAME", "COSMOS_EMULATOR_REGION",
+     "data-center name drivers see (default \"" EMU_DEFAULT_REGION "\")"},
+    {"--profile", OPT_PROFILE, "P", "COSMOS_EMULATOR_PROFILE",
+     "cosmos (default) or cassandra: whose behaviour and messages to mimic"},
+    {"--max-frame-mb", OPT_MAX_FRAME_MB, "N", NULL, "largest accepted frame body (default 256)"},
+    {"--log-level", OPT_LOG_LEVEL, "L", NULL, "error, warn, info (default) or debug"},
+    {"--help", OPT_HELP, NULL, NULL, "print this help and exit"},
+    {"--version", OPT_VERSION, NULL, NULL, "print the version and exit"},
+};
+
+#define N_OPTIONS (sizeof(options) / sizeof(options[0]))
+
+static int fail(char *msg, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int fail(char *msg, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, cap, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static void set_str(char **dst, const char *src)
+{
+    base_free(*dst);
+    *dst = base_strdup(src);
+}
+
+void emu_config_init(emu_config_t *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->command = EMU_CMD_SERVE;
+    c->bind = base_strdup(EMU_DEFAULT_BIND);
+    c->port = EMU_DEFAULT_PORT;
+    c->tls = true;
+    const char *home = getenv("HOME");
+    size_t n = strlen(home ? home : ".") + sizeof("/.cosmos-cassandra-emulator");
+    c->data_dir = base_malloc(n);
+    snprintf(c->data_dir, n, "%s/.cosmos-cassandra-emulator", home ? home : ".");
+    c->account = base_strdup(EMU_DEFAULT_ACCOUNT);
+    c->account_key = base_strdup(EMU_DEFAULT_ACCOUNT_KEY);
+    c->region = base_strdup(EMU_DEFAULT_REGION);
+    c->profile = CQL_PROFILE_COSMOS;
+    c->max_frame = (size_t)EMU_DEFAULT_MAX_FRAME_MB * 1024 * 1024;
+    c->log_level = EMU_LOG_INFO;
+}
+
+void emu_config_fini(emu_config_t *c)
+{
+    base_free(c->bind);
+    base_free(c->data_dir);
+    base_free(c->cert_file);
+    base_free(c->tls_key_file);
+    for (size_t i = 0; i < c->n_cert_hosts; i++) {
+        base_free(c->cert_hosts[i]);
+    }
+    base_free(c->account);
+    base_free(c->account_key);
+    base_free(c->region);
+    memset(c, 0, sizeof(*c));
+}
+
+static bool parse_int(const char *s, long min, long max, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno != 0 || end == s || *end != '\0' || v < min || v > max) {
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+/* Applies one option; src names where the value came from, for messages.
+ * raw_key collects --key until the end decides what it means. */
+static int apply(emu_config_t *c, const option_t *o, const char *val, const char *src,
+                 char **raw_key, char *msg, size_t cap)
+{
+    long n;
+    switch (o->id) {
+    case OPT_HELP:
+        c->command = EMU_CMD_HELP;
+        return 0;
+    case OPT_VERSION:
+        c->command = EMU_CMD_VERSION;
+        return 0;
+    case OPT_NO_TLS:
+        c->tls = false;
+        return 0;
+    case OPT_PORT:
+        if (!parse_int(val, 0, 65535, &n)) {
+            return fail(msg, cap, "%s: '%s' is not a port number (0-65535)", src, val);
+        }
+        c->port = (int)n;
+        return 0;
+    case OPT_MAX_FRAME_MB:
+        if (!parse_int(val, 1, 2047, &n)) {
+            return fail(msg, cap, "%s: '%s' is not a size in MB (1-2047)", src, val);
+        }
+        c->max_frame = (size_t)n * 1024 * 1024;
+        return 0;
+    case OPT_PROFILE:
+        if (strcmp(val, "cosmos") == 0) {
+            c->profile = CQL_PROFILE_COSMOS;
+        } else if (strcmp(val, "cassandra") == 0) {
+            c->profile = CQL_PROFILE_CASSANDRA;
+        } else {
+            return fail(msg, cap, "%s: '%s' is not a profile (cosmos or cassandra)", src, val);
+        }
+        return 0;
+    case OPT_LOG_LEVEL:
+        if (emu_log_level_parse(val, &c->log_level) != 0) {
+            return fail(msg, cap, "%s: '%s' is not a log level (error, warn, info, debug)", src,
+                        val);
+        }
+        return 0;
+    case OPT_CERT_HOST:
+        if (c->n_cert_hosts == EMU_MAX_CERT_HOSTS) {
+            return fail(msg, cap, "%s: at most %d certificate host names", src,
+                        EMU_MAX_CERT_HOSTS);
+        }
+        c->cert_hosts[c->n_cert_hosts++] = base_strdup(val);
+        return 0;
+    case OPT_KEY:
+        set_str(raw_key, val);
+        return 0;
+    case OPT_BIND:
+        set_str(&c->bind, val);
+        break;
+    case OPT_DATA_DIR:
+        set_str(&c->data_dir, val);
+        break;
+    case OPT_CERT:
+        set_str(&c->cert_file, val);
+        break;
+    case OPT_TLS_KEY:
+        set_str(&c->tls_key_file, val);
+        break;
+    case OPT_ACCOUNT:
+        set_str(&c->account, val);
+        break;
+    case OPT_ACCOUNT_KEY:
+        set_str(&c->account_key, val);
+        break;
+    case OPT_REGION:
+        set_str(&c->region, val);
+        break;
+    }
+    if (val[0] == '\0') {
+        return fail(msg, cap, "%s must not be empty", src);
+    }
+    return 0;
+}
+
+static const option_t *find_flag(const char *arg, size_t len)
+{
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        if (strlen(options[i].flag) == len && strncmp(options[i].flag, arg, len) == 0) {
+            return &options[i];
+        }
+    }
+    for (size_t i = 0; len == 2 && strncmp(arg, "-h", 2) == 0 && i < N_OPTIONS; i++) {
+        if (options[i].id == OPT_HELP) {
+            return &options[i];
+        }
+    }
+    return NULL;
+}
+
+static int load_env(emu_config_t *c, char *(*env_get)(const char *), char **raw_key, char *msg,
+                    size_t cap)
+{
+    for (size_t i = 0; env_get != NULL && i < N_OPTIONS; i++) {
+        const char *val = options[i].env ? env_get(options[i].env) : NULL;
+        if (val != NULL && apply(c, &options[i], val, options[i].env, raw_key, msg, cap) != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int load_args(emu_config_t *c, int argc, char *const *argv, char **raw_key, char *msg,
+                     size_t cap)
+{
+    const char *words[2];
+    int n_words = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (arg[0] != '-') {
+            if (n_words == 2) {
+                return fail(msg, cap, "unexpected argument '%s'", arg);
+            }
+            words[n_words++] = arg;
+            continue;
+        }
+        const char *eq = strchr(arg, '=');
+        size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+        const option_t *o = find_flag(arg, len);
+        if (o == NULL) {
+            return fail(msg, cap, "unknown option '%.*s'", (int)len, arg);
+        }
+        const char *val = "";
+        if (o->arg != NULL && eq != NULL) {
+            val = eq + 1;
+        } else if (o->arg != NULL) {
+            if (i + 1 >= argc) {
+                return fail(msg, cap, "%s needs a value (%s)", o->flag, o->arg);
+            }
+            val = argv[++i];
+        } else if (eq != NULL) {
+            return fail(msg, cap, "%s takes no value", o->flag);
+        }
+        if (apply(c, o, val, o->flag, raw_key, msg, cap) != 0) {
+            return -1;
+        }
+        if (c->command == EMU_CMD_HELP || c->command == EMU_CMD_VERSION) {
+            return 0;
+        }
+    }
+    if (n_words == 2 && strcmp(words[0], "certs") == 0 && strcmp(words[1], "export") == 0) {
+        c->command = EMU_CMD_CERTS_EXPORT;
+    } else if (n_words > 0) {
+        return fail(msg, cap, "unknown command '%s%s%s' (the only command is: certs export)",
+                    words[0], n_words > 1 ? " " : "", n_words > 1 ? words[1] : "");
+    }
+    return 0;
+}
+
+/* Decides what --key meant and checks the combinations. */
+static int resolve(emu_config_t *c, char *raw_key, char *msg, size_t cap)
+{
+    if (raw_key != NULL && c->cert_file != NULL) {
+        if (c->tls_key_file != NULL) {
+            return fail(msg, cap, "--key is ambiguous with both --cert and --tls-key: use "
+                                  "--account-key for the account key");
+        }
+        set_str(&c->tls_key_file, raw_key);
+    } else if (raw_key != NULL) {
+        set_str(&c->account_key, raw_key);
+    }
+    if ((c->cert_file == NULL) != (c->tls_key_file == NULL)) {
+        return fail(msg, cap, c->cert_file ? "--cert needs its private key: --tls-key FILE"
+                                           : "--tls-key needs --cert FILE");
+    }
+    if (!c->tls && c->cert_file != NULL) {
+        return fail(msg, cap, "--cert and --tls-key cannot be combined with --no-tls");
+    }
+    if (c->account[0] == '\0' || c->account_key[0] == '\0') {
+        return fail(msg, cap, "the account name and key must not be empty");
+    }
+    return 0;
+}
+
+int emu_config_load(emu_config_t *c, int argc, char *const *argv,
+                    char *(*env_get)(const char *name), char *msg, size_t cap)
+{
+    char *raw_key = NULL;
+    msg[0] = '\0';
+    int rc = load_env(c, env_get, &raw_key, msg, cap);
+    if (rc == 0) {
+        rc = load_args(c, argc, argv, &raw_key, msg, cap);
+    }
+    if (rc == 0 && c->command != EMU_CMD_HELP && c->command != EMU_CMD_VERSION) {
+        rc = resolve(c, raw_key, msg, cap);
+    }
+    base_free(raw_key);
+    return rc;
+}
+
+void emu_config_usage(FILE *out)
+{
+    fputs("Usage: cosmos-cassandra-emulator [options]            serve CQL (default)\n"
+          "       cosmos-cassandra-emulator certs export [options] print the CA certificate "
+          "(PEM)\n\n"
+          "A local stand-in for Azure Cosmos DB for Apache Cassandra: CQL native protocol v4\n"
+          "over TLS, user = account name, password = account key.\n\nOptions:\n",
+          out);
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        char left[48];
+        snprintf(left, sizeof(left), "%s%s%s", options[i].flag, options[i].arg ? " " : "",
+                 options[i].arg ? options[i].arg : "");
+        fprintf(out, "  %-22s %s\n", left, options[i].help);
+    }
+    fputs("\nEnvironment (flags win):\n", out);
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        if (options[i].env != NULL) {
+            fprintf(out, "  %-26s same as %s\n", options[i].env, options[i].flag);
+        }
+    }
+}

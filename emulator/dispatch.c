@@ -1,0 +1,117 @@
+/*
+ * dispatch.c - statement requests to the cql engine and back. Layer:
+ * emulator.
+ *
+ * Every answer to QUERY, PREPARE, EXECUTE and BATCH, RESULT or ERROR,
+ * carries the custom payload key RequestCharge (v4; v3 frames cannot carry
+ * a payload) and the engine's warnings. The engine's result and error are
+ * trusted only as far as their shape: a status or result kind we do not
+ * know becomes a Server error (0x0000), never a malformed frame.
+ */
+#include "emulator/charge.h"
+#include "emulator/dispatch.h"
+
+static bool is_statement(uint8_t opcode)
+{
+    return opcode == WIRE_OP_QUERY || opcode == WIRE_OP_PREPARE || opcode == WIRE_OP_EXECUTE ||
+           opcode == WIRE_OP_BATCH;
+}
+
+static void finish(const emu_reply_t *r, wire_response_t *rb, bool charged, double charge,
+                   const char *const *warnings, size_t n_warnings)
+{
+    uint8_t bytes[8];
+    const char *keys[1] = {EMU_CHARGE_KEY};
+    wire_value_t values[1] = {{bytes, 8}};
+    emu_charge_encode(charge, bytes);
+    wire_response_end(rb, warnings, n_warnings, keys, values, charged ? 1 : 0, r->compress);
+}
+
+void emu_dispatch_error(const emu_reply_t *reply, uint8_t opcode, const base_error_t *err)
+{
+    wire_response_t rb;
+    wire_response_begin(&rb, reply->out, reply->version, reply->stream, WIRE_OP_ERROR);
+    wire_encode_error(reply->out, err);
+    finish(reply, &rb, is_statement(opcode), 0.0, NULL, 0);
+}
+
+static bool known_kind(int kind)
+{
+    return kind >= WIRE_RESULT_VOID && kind <= WIRE_RESULT_SCHEMA_CHANGE;
+}
+
+static void encode_result(base_buf_t *b, uint8_t version, const cql_result_t *res)
+{
+    switch (res->kind) {
+    case WIRE_RESULT_VOID:
+        wire_encode_result_void(b);
+        break;
+    case WIRE_RESULT_ROWS:
+        wire_encode_result_rows(b, res->cols, res->n_cols, res->paging_state, res->no_metadata,
+                                res->cells, res->n_rows);
+        break;
+    case WIRE_RESULT_SET_KEYSPACE:
+        wire_encode_result_set_keyspace(b, res->keyspace);
+        break;
+    case WIRE_RESULT_PREPARED:
+        wire_encode_result_prepared(b, version, res->prepared_id, sizeof(res->prepared_id),
+                                    res->binds, res->n_binds, res->pk_indexes,
+                                    res->n_pk_indexes, res->cols, res->n_cols);
+        break;
+    case WIRE_RESULT_SCHEMA_CHANGE:
+        wire_encode_result_schema_change(b, &res->schema_change);
+        break;
+    default:
+        BASE_ASSERT(!"checked by known_kind");
+    }
+}
+
+static int run(cql_engine_t *e, cql_session_t *s, const wire_request_t *req, base_arena_t *a,
+               cql_result_t *res, base_error_t *err)
+{
+    switch (req->opcode) {
+    case WIRE_OP_QUERY:
+        return cql_query(e, s, req->u.query.query, &req->u.query.params, a, res, err);
+    case WIRE_OP_PREPARE:
+        return cql_prepare(e, s, req->u.prepare, a, res, err);
+    case WIRE_OP_EXECUTE:
+        return cql_execute(e, s, req->u.execute.id, &req->u.execute.params, a, res, err);
+    case WIRE_OP_BATCH:
+        return cql_batch(e, s, &req->u.batch, a, res, err);
+    default:
+        return base_error_set(err, WIRE_ERR_SERVER_ERROR, "unexpected %s in the dispatcher",
+                              wire_opcode_name(req->opcode));
+    }
+}
+
+void emu_dispatch(cql_engine_t *e, cql_session_t *s, const wire_request_t *req,
+                  const emu_reply_t *reply, base_arena_t *a)
+{
+    cql_result_t res;
+    base_error_t err;
+    memset(&res, 0, sizeof(res));
+    res.paging_state.len = WIRE_VALUE_NULL;
+    base_error_clear(&err);
+
+    int rc = run(e, s, req, a, &res, &err);
+    if (rc == BASE_OK && !known_kind(res.kind)) {
+        rc = base_error_set(&err, WIRE_ERR_SERVER_ERROR, "internal error: result kind %d",
+                            res.kind);
+    } else if (rc != BASE_OK && (rc != BASE_ERROR || err.msg[0] == '\0')) {
+        rc = base_error_set(&err, WIRE_ERR_SERVER_ERROR, "internal error: %s",
+                            base_strerror(rc));
+    }
+    bool failed = rc != BASE_OK;
+    double charge = emu_charge(&res.stats, failed);
+    size_t n_warnings = res.warnings != NULL ? res.n_warnings : 0;
+
+    wire_response_t rb;
+    wire_response_begin(&rb, reply->out, reply->version, reply->stream,
+                        failed ? WIRE_OP_ERROR : WIRE_OP_RESULT);
+    if (failed) {
+        wire_encode_error(reply->out, &err);
+    } else {
+        encode_result(reply->out, reply->version, &res);
+    }
+    finish(reply, &rb, true, charge, res.warnings, n_warnings);
+}

@@ -1,0 +1,250 @@
+/*
+ * server.c - the process: listener, signals, engine, connections. Layer:
+ * emulator.
+ *
+ * Concurrency model: ONE libevent event loop on ONE thread, as in Redis and
+ * nginx. Every callback (accept, read, write, signal, timer) runs on that
+ * thread to completion, so the cql engine and storage are used by one
+ * request at a time and need no locks; a request is short (in-memory data)
+ * and fairness comes from handling each read's frames and returning to the
+ * loop. Nothing here may block: sockets are non-blocking and files are only
+ * touched before the loop starts (certificates).
+ *
+ * Shutdown (SIGINT/SIGTERM): stop accepting, ask every connection to flush
+ * and close, leave the loop when the last one is gone (or after a short
+ * grace period), then free everything, so ASan's leak check stays clean.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <signal.h>
+
+#include "emulator/conn.h"
+#include "emulator/log.h"
+#include "emulator/server.h"
+#include "emulator/tls.h"
+
+#define DRAIN_TIMEOUT_SEC 2
+
+static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *addr,
+                      int addr_len, void *arg)
+{
+    (void)l;
+    emu_conn_accept(arg, fd, addr, addr_len);
+}
+
+static void on_accept_error(struct evconnlistener *l, void *arg)
+{
+    (void)l;
+    (void)arg;
+    /* EMFILE and friends: libevent retries on the next readiness. */
+    emu_log(EMU_LOG_WARN, 0, "accept failed: %s",
+            evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+}
+
+static void on_drain_timeout(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    emu_server_t *s = arg;
+    emu_log(EMU_LOG_WARN, 0, "%zu connection(s) did not drain in %d s; closing them", s->n_conns,
+            DRAIN_TIMEOUT_SEC);
+    event_base_loopbreak(s->base);
+}
+
+void emu_server_conn_gone(emu_server_t *s)
+{
+    if (s->stopping && s->n_conns == 0) {
+        event_base_loopbreak(s->base);
+    }
+}
+
+static void on_signal(evutil_socket_t sig, short what, void *arg)
+{
+    (void)what;
+    emu_server_t *s = arg;
+    if (s->stopping) {
+        return;
+    }
+    s->stopping = true;
+    emu_log(EMU_LOG_INFO, 0, "%s: shutting down (%zu connection(s))",
+            sig == SIGINT ? "SIGINT" : "SIGTERM", s->n_conns);
+    evconnlistener_free(s->listener);
+    s->listener = NULL;
+    for (emu_conn_t *c = s->conns, *next; c != NULL; c = next) {
+        next = emu_conn_next(c);
+        emu_conn_shutdown(c);
+    }
+    if (s->n_conns == 0) {
+        event_base_loopbreak(s->base);
+        return;
+    }
+    struct timeval tv = {DRAIN_TIMEOUT_SEC, 0};
+    s->drain_timer = evtimer_new(s->base, on_drain_timeout, s);
+    if (s->drain_timer == NULL || evtimer_add(s->drain_timer, &tv) != 0) {
+        event_base_loopbreak(s->base);
+    }
+}
+
+/* Resolves --bind/--port (numeric or a name) to the first usable address. */
+static int resolve(const emu_config_t *cfg, struct sockaddr_storage *ss, socklen_t *len)
+{
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+                             .ai_flags = AI_PASSIVE | AI_NUMERICSERV};
+    struct addrinfo *res = NULL;
+    char port[8];
+    snprintf(port, sizeof(port), "%d", cfg->port);
+    int rc = getaddrinfo(cfg->bind, port, &hints, &res);
+    if (rc != 0) {
+        emu_log(EMU_LOG_ERROR, 0, "cannot resolve --bind %s: %s", cfg->bind, gai_strerror(rc));
+        return BASE_ERROR;
+    }
+    memcpy(ss, res->ai_addr, res->ai_addrlen);
+    *len = res->ai_addrlen;
+    freeaddrinfo(res);
+    return BASE_OK;
+}
+
+/* The address drivers are told to use (system.local rpc_address): the
+ * bound one, or loopback when bound to every interface. */
+static void rpc_address(const struct sockaddr_storage *ss, cql_config_t *cc)
+{
+    if (ss->ss_family == AF_INET6) {
+        const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)ss;
+        memcpy(cc->rpc_address, &in6->sin6_addr, 16);
+        if (IN6_IS_ADDR_UNSPECIFIED(&in6->sin6_addr)) {
+            memcpy(cc->rpc_address, &in6addr_loopback, 16);
+        }
+        cc->rpc_address_len = 16;
+        cc->rpc_port = ntohs(in6->sin6_port);
+    } else {
+        const struct sockaddr_in *in = (const struct sockaddr_in *)ss;
+        uint32_t a = in->sin_addr.s_addr == htonl(INADDR_ANY) ? htonl(INADDR_LOOPBACK)
+                                                             : in->sin_addr.s_addr;
+        memcpy(cc->rpc_address, &a, 4);
+        cc->rpc_address_len = 4;
+        cc->rpc_port = ntohs(in->sin_port);
+    }
+}
+
+static int listen_on(emu_server_t *s, struct sockaddr_storage *ss)
+{
+    socklen_t len;
+    if (resolve(s->cfg, ss, &len) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    s->listener = evconnlistener_new_bind(
+        s->base, on_accept, s, LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC,
+        -1, (struct sockaddr *)ss, (int)len);
+    if (s->listener == NULL) {
+        emu_log(EMU_LOG_ERROR, 0, "cannot listen on %s:%d: %s", s->cfg->bind, s->cfg->port,
+                strerror(errno));
+        return BASE_ERROR;
+    }
+    evconnlistener_set_error_cb(s->listener, on_accept_error);
+    /* --port 0 picks a free port: report the one the kernel chose. */
+    len = sizeof(*ss);
+    getsockname(evconnlistener_get_fd(s->listener), (struct sockaddr *)ss, &len);
+    char host[INET6_ADDRSTRLEN] = "?";
+    if (ss->ss_family == AF_INET6) {
+        const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)ss;
+        inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
+        snprintf(s->endpoint, sizeof(s->endpoint), "[%s]:%d", host, ntohs(in6->sin6_port));
+    } else {
+        const struct sockaddr_in *in = (const struct sockaddr_in *)ss;
+        inet_ntop(AF_INET, &in->sin_addr, host, sizeof(host));
+        snprintf(s->endpoint, sizeof(s->endpoint), "%s:%d", host, ntohs(in->sin_port));
+    }
+    return BASE_OK;
+}
+
+static void start_engine(emu_server_t *s, const struct sockaddr_storage *ss)
+{
+    cql_config_t cc;
+    cql_config_defaults(&cc);
+    cc.profile = s->cfg->profile;
+    cc.data_center = s->cfg->region;
+    rpc_address(ss, &cc);
+    s->db = storage_db_new();
+    s->engine = cql_engine_new(&cc, s->db);
+    s->events = emu_events_new();
+    cql_engine_set_listener(s->engine, emu_events_on_schema_change, s->events);
+}
+
+static void server_fini(emu_server_t *s)
+{
+    while (s->conns != NULL) {
+        emu_conn_free(s->conns);
+    }
+    if (s->listener != NULL) {
+        evconnlistener_free(s->listener);
+    }
+    if (s->sigint != NULL) {
+        event_free(s->sigint);
+    }
+    if (s->sigterm != NULL) {
+        event_free(s->sigterm);
+    }
+    if (s->drain_timer != NULL) {
+        event_free(s->drain_timer);
+    }
+    if (s->engine != NULL) {
+        cql_engine_free(s->engine);
+    }
+    if (s->db != NULL) {
+        storage_db_free(s->db);
+    }
+    emu_events_free(s->events);
+    emu_tls_ctx_free(s->ssl);
+    if (s->base != NULL) {
+        event_base_free(s->base);
+    }
+}
+
+int emu_server_run(const emu_config_t *cfg)
+{
+    emu_server_t s;
+    struct sockaddr_storage ss;
+    base_error_t err;
+    int rc = 1;
+    memset(&s, 0, sizeof(s));
+    s.cfg = cfg;
+    emu_log_set_level(cfg->log_level);
+    signal(SIGPIPE, SIG_IGN); /* a peer gone mid-write is an EPIPE, not a death */
+
+    if (cfg->tls && (s.ssl = emu_tls_ctx_new(cfg, &err)) == NULL) {
+        emu_log(EMU_LOG_ERROR, 0, "%s", err.msg);
+        goto done;
+    }
+    s.base = event_base_new();
+    if (s.base == NULL) {
+        emu_log(EMU_LOG_ERROR, 0, "cannot create the event loop");
+        goto done;
+    }
+    if (listen_on(&s, &ss) != BASE_OK) {
+        goto done;
+    }
+    start_engine(&s, &ss);
+    s.sigint = evsignal_new(s.base, SIGINT, on_signal, &s);
+    s.sigterm = evsignal_new(s.base, SIGTERM, on_signal, &s);
+    if (s.sigint == NULL || s.sigterm == NULL || evsignal_add(s.sigint, NULL) != 0 ||
+        evsignal_add(s.sigterm, NULL) != 0) {
+        emu_log(EMU_LOG_ERROR, 0, "cannot install signal handlers");
+        goto done;
+    }
+    emu_log(EMU_LOG_INFO, 0, "listening on %s (%s)", s.endpoint, s.ssl ? "TLS" : "plaintext");
+    emu_log(EMU_LOG_INFO, 0, "account %s, data center \"%s\", profile %s, max frame %zu MB",
+            cfg->account, cfg->region, cfg->profile == CQL_PROFILE_COSMOS ? "cosmos" : "cassandra",
+            cfg->max_frame / (1024 * 1024));
+    emu_log(EMU_LOG_INFO, 0, "ready");
+    if (event_base_dispatch(s.base) < 0) {
+        emu_log(EMU_LOG_ERROR, 0, "the event loop failed");
+        goto done;
+    }
+    rc = 0;
+    emu_log(EMU_LOG_INFO, 0, "stopped");
+
+done:
+    server_fini(&s);
+    return rc;
+}

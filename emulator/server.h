@@ -1,0 +1,42 @@
+/*
+ * server.h - the process: one event loop, the listener, the engine and the
+ * connections. Internal to emulator/.
+ */
+#ifndef EMULATOR_SERVER_H
+#define EMULATOR_SERVER_H
+
+#include <event2/event.h>
+#include <event2/listener.h>
+#include <openssl/ssl.h>
+
+#include "cql/cql.h"
+#include "emulator/config.h"
+#include "emulator/events.h"
+
+typedef struct emu_conn_s emu_conn_t;
+
+typedef struct emu_server_s {
+    const emu_config_t *cfg;
+    struct event_base *base;
+    struct evconnlistener *listener;
+    struct event *sigint;
+    struct event *sigterm;
+    struct event *drain_timer; /* bounds the graceful shutdown */
+    SSL_CTX *ssl;              /* NULL with --no-tls */
+    storage_db_t *db;
+    cql_engine_t *engine;
+    emu_events_t *events;
+    emu_conn_t *conns; /* every open connection, newest first */
+    size_t n_conns;
+    uint64_t next_conn_id;
+    bool stopping;
+    char endpoint[80]; /* "127.0.0.1:10350" as bound */
+} emu_server_t;
+
+/* Serves until SIGINT/SIGTERM; returns the process exit code. */
+int emu_server_run(const emu_config_t *cfg);
+
+/* Called by a connection as it is freed (ends the loop when draining). */
+void emu_server_conn_gone(emu_server_t *s);
+
+#endif

@@ -1,0 +1,156 @@
+/*
+ * tls.c - TLS for the CQL endpoint. Layer: emulator.
+ *
+ * Only TLS 1.2 and 1.3 are offered (what Azure Cosmos DB requires of its
+ * clients). The certificate is the user's (--cert/--tls-key) or the one
+ * certs/ generates and reuses in <data-dir>/certs, whose CA the user gets
+ * with `certs export` so clients verify instead of switching checks off.
+ *
+ * A TLS client always starts with a handshake record, content type 0x16;
+ * peeking at that one byte before creating the OpenSSL bufferevent is how
+ * a plaintext client on the TLS port is recognised and refused with a
+ * clear log line instead of an obscure handshake failure.
+ */
+#include <errno.h>
+#include <sys/socket.h>
+
+#include <event2/bufferevent_ssl.h>
+#include <openssl/err.h>
+
+#include "certs/certs.h"
+#include "emulator/log.h"
+#include "emulator/tls.h"
+
+static SSL_CTX *ssl_fail(SSL_CTX *ctx, base_error_t *err, const char *what, const char *path)
+{
+    char detail[256] = "";
+    unsigned long e = ERR_get_error();
+    if (e != 0) {
+        ERR_error_string_n(e, detail, sizeof(detail));
+    }
+    ERR_clear_error();
+    SSL_CTX_free(ctx);
+    base_error_set(err, 0, "%s %s%s%s", what, path, detail[0] ? ": " : "", detail);
+    return NULL;
+}
+
+static int certs_dir(const emu_config_t *cfg, char *out, size_t cap, base_error_t *err)
+{
+    if (snprintf(out, cap, "%s/certs", cfg->data_dir) >= (int)cap) {
+        return base_error_set(err, 0, "--data-dir is too long");
+    }
+    return BASE_OK;
+}
+
+SSL_CTX *emu_tls_ctx_new(const emu_config_t *cfg, base_error_t *err)
+{
+    certs_files_t files;
+    const char *cert = cfg->cert_file;
+    const char *key = cfg->tls_key_file;
+    if (cert == NULL) {
+        char dir[CERTS_PATH_MAX];
+        if (certs_dir(cfg, dir, sizeof(dir), err) != BASE_OK ||
+            certs_ensure(dir, (const char *const *)cfg->cert_hosts, cfg->n_cert_hosts, &files,
+                         err) != BASE_OK) {
+            return NULL;
+        }
+        cert = files.server_cert;
+        key = files.server_key;
+        emu_log(EMU_LOG_INFO, 0, "TLS certificate %s (%s), signed by the local CA %s%s", cert,
+                files.server_generated ? "new" : "reused", files.ca_cert,
+                files.ca_generated ? " (new)" : "");
+        emu_log(EMU_LOG_INFO, 0,
+                "clients verify it with the CA: cosmos-cassandra-emulator certs export "
+                "--data-dir %s > ca.pem",
+                cfg->data_dir);
+    } else {
+        emu_log(EMU_LOG_INFO, 0, "TLS certificate %s, key %s (user-provided)", cert, key);
+    }
+
+    SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
+    if (ctx == NULL) {
+        return ssl_fail(ctx, err, "cannot create the TLS context", "");
+    }
+    SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+    SSL_CTX_set_max_proto_version(ctx, TLS1_3_VERSION);
+    SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE);
+    SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS);
+    if (SSL_CTX_use_certificate_chain_file(ctx, cert) != 1) {
+        return ssl_fail(ctx, err, "cannot load the TLS certificate", cert);
+    }
+    if (SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) != 1) {
+        return ssl_fail(ctx, err, "cannot load the TLS private key", key);
+    }
+    if (SSL_CTX_check_private_key(ctx) != 1) {
+        return ssl_fail(ctx, err, "the TLS private key does not match the certificate", cert);
+    }
+    return ctx;
+}
+
+void emu_tls_ctx_free(SSL_CTX *ctx)
+{
+    SSL_CTX_free(ctx);
+}
+
+int emu_tls_export_ca(const emu_config_t *cfg)
+{
+    char dir[CERTS_PATH_MAX];
+    base_error_t err;
+    if (certs_dir(cfg, dir, sizeof(dir), &err) != BASE_OK ||
+        certs_export_ca(dir, stdout, &err) != BASE_OK) {
+        fprintf(stderr, "cosmos-cassandra-emulator: %s\n", err.msg);
+        return 1;
+    }
+    return 0;
+}
+
+emu_tls_peek_t emu_tls_peek(evutil_socket_t fd)
+{
+    unsigned char first;
+    ssize_t n = recv(fd, &first, 1, MSG_PEEK);
+    if (n == 1) {
+        return first == 0x16 ? EMU_TLS_PEEK_TLS : EMU_TLS_PEEK_PLAIN;
+    }
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+        return EMU_TLS_PEEK_AGAIN;
+    }
+    return EMU_TLS_PEEK_CLOSED;
+}
+
+struct bufferevent *emu_tls_wrap(struct event_base *base, SSL_CTX *ctx, evutil_socket_t fd)
+{
+    SSL *ssl = SSL_new(ctx);
+    if (ssl == NULL) {
+        ERR_clear_error();
+        return NULL;
+    }
+    /* With BEV_OPT_CLOSE_ON_FREE the bufferevent owns ssl (and fd) from here. */
+    struct bufferevent *bev =
+        bufferevent_openssl_socket_new(base, fd, ssl, BUFFEREVENT_SSL_ACCEPTING,
+                                       BEV_OPT_CLOSE_ON_FREE);
+    if (bev == NULL) {
+        SSL_free(ssl);
+        return NULL;
+    }
+    /* Drivers often drop the socket without close_notify: not an error. */
+    bufferevent_openssl_set_allow_dirty_shutdown(bev, 1);
+    return bev;
+}
+
+void emu_tls_error(struct bufferevent *bev, char *out, size_t cap)
+{
+    unsigned long e = bufferevent_get_openssl_error(bev);
+    out[0] = '\0';
+    if (e != 0) {
+        ERR_error_string_n(e, out, cap);
+    }
+    while (bufferevent_get_openssl_error(bev) != 0) {
+        /* drain the rest: they describe the same failure */
+    }
+}
+
+const char *emu_tls_version(struct bufferevent *bev)
+{
+    SSL *ssl = bufferevent_openssl_get_ssl(bev);
+    return ssl != NULL ? SSL_get_version(ssl) : "";
+}

@@ -1,0 +1,180 @@
+/*
+ * apply.c - the write path, part of storage/: one mutation into a table.
+ *
+ * Order within a mutation is Cassandra's: the deletions first (partition,
+ * range, row, collections), then the row marker and the cells. Everything
+ * carries its own timestamp, so a deletion at ts also shadows this
+ * mutation's writes at ts (a tombstone wins a tie), as in a batch that
+ * deletes and inserts the same row at one timestamp.
+ *
+ * A write that is entirely shadowed leaves nothing behind: rows and
+ * partitions are only created when something is left to remember.
+ */
+#include "storage/storage_int.h"
+
+/* Above this many cells a mutation's cells are sorted first, so a new
+ * collection is built by appends instead of inserts into the middle. */
+#define SORT_THRESHOLD 8
+
+
+static int cell_order(const void *a, const void *b)
+{
+    const storage_cell_t *x = *(const storage_cell_t *const *)a;
+    const storage_cell_t *y = *(const storage_cell_t *const *)b;
+    if (x->col != y->col) {
+        return x->col < y->col ? -1 : 1;
+    }
+    if ((x->path != NULL) != (y->path != NULL)) {
+        return x->path != NULL ? 1 : -1;
+    }
+    return storage__key_cmp(x->path, x->path_len, y->path, y->path_len);
+}
+
+
+static void put_cells(storage__row_t *r, const storage_mutation_t *m, int64_t shadow)
+{
+    const storage_cell_t **order = NULL;
+    if (m->n_cells > SORT_THRESHOLD) {
+        order = base_malloc(m->n_cells * sizeof(*order));
+        for (size_t i = 0; i < m->n_cells; i++) {
+            order[i] = &m->cells[i];
+        }
+        qsort(order, m->n_cells, sizeof(*order), cell_order);
+    }
+    for (size_t i = 0; i < m->n_cells; i++) {
+        const storage_cell_t *c = order != NULL ? order[i] : &m->cells[i];
+        if (c->ts > shadow) {
+            storage__row_put_cell(r, c);
+        }
+    }
+    base_free(order);
+}
+
+
+/* Deletions and writes aimed at the row (static or clustering) itself. */
+static void apply_row(storage__row_t *r, const storage_mutation_t *m, int64_t shadow)
+{
+    if (m->delete_row && !m->static_row && m->delete_ts > shadow) {
+        storage__row_delete(r, m->delete_ts);
+    }
+    if (r->del_ts > shadow) {
+        shadow = r->del_ts;
+    }
+    if (m->delete_ts > shadow) {
+        for (size_t i = 0; i < m->n_clear_cols; i++) {
+            storage_cell_t whole = {.col = m->clear_cols[i], .tombstone = true, .ts = m->delete_ts};
+            storage__row_put_cell(r, &whole);
+        }
+    }
+    /* Static rows carry no row marker, as in Cassandra. */
+    if (m->row_marker && !m->static_row && m->marker_ts > shadow) {
+        storage__row_put_marker(r, m->marker_ts, m->marker_expires_us, m->marker_ttl);
+    }
+    put_cells(r, m, shadow);
+}
+
+
+static bool touches_row(const storage_mutation_t *m)
+{
+    return (m->delete_row && !m->static_row) || m->n_clear_cols > 0 ||
+           (m->row_marker && !m->static_row) || m->n_cells > 0;
+}
+
+
+static size_t mutation_bytes(const storage_mutation_t *m)
+{
+    size_t n = m->pk_len + m->ck_len;
+    for (size_t i = 0; i < m->n_cells; i++) {
+        n += (size_t)m->cells[i].path_len + m->cells[i].value_len;
+    }
+    return n;
+}
+
+
+static storage__row_t *find_target(storage_partition_t *p, const storage_mutation_t *m)
+{
+    if (p == NULL) {
+        return NULL;
+    }
+    return m->static_row ? p->statics : storage__partition_find_row(p, m->ck, m->ck_len);
+}
+
+
+static void write_row(storage_partition_t *p, const storage_mutation_t *m)
+{
+    storage__row_t *r = find_target(p, m);
+    bool is_new = r == NULL;
+    int64_t shadow = m->static_row ? p->del_ts : storage__partition_row_shadow(p, m->ck, m->ck_len);
+
+    if (is_new) {
+        r = storage__row_new(m->static_row ? NULL : m->ck, m->static_row ? 0 : m->ck_len);
+    } else {
+        p->bytes -= r->bytes;
+    }
+    apply_row(r, m, shadow);
+
+    if (!is_new) {
+        /* Writes alone never empty a row: a deletion that frees cells
+         * leaves its own tombstone in it. */
+        BASE_ASSERT(!storage__row_is_empty(r));
+        p->bytes += r->bytes;
+    } else if (storage__row_is_empty(r)) {
+        storage__row_free(r);
+    } else if (m->static_row) {
+        p->statics = r;
+        p->bytes += r->bytes;
+    } else {
+        storage__partition_add_row(p, r);
+    }
+}
+
+
+int storage_apply(storage_table_t *t, const storage_mutation_t *m, int64_t now_us,
+                  storage_write_stats_t *stats)
+{
+    storage__table_begin_write(t);
+
+    uint64_t hash = storage__table_hash(m->token, m->pk, m->pk_len);
+    storage_partition_t *p = storage__table_lookup(t, m->token, m->pk, m->pk_len, hash);
+    storage__row_t *before = find_target(p, m);
+    bool row_existed = before != NULL && storage__row_is_live(before, now_us);
+
+    bool is_new = p == NULL;
+    if (is_new) {
+        p = storage__partition_new(t, m->token, m->pk, m->pk_len, hash);
+    }
+    bool was_visible = storage__partition_has_data(p);
+    size_t old_bytes = was_visible ? p->bytes : 0;
+
+    if (m->delete_partition) {
+        storage__partition_delete(p, m->delete_ts);
+    }
+    if (m->delete_range) {
+        storage__partition_delete_range(p, &m->range_start, &m->range_end, m->delete_ts);
+    }
+    if (touches_row(m)) {
+        write_row(p, m);
+    }
+
+    bool is_visible = storage__partition_has_data(p);
+    t->bytes = t->bytes - old_bytes + (is_visible ? p->bytes : 0);
+    if (was_visible != is_visible) {
+        t->n_visible = is_visible ? t->n_visible + 1 : t->n_visible - 1;
+    }
+
+    if (stats != NULL) {
+        stats->bytes_written = mutation_bytes(m);
+        stats->row_existed = row_existed;
+        stats->partition_bytes = is_visible ? p->bytes : 0;
+        stats->partition_rows = p->rows.count;
+    }
+
+    if (is_new) {
+        if (storage__partition_has_state(p)) {
+            storage__table_add(t, p);
+        } else {
+            storage__partition_free(p);
+        }
+    }
+    return BASE_OK;
+}

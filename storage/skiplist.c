@@ -1,0 +1,171 @@
+/*
+ * skiplist.c - the ordered index of storage/: partitions by (token, key) in
+ * a table, rows by clustering bytes in a partition.
+ *
+ * A skiplist (Pugh; Redis t_zset.c keeps the same shape) gives O(log n)
+ * expected insert, lookup and seek, in-order iteration through next[0] and
+ * reverse iteration through prev, with no O(n) memmove when time-series data
+ * arrives at the front. Levels come from a per-list xorshift generator with
+ * p = 1/4, so a run is reproducible from its seed.
+ *
+ * Invariants: items are strictly increasing under cmp along next[0]; prev
+ * mirrors next[0] (NULL on the first node); tail is the last node.
+ */
+#include "storage/storage_int.h"
+
+#define MAX_LEVEL 32
+
+
+static storage__sl_node_t *node_new(void *item, int level)
+{
+    storage__sl_node_t *n =
+        base_calloc(1, sizeof(*n) + (size_t)level * sizeof(storage__sl_node_t *));
+    n->item = item;
+    n->level = level;
+    return n;
+}
+
+
+static int random_level(storage__sl_t *sl)
+{
+    int level = 1;
+    for (;;) {
+        /* xorshift64 */
+        sl->rng ^= sl->rng << 13;
+        sl->rng ^= sl->rng >> 7;
+        sl->rng ^= sl->rng << 17;
+        if ((sl->rng & 3) != 0 || level == MAX_LEVEL) {
+            return level;
+        }
+        level++;
+    }
+}
+
+
+void storage__sl_init(storage__sl_t *sl, storage__sl_cmp_fn cmp, uint64_t seed)
+{
+    sl->head = node_new(NULL, MAX_LEVEL);
+    sl->tail = NULL;
+    sl->level = 1;
+    sl->count = 0;
+    sl->rng = seed != 0 ? seed : UINT64_C(0x9e3779b97f4a7c15);
+    sl->cmp = cmp;
+}
+
+
+void storage__sl_fini(storage__sl_t *sl, void (*free_item)(void *item))
+{
+    if (sl->head == NULL) {
+        return;
+    }
+    storage__sl_node_t *n = sl->head->next[0];
+    while (n != NULL) {
+        storage__sl_node_t *next = n->next[0];
+        if (free_item != NULL) {
+            free_item(n->item);
+        }
+        base_free(n);
+        n = next;
+    }
+    base_free(sl->head);
+    sl->head = NULL;
+    sl->tail = NULL;
+    sl->count = 0;
+}
+
+
+/* Fills update[i] with the last node at level i that sorts before key. */
+static void find_path(const storage__sl_t *sl, const void *key, storage__sl_node_t **update)
+{
+    storage__sl_node_t *x = sl->head;
+    for (int i = sl->level - 1; i >= 0; i--) {
+        while (x->next[i] != NULL && sl->cmp(x->next[i]->item, key) < 0) {
+            x = x->next[i];
+        }
+        update[i] = x;
+    }
+}
+
+
+storage__sl_node_t *storage__sl_find(const storage__sl_t *sl, const void *key)
+{
+    storage__sl_node_t *x = sl->head;
+    for (int i = sl->level - 1; i >= 0; i--) {
+        while (x->next[i] != NULL && sl->cmp(x->next[i]->item, key) < 0) {
+            x = x->next[i];
+        }
+    }
+    x = x->next[0];
+    return x != NULL && sl->cmp(x->item, key) == 0 ? x : NULL;
+}
+
+
+storage__sl_node_t *storage__sl_insert(storage__sl_t *sl, void *item, const void *key)
+{
+    storage__sl_node_t *update[MAX_LEVEL];
+    find_path(sl, key, update);
+    BASE_ASSERT(update[0]->next[0] == NULL || sl->cmp(update[0]->next[0]->item, key) != 0);
+
+    int level = random_level(sl);
+    if (level > sl->level) {
+        for (int i = sl->level; i < level; i++) {
+            update[i] = sl->head;
+        }
+        sl->level = level;
+    }
+
+    storage__sl_node_t *n = node_new(item, level);
+    for (int i = 0; i < level; i++) {
+        n->next[i] = update[i]->next[i];
+        update[i]->next[i] = n;
+    }
+    n->prev = update[0] == sl->head ? NULL : update[0];
+    if (n->next[0] != NULL) {
+        n->next[0]->prev = n;
+    } else {
+        sl->tail = n;
+    }
+    sl->count++;
+    return n;
+}
+
+
+void *storage__sl_remove(storage__sl_t *sl, const void *key)
+{
+    storage__sl_node_t *update[MAX_LEVEL];
+    find_path(sl, key, update);
+    storage__sl_node_t *n = update[0]->next[0];
+    BASE_ASSERT(n != NULL && sl->cmp(n->item, key) == 0);
+
+    for (int i = 0; i < sl->level; i++) {
+        if (update[i]->next[i] == n) {
+            update[i]->next[i] = n->next[i];
+        }
+    }
+    if (n->next[0] != NULL) {
+        n->next[0]->prev = n->prev;
+    } else {
+        sl->tail = n->prev;
+    }
+    while (sl->level > 1 && sl->head->next[sl->level - 1] == NULL) {
+        sl->level--;
+    }
+    sl->count--;
+
+    void *item = n->item;
+    base_free(n);
+    return item;
+}
+
+
+storage__sl_node_t *storage__sl_last_where(const storage__sl_t *sl, storage__sl_pred_fn pred,
+                                           const void *ctx)
+{
+    storage__sl_node_t *x = sl->head;
+    for (int i = sl->level - 1; i >= 0; i--) {
+        while (x->next[i] != NULL && pred(x->next[i]->item, ctx)) {
+            x = x->next[i];
+        }
+    }
+    return x == sl->head ? NULL : x;
+}

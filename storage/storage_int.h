@@ -1,0 +1,220 @@
+/*
+ * storage_int.h - the storage layer's private structures. Nothing outside
+ * storage/ (and its unit tests) includes this header.
+ *
+ * Shape of the data:
+ *   storage_db_t      list of tables
+ *   storage_table_t   hash index (token, pk) -> partition, for point lookups,
+ *                     plus a skiplist of the same partitions in (token, pk)
+ *                     order, for scans and paging
+ *   storage_partition_t  rows in a skiplist ordered by memcmp of clustering
+ *                     bytes, an optional static row, the partition deletion
+ *                     and the range tombstones
+ *   storage__row_t    cells in an array sorted by (col, has path, path)
+ *
+ * Deletions are applied at write time: a deletion at ts frees everything it
+ * shadows and is remembered (partition, range, row or collection tombstone)
+ * so that a later write with an older timestamp is dropped. Reads therefore
+ * only filter tombstone cells and whatever has expired as of their now.
+ */
+#ifndef STORAGE_STORAGE_INT_H
+#define STORAGE_STORAGE_INT_H
+
+#include "storage/storage.h"
+
+/* "No deletion": older than any write timestamp. */
+#define STORAGE__NO_DELETION INT64_MIN
+
+/* ---- skiplist: the ordered index (skiplist.c) --------------------------- */
+
+/* Orders an item against a lookup key: <0, 0, >0 as item is before, equal
+ * to or after key. */
+typedef int (*storage__sl_cmp_fn)(const void *item, const void *key);
+/* A predicate that is true for a prefix of the list and false after it. */
+typedef bool (*storage__sl_pred_fn)(const void *item, const void *ctx);
+
+typedef struct storage__sl_node_s storage__sl_node_t;
+struct storage__sl_node_s {
+    void *item;
+    storage__sl_node_t *prev; /* NULL on the first node */
+    int level;
+    storage__sl_node_t *next[]; /* level entries; next[0] is the successor */
+};
+
+typedef struct storage__sl_s {
+    storage__sl_node_t *head; /* sentinel with the maximum level, no item */
+    storage__sl_node_t *tail; /* last node, NULL when empty */
+    int level;                /* highest level in use, >= 1 */
+    size_t count;
+    uint64_t rng; /* xorshift state for node levels */
+    storage__sl_cmp_fn cmp;
+} storage__sl_t;
+
+void storage__sl_init(storage__sl_t *sl, storage__sl_cmp_fn cmp, uint64_t seed);
+/* Frees every node and calls free_item (which may be NULL) on each item. */
+void storage__sl_fini(storage__sl_t *sl, void (*free_item)(void *item));
+storage__sl_node_t *storage__sl_find(const storage__sl_t *sl, const void *key);
+/* Inserts item under key, which must not be present. */
+storage__sl_node_t *storage__sl_insert(storage__sl_t *sl, void *item, const void *key);
+/* Unlinks the node holding key (which must be present); returns its item. */
+void *storage__sl_remove(storage__sl_t *sl, const void *key);
+/* The last node for which pred holds, NULL if it holds for none. pred must
+ * be monotone: true on a prefix of the list, false after it. */
+storage__sl_node_t *storage__sl_last_where(const storage__sl_t *sl, storage__sl_pred_fn pred,
+                                           const void *ctx);
+
+static inline storage__sl_node_t *storage__sl_first(const storage__sl_t *sl)
+{
+    return sl->head->next[0];
+}
+
+/* ---- bounds (bound.c) --------------------------------------------------- */
+
+/* Prefix comparison of a clustering key with a non-empty bound: the first
+ * bound->len bytes decide, and a key shorter than the bound that matches
+ * on its whole length compares less. */
+int storage__bound_cmp(const uint8_t *ck, size_t ck_len, const storage_bound_t *b);
+/* Whether ck satisfies the start (resp. end) bound; NULL or empty bounds
+ * are unbounded. */
+bool storage__bound_after_start(const uint8_t *ck, size_t ck_len, const storage_bound_t *start);
+bool storage__bound_before_end(const uint8_t *ck, size_t ck_len, const storage_bound_t *end);
+/* memcmp order with the shorter key first on a tie: clustering order. */
+int storage__key_cmp(const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len);
+
+/* ---- rows and cells (row.c) --------------------------------------------- */
+
+typedef struct storage__row_s {
+    uint8_t *ck; /* owned, NULL when ck_len is 0 */
+    size_t ck_len;
+    int64_t del_ts; /* row deletion, STORAGE__NO_DELETION for none */
+    bool has_marker;
+    int32_t marker_ttl;
+    int64_t marker_ts;
+    int64_t marker_expires_us;
+    /* Sorted by (col, path != NULL, path). Each cell owns one buffer holding
+     * path then value; a (col, no path) tombstone on a collection column is
+     * the collection-wide deletion that shadows its older elements. */
+    storage_cell_t *cells;
+    size_t n_cells;
+    size_t cap_cells;
+    /* Read cache: the live cells as of the last read that found dead ones.
+     * Valid while the row is unchanged and the live count is the same (TTL
+     * expiry only ever shrinks the live set as now grows, so an equal count
+     * means an equal set). Dropped on every change to the row. */
+    storage_cell_t *live;
+    size_t n_live;
+    size_t bytes; /* ck + path + value bytes */
+} storage__row_t;
+
+storage__row_t *storage__row_new(const uint8_t *ck, size_t ck_len);
+void storage__row_free(storage__row_t *r);
+/* Nothing recorded: no cell, no marker, no row deletion. */
+bool storage__row_is_empty(const storage__row_t *r);
+bool storage__row_is_live(const storage__row_t *r, int64_t now_us);
+/* Last-write-wins merge of one cell; the caller has already dropped cells
+ * shadowed by row, range or partition deletions. */
+void storage__row_put_cell(storage__row_t *r, const storage_cell_t *c);
+void storage__row_put_marker(storage__row_t *r, int64_t ts, int64_t expires_us, int32_t ttl);
+/* Records a row deletion at ts and frees what it shadows. */
+void storage__row_delete(storage__row_t *r, int64_t ts);
+/* Frees everything at or below ts, including a row deletion, because a
+ * covering partition or range deletion now remembers ts. */
+void storage__row_purge(storage__row_t *r, int64_t ts);
+/* Ordering of two versions of one cell: >0 if a wins, <0 if b wins. */
+int storage__cell_reconcile(const storage_cell_t *a, const storage_cell_t *b);
+bool storage__cell_is_live(const storage_cell_t *c, int64_t now_us);
+/* Fills out with the live part of r as of now_us and returns the number of
+ * dead cells passed over. A replaced read cache goes to t's deferred frees,
+ * because views handed out earlier may still point into it. */
+size_t storage__row_view(storage__row_t *r, storage_table_t *t, int64_t now_us,
+                         storage_row_view_t *out);
+
+/* ---- partitions (partition.c) ------------------------------------------- */
+
+typedef struct storage__rt_s {
+    uint8_t *start; /* start then end bytes share one owned buffer */
+    size_t start_len;
+    bool start_inclusive;
+    uint8_t *end;
+    size_t end_len;
+    bool end_inclusive;
+    int64_t ts;
+} storage__rt_t;
+
+struct storage_partition_s {
+    storage_table_t *table;
+    uint8_t *pk; /* owned */
+    size_t pk_len;
+    int64_t token;
+    uint64_t hash;
+    int64_t del_ts;          /* partition deletion, STORAGE__NO_DELETION for none */
+    storage__row_t *statics; /* static row, NULL for none */
+    storage__sl_t rows;      /* storage__row_t * by clustering bytes */
+    storage__rt_t *rts;      /* range tombstones, in arrival order */
+    size_t n_rts;
+    size_t cap_rts;
+    int64_t rt_max_ts; /* newest range tombstone, to skip the scan */
+    size_t bytes;      /* pk + rows + static row */
+};
+
+storage_partition_t *storage__partition_new(storage_table_t *t, int64_t token, const uint8_t *pk,
+                                            size_t pk_len, uint64_t hash);
+void storage__partition_free(storage_partition_t *p);
+/* Has rows or a static row: what readers can see. */
+bool storage__partition_has_data(const storage_partition_t *p);
+/* Has anything to remember, tombstones included. */
+bool storage__partition_has_state(const storage_partition_t *p);
+storage__row_t *storage__partition_find_row(const storage_partition_t *p, const uint8_t *ck,
+                                            size_t ck_len);
+void storage__partition_add_row(storage_partition_t *p, storage__row_t *r);
+/* The first row node satisfying start (NULL or empty: the first row). */
+storage__sl_node_t *storage__partition_seek(const storage_partition_t *p,
+                                            const storage_bound_t *start);
+/* The newest partition or range deletion covering ck. */
+int64_t storage__partition_row_shadow(const storage_partition_t *p, const uint8_t *ck,
+                                      size_t ck_len);
+void storage__partition_delete(storage_partition_t *p, int64_t ts);
+void storage__partition_delete_range(storage_partition_t *p, const storage_bound_t *start,
+                                     const storage_bound_t *end, int64_t ts);
+
+/* ---- tables (table.c, db.c) --------------------------------------------- */
+
+struct storage_table_s {
+    storage_db_t *db;
+    uint64_t id;
+    storage_table_t *prev, *next; /* the db's list */
+    /* Open-addressing hash index; partitions are only removed all at once
+     * (truncate, drop), so slots need no tombstones. */
+    storage_partition_t **slots;
+    size_t n_slots;      /* power of two */
+    size_t n_parts;      /* all partitions, tombstone-only ones included */
+    storage__sl_t order; /* the same partitions by (token, pk) */
+    size_t n_visible;    /* partitions with data */
+    size_t bytes;        /* sum of visible partitions' bytes */
+    uint32_t n_physical;
+    /* Bumped whenever a row is freed (and on truncate): a row cursor that
+     * spans such a write would read freed memory, so it asserts on it.
+     * Partitions are only freed by truncate, which bumps part_epoch. */
+    uint64_t epoch;
+    uint64_t part_epoch;
+    uint64_t seed; /* for skiplist levels */
+    /* Read caches replaced since the last write (see storage__row_view). */
+    void **deferred;
+    size_t n_deferred;
+    size_t cap_deferred;
+};
+
+storage_table_t *storage__table_new(storage_db_t *db, uint64_t id);
+void storage__table_free(storage_table_t *t);
+/* The partition for (token, pk) whether or not it has data, NULL if none. */
+storage_partition_t *storage__table_lookup(const storage_table_t *t, int64_t token,
+                                           const uint8_t *pk, size_t pk_len, uint64_t hash);
+uint64_t storage__table_hash(int64_t token, const uint8_t *pk, size_t pk_len);
+void storage__table_add(storage_table_t *t, storage_partition_t *p);
+/* Keeps p until the next write, then frees it. */
+void storage__table_defer_free(storage_table_t *t, void *p);
+/* Start of a write: frees deferred memory (views die here). */
+void storage__table_begin_write(storage_table_t *t);
+uint64_t storage__table_next_seed(storage_table_t *t);
+
+#endif

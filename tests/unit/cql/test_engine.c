@@ -1,0 +1,256 @@
+/*
+ * Component tests of the cql engine over in-memory storage: DDL, writes,
+ * reads with clustering order, paging, prepared statements, system tables
+ * and the errors drivers and users see.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "cql/cql.h"
+
+typedef struct fixture_s {
+    storage_db_t *db;
+    cql_engine_t *e;
+    cql_session_t *s;
+    base_arena_t a;
+    cql_result_t r;
+    base_error_t err;
+    int n_events;
+} fixture_t;
+
+
+static void on_schema(void *ud, const wire_schema_change_t *sc)
+{
+    (void)sc;
+    ((fixture_t *)ud)->n_events++;
+}
+
+
+static int setup(void **state)
+{
+    fixture_t *f = calloc(1, sizeof(*f));
+    cql_config_t cfg;
+    cql_config_defaults(&cfg);
+    f->db = storage_db_new();
+    f->e = cql_engine_new(&cfg, f->db);
+    f->s = cql_session_new(f->e);
+    cql_engine_set_listener(f->e, on_schema, f);
+    base_arena_init(&f->a, 0);
+    *state = f;
+    return 0;
+}
+
+
+static int teardown(void **state)
+{
+    fixture_t *f = *state;
+    base_arena_fini(&f->a);
+    cql_session_free(f->s);
+    cql_engine_free(f->e);
+    storage_db_free(f->db);
+    free(f);
+    return 0;
+}
+
+
+static int run_params(fixture_t *f, const char *q, const wire_query_params_t *p)
+{
+    base_arena_reset(&f->a);
+    base_error_clear(&f->err);
+    return cql_query(f->e, f->s, base_str_from(q), p, &f->a, &f->r, &f->err);
+}
+
+
+static int run(fixture_t *f, const char *q)
+{
+    wire_query_params_t p = {.consistency = WIRE_CL_QUORUM, .paging_state = {NULL, -1}};
+    return run_params(f, q, &p);
+}
+
+
+static void ok(fixture_t *f, const char *q)
+{
+    int rc = run(f, q);
+    if (rc != BASE_OK) {
+        fail_msg("%s -> %s", q, f->err.msg);
+    }
+}
+
+
+static int32_t cell_int(const fixture_t *f, size_t row, size_t col)
+{
+    const wire_value_t *v = &f->r.cells[row * f->r.n_cols + col];
+    assert_int_equal(v->len, 4);
+    return (int32_t)base_load_u32(v->ptr);
+}
+
+
+static void creates_table_and_reads_newest_first(void **state)
+{
+    fixture_t *f = *state;
+    ok(f, "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+          "'replication_factor': 1}");
+    ok(f, "USE ks");
+    assert_int_equal(f->r.kind, WIRE_RESULT_SET_KEYSPACE);
+    ok(f, "CREATE TABLE events (user_id int, ts int, v text, PRIMARY KEY (user_id, ts)) WITH "
+          "CLUSTERING ORDER BY (ts DESC)");
+    assert_int_equal(f->r.kind, WIRE_RESULT_SCHEMA_CHANGE);
+    assert_int_equal(f->n_events, 2);
+    char q[128];
+    for (int i = 0; i < 20; i++) {
+        snprintf(q, sizeof(q), "INSERT INTO events (user_id, ts, v) VALUES (1, %d, 'e%d')", i, i);
+        ok(f, q);
+    }
+    ok(f, "INSERT INTO events (user_id, ts, v) VALUES (2, 5, 'other')");
+    ok(f, "SELECT ts, v FROM events WHERE user_id = 1 LIMIT 5");
+    assert_int_equal(f->r.kind, WIRE_RESULT_ROWS);
+    assert_int_equal(f->r.n_rows, 5);
+    assert_int_equal(cell_int(f, 0, 0), 19);
+    assert_int_equal(cell_int(f, 4, 0), 15);
+    ok(f, "SELECT ts FROM events WHERE user_id = 1 AND ts >= 3 AND ts < 7 ORDER BY ts ASC");
+    assert_int_equal(f->r.n_rows, 4);
+    assert_int_equal(cell_int(f, 0, 0), 3);
+    assert_int_equal(cell_int(f, 3, 0), 6);
+    ok(f, "SELECT count(*) FROM events");
+    assert_int_equal(f->r.n_rows, 1);
+}
+
+
+static void pages_through_a_partition(void **state)
+{
+    fixture_t *f = *state;
+    ok(f, "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+          "'replication_factor': 1}");
+    ok(f, "CREATE TABLE ks.t (k int, c int, PRIMARY KEY (k, c))");
+    char q[128];
+    for (int i = 0; i < 25; i++) {
+        snprintf(q, sizeof(q), "INSERT INTO ks.t (k, c) VALUES (%d, %d)", i % 3, i);
+        ok(f, q);
+    }
+    wire_query_params_t p = {.consistency = WIRE_CL_ONE, .page_size = 4,
+                             .paging_state = {NULL, -1}};
+    size_t total = 0;
+    uint8_t state_buf[256];
+    for (int page = 0; page < 20; page++) {
+        assert_int_equal(run_params(f, "SELECT * FROM ks.t", &p), BASE_OK);
+        total += f->r.n_rows;
+        if (f->r.paging_state.len < 0) {
+            break;
+        }
+        assert_true(f->r.paging_state.len <= (int32_t)sizeof(state_buf));
+        memcpy(state_buf, f->r.paging_state.ptr, (size_t)f->r.paging_state.len);
+        p.paging_state.ptr = state_buf;
+    }
+    assert_int_equal(total, 25);
+}
+
+
+static void refuses_unknown_primary_key_column_and_creates_nothing(void **state)
+{
+    fixture_t *f = *state;
+    ok(f, "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+          "'replication_factor': 1}");
+    assert_int_equal(run(f, "CREATE TABLE ks.bad (a int, b int, PRIMARY KEY (a, nope))"),
+                     BASE_ERROR);
+    assert_int_equal(f->err.code, WIRE_ERR_INVALID);
+    assert_string_equal(f->err.msg, "Unknown definition nope referenced in PRIMARY KEY");
+    assert_int_equal(run(f, "SELECT * FROM ks.bad"), BASE_ERROR);
+    assert_string_equal(f->err.msg, "unconfigured table bad");
+}
+
+
+static void serves_system_tables_drivers_read(void **state)
+{
+    fixture_t *f = *state;
+    ok(f, "SELECT * FROM system.local WHERE key='local'");
+    assert_int_equal(f->r.n_rows, 1);
+    ok(f, "SELECT schema_version FROM system.local");
+    assert_int_equal(f->r.n_rows, 1);
+    assert_int_equal(f->r.cells[0].len, 16);
+    ok(f, "SELECT * FROM system.peers");
+    assert_int_equal(f->r.n_rows, 0);
+    assert_int_equal(run(f, "SELECT * FROM system.peers_v2"), BASE_ERROR);
+    assert_string_equal(f->err.msg, "unconfigured table peers_v2");
+    ok(f, "SELECT * FROM system_schema.keyspaces");
+    assert_true(f->r.n_rows >= 5);
+    ok(f, "SELECT * FROM system_schema.columns WHERE keyspace_name = 'system' AND table_name = "
+          "'local'");
+    assert_int_equal(f->r.n_rows, 18);
+    const char *tables[] = {"tables", "columns", "types", "functions", "aggregates",
+                            "triggers", "indexes", "views"};
+    for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+        char q[96];
+        snprintf(q, sizeof(q), "SELECT * FROM system_schema.%s", tables[i]);
+        ok(f, q);
+    }
+}
+
+
+static void prepared_statement_binds_by_position(void **state)
+{
+    fixture_t *f = *state;
+    ok(f, "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+          "'replication_factor': 1}");
+    ok(f, "CREATE TABLE ks.users (id int PRIMARY KEY, name text)");
+    base_arena_reset(&f->a);
+    const char *ins = "INSERT INTO ks.users (id, name) VALUES (?, ?)";
+    assert_int_equal(cql_prepare(f->e, f->s, base_str_from(ins), &f->a, &f->r, &f->err), BASE_OK);
+    assert_int_equal(f->r.kind, WIRE_RESULT_PREPARED);
+    assert_int_equal(f->r.n_binds, 2);
+    assert_string_equal(f->r.binds[1].name, "name");
+    assert_int_equal(f->r.n_pk_indexes, 1);
+    uint8_t id[16];
+    memcpy(id, f->r.prepared_id, 16);
+    uint8_t k[4] = {0, 0, 0, 7};
+    wire_value_t vals[2] = {{k, 4}, {(const uint8_t *)"ann", 3}};
+    wire_query_params_t p = {.consistency = WIRE_CL_ONE, .n_values = 2, .values = vals,
+                             .paging_state = {NULL, -1}};
+    wire_value_t idv = {id, 16};
+    assert_int_equal(cql_execute(f->e, f->s, idv, &p, &f->a, &f->r, &f->err), BASE_OK);
+    ok(f, "SELECT name FROM ks.users WHERE id = 7");
+    assert_int_equal(f->r.n_rows, 1);
+    assert_memory_equal(f->r.cells[0].ptr, "ann", 3);
+    uint8_t unknown[16] = {1};
+    wire_value_t bad = {unknown, 16};
+    assert_int_equal(cql_execute(f->e, f->s, bad, &p, &f->a, &f->r, &f->err), BASE_ERROR);
+    assert_int_equal(f->err.code, WIRE_ERR_UNPREPARED);
+}
+
+
+static void filtering_needs_allow_filtering(void **state)
+{
+    fixture_t *f = *state;
+    ok(f, "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+          "'replication_factor': 1}");
+    ok(f, "CREATE TABLE ks.t (k int, c int, v int, PRIMARY KEY (k, c))");
+    ok(f, "INSERT INTO ks.t (k, c, v) VALUES (1, 1, 10)");
+    ok(f, "INSERT INTO ks.t (k, c, v) VALUES (1, 2, 20)");
+    assert_int_equal(run(f, "SELECT * FROM ks.t WHERE v = 10"), BASE_ERROR);
+    assert_int_equal(f->err.code, WIRE_ERR_INVALID);
+    ok(f, "SELECT * FROM ks.t WHERE v = 10 ALLOW FILTERING");
+    assert_int_equal(f->r.n_rows, 1);
+    ok(f, "UPDATE ks.t SET v = 30 WHERE k = 1 AND c = 2");
+    ok(f, "SELECT v FROM ks.t WHERE k = 1 AND c = 2");
+    assert_int_equal(cell_int(f, 0, 0), 30);
+    ok(f, "DELETE FROM ks.t WHERE k = 1 AND c = 1");
+    ok(f, "SELECT * FROM ks.t WHERE k = 1");
+    assert_int_equal(f->r.n_rows, 1);
+}
+
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(creates_table_and_reads_newest_first, setup, teardown),
+        cmocka_unit_test_setup_teardown(pages_through_a_partition, setup, teardown),
+        cmocka_unit_test_setup_teardown(refuses_unknown_primary_key_column_and_creates_nothing,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(serves_system_tables_drivers_read, setup, teardown),
+        cmocka_unit_test_setup_teardown(prepared_statement_binds_by_position, setup, teardown),
+        cmocka_unit_test_setup_teardown(filtering_needs_allow_filtering, setup, teardown),
+    };
+    return cmocka_run_group_tests_name("cql/engine", tests, NULL, NULL);
+}

@@ -1,0 +1,259 @@
+/* Unit tests for emulator/config.c: defaults, environment, flags, and the
+ * --key rule. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "emulator/config.h"
+
+static const char *const *fake_env_pairs;
+
+static char *fake_env(const char *name)
+{
+    for (size_t i = 0; fake_env_pairs != NULL && fake_env_pairs[i] != NULL; i += 2) {
+        if (strcmp(fake_env_pairs[i], name) == 0) {
+            return (char *)fake_env_pairs[i + 1];
+        }
+    }
+    return NULL;
+}
+
+/* Loads argv (NULL-terminated, without argv[0]) with env pairs. */
+static int load(emu_config_t *c, const char *const *env, const char *const *args, char *msg)
+{
+    char *argv[32] = {"cosmos-cassandra-emulator"};
+    int argc = 1;
+    for (; args != NULL && args[argc - 1] != NULL; argc++) {
+        argv[argc] = (char *)args[argc - 1];
+    }
+    fake_env_pairs = env;
+    emu_config_init(c);
+    return emu_config_load(c, argc, argv, fake_env, msg, 256);
+}
+
+static void defaults_match_the_documented_values(void **state)
+{
+    (void)state;
+    emu_config_t c;
+    char msg[256];
+    assert_int_equal(load(&c, NULL, NULL, msg), 0);
+    assert_int_equal(c.command, EMU_CMD_SERVE);
+    assert_string_equal(c.bind, "127.0.0.1");
+    assert_int_equal(c.port, 10350);
+    assert_true(c.tls);
+    assert_string_equal(c.account, "localhost");
+    assert_string_equal(c.account_key, "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8"
+                                       "mGGyPMbIZnqyMsEcaGQy67XIw/Jw==");
+    assert_string_equal(c.region, "South Central US");
+    assert_int_equal(c.profile, CQL_PROFILE_COSMOS);
+    assert_int_equal(c.max_frame, 256u * 1024 * 1024);
+    assert_int_equal(c.log_level, EMU_LOG_INFO);
+    assert_non_null(strstr(c.data_dir, "/.cosmos-cassandra-emulator"));
+    assert_null(c.cert_file);
+    emu_config_fini(&c);
+}
+
+static void environment_sets_values_and_flags_win(void **state)
+{
+    (void)state;
+    const char *env[] = {"COSMOS_EMULATOR_ACCOUNT", "acct", "COSMOS_EMULATOR_KEY", "envkey",
+                         "COSMOS_EMULATOR_PORT", "9042", "COSMOS_EMULATOR_BIND", "0.0.0.0",
+                         "COSMOS_EMULATOR_REGION", "West US 2", "COSMOS_EMULATOR_DATA_DIR",
+                         "/tmp/x", "COSMOS_EMULATOR_PROFILE", "cassandra", NULL};
+    const char *args[] = {"--port", "7000", "--region=East US", NULL};
+    emu_config_t c;
+    char msg[256];
+    assert_int_equal(load(&c, env, args, msg), 0);
+    assert_string_equal(c.account, "acct");
+    assert_string_equal(c.account_key, "envkey");
+    assert_int_equal(c.port, 7000);
+    assert_string_equal(c.bind, "0.0.0.0");
+    assert_string_equal(c.region, "East US");
+    assert_string_equal(c.data_dir, "/tmp/x");
+    assert_int_equal(c.profile, CQL_PROFILE_CASSANDRA);
+    emu_config_fini(&c);
+}
+
+static void key_is_the_account_key_without_cert(void **state)
+{
+    (void)state;
+    const char *args[] = {"--account", "me", "--key", "secret", NULL};
+    emu_config_t c;
+    char msg[256];
+    assert_int_equal(load(&c, NULL, args, msg), 0);
+    assert_string_equal(c.account, "me");
+    assert_string_equal(c.account_key, "secret");
+    assert_null(c.tls_key_file);
+    emu_config_fini(&c);
+}
+
+static void key_is_the_tls_key_with_cert_in_any_order(void **state)
+{
+    (void)state;
+    const char *args[] = {"--key", "server.key", "--cert", "server.pem", "--account-key", "k2",
+                          NULL};
+    emu_config_t c;
+    char msg[256];
+    assert_int_equal(load(&c, NULL, args, msg), 0);
+    assert_string_equal(c.cert_file, "server.pem");
+    assert_string_equal(c.tls_key_file, "server.key");
+    assert_string_equal(c.account_key, "k2");
+    emu_config_fini(&c);
+}
+
+static void key_with_cert_and_tls_key_is_ambiguous(void **state)
+{
+    (void)state;
+    const char *args[] = {"--cert", "a.pem", "--tls-key", "a.key", "--key", "x", NULL};
+    emu_config_t c;
+    char msg[256];
+    assert_int_equal(load(&c, NULL, args, msg), -1);
+    assert_non_null(strstr(msg, "ambiguous"));
+    emu_config_fini(&c);
+}
+
+static void cert_without_key_is_refused(void **state)
+{
+    (void)state;
+    const char *args[] = {"--cert", "a.pem", NULL};
+    emu_config_t c;
+    char msg[256];
+    assert_int_equal(load(&c, NULL, args, msg), -1);
+    assert_non_null(strstr(msg, "--tls-key"));
+    emu_config_fini(&c);
+}
+
+static void cert_with_no_tls_is_refused(void **state)
+{
+    (void)state;
+    const char *args[] = {"--no-tls", "--cert", "a.pem", "--tls-key", "a.key", NULL};
+    emu_config_t c;
+    char msg[256];
+    assert_int_equal(load(&c, NULL, args, msg), -1);
+    assert_non_null(strstr(msg, "--no-tls"));
+    emu_config_fini(&c);
+}
+
+static void bad_values_are_refused_with_their_source(void **state)
+{
+    (void)state;
+    emu_config_t c;
+    char msg[256];
+    const char *port[] = {"--port", "70000", NULL};
+    assert_int_equal(load(&c, NULL, port, msg), -1);
+    assert_non_null(strstr(msg, "--port: '70000' is not a port number"));
+    emu_config_fini(&c);
+
+    const char *env[] = {"COSMOS_EMULATOR_PORT", "12ab", NULL};
+    assert_int_equal(load(&c, env, NULL, msg), -1);
+    assert_non_null(strstr(msg, "COSMOS_EMULATOR_PORT"));
+    emu_config_fini(&c);
+
+    const char *profile[] = {"--profile", "dse", NULL};
+    assert_int_equal(load(&c, NULL, profile, msg), -1);
+    assert_non_null(strstr(msg, "not a profile"));
+    emu_config_fini(&c);
+
+    const char *frame[] = {"--max-frame-mb", "0", NULL};
+    assert_int_equal(load(&c, NULL, frame, msg), -1);
+    emu_config_fini(&c);
+
+    const char *level[] = {"--log-level", "loud", NULL};
+    assert_int_equal(load(&c, NULL, level, msg), -1);
+    emu_config_fini(&c);
+
+    const char *empty[] = {"--account", "", NULL};
+    assert_int_equal(load(&c, NULL, empty, msg), -1);
+    emu_config_fini(&c);
+}
+
+static void unknown_flags_and_missing_values_are_refused(void **state)
+{
+    (void)state;
+    emu_config_t c;
+    char msg[256];
+    const char *unknown[] = {"--bogus", NULL};
+    assert_int_equal(load(&c, NULL, unknown, msg), -1);
+    assert_string_equal(msg, "unknown option '--bogus'");
+    emu_config_fini(&c);
+
+    const char *prefix[] = {"--acc", "x", NULL}; /* no abbreviations */
+    assert_int_equal(load(&c, NULL, prefix, msg), -1);
+    emu_config_fini(&c);
+
+    const char *missing[] = {"--port", NULL};
+    assert_int_equal(load(&c, NULL, missing, msg), -1);
+    assert_non_null(strstr(msg, "needs a value"));
+    emu_config_fini(&c);
+
+    const char *value[] = {"--no-tls=1", NULL};
+    assert_int_equal(load(&c, NULL, value, msg), -1);
+    assert_non_null(strstr(msg, "takes no value"));
+    emu_config_fini(&c);
+}
+
+static void cert_host_repeats_and_other_flags_parse(void **state)
+{
+    (void)state;
+    const char *args[] = {"--cert-host", "a.example", "--cert-host=10.0.0.1", "--no-tls",
+                          "--max-frame-mb", "16", "--log-level", "debug", "--port", "0",
+                          NULL};
+    emu_config_t c;
+    char msg[256];
+    assert_int_equal(load(&c, NULL, args, msg), 0);
+    assert_int_equal(c.n_cert_hosts, 2);
+    assert_string_equal(c.cert_hosts[0], "a.example");
+    assert_string_equal(c.cert_hosts[1], "10.0.0.1");
+    assert_false(c.tls);
+    assert_int_equal(c.max_frame, 16u * 1024 * 1024);
+    assert_int_equal(c.log_level, EMU_LOG_DEBUG);
+    assert_int_equal(c.port, 0);
+    emu_config_fini(&c);
+}
+
+static void commands_are_recognised(void **state)
+{
+    (void)state;
+    emu_config_t c;
+    char msg[256];
+    const char *export[] = {"certs", "export", "--data-dir", "/tmp/d", NULL};
+    assert_int_equal(load(&c, NULL, export, msg), 0);
+    assert_int_equal(c.command, EMU_CMD_CERTS_EXPORT);
+    assert_string_equal(c.data_dir, "/tmp/d");
+    emu_config_fini(&c);
+
+    const char *help[] = {"--port", "1", "-h", "--bogus", NULL};
+    assert_int_equal(load(&c, NULL, help, msg), 0);
+    assert_int_equal(c.command, EMU_CMD_HELP);
+    emu_config_fini(&c);
+
+    const char *version[] = {"--version", NULL};
+    assert_int_equal(load(&c, NULL, version, msg), 0);
+    assert_int_equal(c.command, EMU_CMD_VERSION);
+    emu_config_fini(&c);
+
+    const char *bad[] = {"certs", "import", NULL};
+    assert_int_equal(load(&c, NULL, bad, msg), -1);
+    assert_non_null(strstr(msg, "unknown command 'certs import'"));
+    emu_config_fini(&c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(defaults_match_the_documented_values),
+        cmocka_unit_test(environment_sets_values_and_flags_win),
+        cmocka_unit_test(key_is_the_account_key_without_cert),
+        cmocka_unit_test(key_is_the_tls_key_with_cert_in_any_order),
+        cmocka_unit_test(key_with_cert_and_tls_key_is_ambiguous),
+        cmocka_unit_test(cert_without_key_is_refused),
+        cmocka_unit_test(cert_with_no_tls_is_refused),
+        cmocka_unit_test(bad_values_are_refused_with_their_source),
+        cmocka_unit_test(unknown_flags_and_missing_values_are_refused),
+        cmocka_unit_test(cert_host_repeats_and_other_flags_parse),
+        cmocka_unit_test(commands_are_recognised),
+    };
+    return cmocka_run_group_tests_name("emulator/config", tests, NULL, NULL);
+}

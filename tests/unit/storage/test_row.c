@@ -1,0 +1,213 @@
+/*
+ * test_row.c - one row's cells: Cassandra's reconciliation order, the
+ * collection-wide tombstone, row deletion, and the live view.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "storage/storage_int.h"
+#include "storage_test.h"
+
+
+static void newer_timestamp_wins_whatever_the_content(void **state)
+{
+    (void)state;
+    storage_cell_t old = test_cell(1, "zzz", 10);
+    storage_cell_t newer = test_cell(1, "a", 11);
+    storage_cell_t tomb = test_cell(1, NULL, 9);
+    assert_true(storage__cell_reconcile(&newer, &old) > 0);
+    assert_true(storage__cell_reconcile(&old, &newer) < 0);
+    assert_true(storage__cell_reconcile(&old, &tomb) > 0);
+}
+
+
+static void on_a_tie_tombstone_beats_expiring_beats_plain(void **state)
+{
+    (void)state;
+    storage_cell_t plain = test_cell(1, "zzz", 10);
+    storage_cell_t expiring = test_cell(1, "a", 10);
+    expiring.expires_us = 1000;
+    storage_cell_t tomb = test_cell(1, NULL, 10);
+
+    assert_true(storage__cell_reconcile(&tomb, &plain) > 0);
+    assert_true(storage__cell_reconcile(&tomb, &expiring) > 0);
+    assert_true(storage__cell_reconcile(&expiring, &plain) > 0);
+    assert_true(storage__cell_reconcile(&plain, &tomb) < 0);
+
+    storage_cell_t later = expiring;
+    later.expires_us = 2000;
+    assert_true(storage__cell_reconcile(&later, &expiring) > 0);
+}
+
+
+static void on_a_full_tie_the_greater_value_bytes_win_unsigned(void **state)
+{
+    (void)state;
+    storage_cell_t lo = test_cell(1, "\x7f", 10);
+    storage_cell_t hi = test_cell(1, "\x80", 10);
+    storage_cell_t longer = test_cell(1, "\x7f\x00", 10);
+    longer.value_len = 2;
+    assert_true(storage__cell_reconcile(&hi, &lo) > 0);
+    assert_true(storage__cell_reconcile(&longer, &lo) > 0);
+    assert_int_equal(storage__cell_reconcile(&lo, &lo), 0);
+
+    storage__row_t *r = storage__row_new(NULL, 0);
+    storage__row_put_cell(r, &hi);
+    storage__row_put_cell(r, &lo);
+    assert_int_equal(r->n_cells, 1);
+    assert_memory_equal(r->cells[0].value, "\x80", 1);
+    storage__row_free(r);
+}
+
+
+static void cells_stay_sorted_by_column_then_path(void **state)
+{
+    (void)state;
+    storage__row_t *r = storage__row_new((const uint8_t *)"ck", 2);
+    storage_cell_t cells[] = {
+        test_elem(5, "b", "2", 1), test_cell(9, "x", 1),     test_elem(5, "a", "1", 1),
+        test_cell(2, "y", 1),      test_elem(5, "", "0", 1),
+    };
+    for (size_t i = 0; i < 5; i++) {
+        storage__row_put_cell(r, &cells[i]);
+    }
+    assert_int_equal(r->n_cells, 5);
+    assert_int_equal(r->cells[0].col, 2);
+    assert_int_equal(r->cells[1].col, 5);
+    assert_non_null(r->cells[1].path); /* the empty map key is an element */
+    assert_int_equal(r->cells[1].path_len, 0);
+    assert_memory_equal(r->cells[2].path, "a", 1);
+    assert_memory_equal(r->cells[3].path, "b", 1);
+    assert_int_equal(r->cells[4].col, 9);
+    assert_null(r->cells[4].path);
+    /* ck + (0+1) + (0+1) + (1+1) + (1+1) + (0+1) */
+    assert_int_equal(r->bytes, 2 + 1 + 1 + 2 + 2 + 1);
+    storage__row_free(r);
+}
+
+
+static void collection_tombstone_shadows_older_elements_only(void **state)
+{
+    (void)state;
+    storage__row_t *r = storage__row_new(NULL, 0);
+    storage_cell_t a = test_elem(3, "a", "1", 10);
+    storage_cell_t b = test_elem(3, "b", "2", 20);
+    storage_cell_t other = test_cell(4, "keep", 5);
+    storage__row_put_cell(r, &a);
+    storage__row_put_cell(r, &b);
+    storage__row_put_cell(r, &other);
+
+    storage_cell_t clear = {.col = 3, .tombstone = true, .ts = 15};
+    storage__row_put_cell(r, &clear);
+    /* (3 tombstone) (3,b) (4) */
+    assert_int_equal(r->n_cells, 3);
+    assert_true(r->cells[0].tombstone);
+    assert_memory_equal(r->cells[1].path, "b", 1);
+
+    storage_cell_t late_old = test_elem(3, "c", "3", 14);
+    storage__row_put_cell(r, &late_old);
+    assert_int_equal(r->n_cells, 3);
+    storage_cell_t late_new = test_elem(3, "c", "3", 16);
+    storage__row_put_cell(r, &late_new);
+    assert_int_equal(r->n_cells, 4);
+    storage__row_free(r);
+}
+
+
+static void row_deletion_frees_older_data_and_remembers_its_timestamp(void **state)
+{
+    (void)state;
+    storage__row_t *r = storage__row_new(NULL, 0);
+    storage_cell_t old = test_cell(1, "old", 10);
+    storage_cell_t newer = test_cell(2, "new", 30);
+    storage__row_put_cell(r, &old);
+    storage__row_put_cell(r, &newer);
+    storage__row_put_marker(r, 10, STORAGE_NO_EXPIRY, 0);
+
+    storage__row_delete(r, 20);
+    assert_int_equal(r->del_ts, 20);
+    assert_false(r->has_marker);
+    assert_int_equal(r->n_cells, 1);
+    assert_int_equal(r->cells[0].col, 2);
+    assert_true(storage__row_is_live(r, 0));
+
+    storage__row_delete(r, 40);
+    assert_false(storage__row_is_live(r, 0));
+    assert_false(storage__row_is_empty(r)); /* the deletion is remembered */
+    storage__row_purge(r, 40);
+    assert_true(storage__row_is_empty(r));
+    storage__row_free(r);
+}
+
+
+static void marker_ties_prefer_expiring_then_later_expiry(void **state)
+{
+    (void)state;
+    storage__row_t *r = storage__row_new(NULL, 0);
+    storage__row_put_marker(r, 10, STORAGE_NO_EXPIRY, 0);
+    storage__row_put_marker(r, 10, 500, 1);
+    assert_int_equal(r->marker_expires_us, 500);
+    storage__row_put_marker(r, 10, STORAGE_NO_EXPIRY, 0);
+    assert_int_equal(r->marker_expires_us, 500);
+    storage__row_put_marker(r, 10, 900, 1);
+    assert_int_equal(r->marker_expires_us, 900);
+    storage__row_put_marker(r, 9, STORAGE_NO_EXPIRY, 0);
+    assert_int_equal(r->marker_ts, 10);
+    storage__row_put_marker(r, 11, STORAGE_NO_EXPIRY, 0);
+    assert_int_equal(r->marker_expires_us, STORAGE_NO_EXPIRY);
+    storage__row_free(r);
+}
+
+
+static void view_filters_dead_cells_at_any_now_even_backwards(void **state)
+{
+    (void)state;
+    storage_db_t *db = storage_db_new();
+    storage_table_t *t = storage_table_create(db, 1);
+    storage__row_t *r = storage__row_new(NULL, 0);
+    storage_cell_t a = test_cell(1, "a", 1);
+    a.expires_us = 100;
+    storage_cell_t b = test_cell(2, "b", 1);
+    b.expires_us = 200;
+    storage_cell_t c = test_cell(3, "c", 1);
+    storage_cell_t d = test_cell(4, NULL, 1);
+    storage__row_put_cell(r, &a);
+    storage__row_put_cell(r, &b);
+    storage__row_put_cell(r, &c);
+    storage__row_put_cell(r, &d);
+
+    static const int64_t nows[] = {0, 150, 99, 250, 150, 0};
+    static const size_t live[] = {3, 2, 3, 1, 2, 3};
+    for (size_t i = 0; i < 6; i++) {
+        storage_row_view_t v;
+        size_t dead = storage__row_view(r, t, nows[i], &v);
+        assert_int_equal(v.n_cells, live[i]);
+        assert_int_equal(dead, 4 - live[i]);
+        assert_int_equal(v.cells[v.n_cells - 1].col, 3);
+        if (live[i] >= 2) {
+            assert_int_equal(v.cells[live[i] - 2].col, 2);
+        }
+    }
+    storage__row_free(r);
+    storage_db_free(db);
+}
+
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(newer_timestamp_wins_whatever_the_content),
+        cmocka_unit_test(on_a_tie_tombstone_beats_expiring_beats_plain),
+        cmocka_unit_test(on_a_full_tie_the_greater_value_bytes_win_unsigned),
+        cmocka_unit_test(cells_stay_sorted_by_column_then_path),
+        cmocka_unit_test(collection_tombstone_shadows_older_elements_only),
+        cmocka_unit_test(row_deletion_frees_older_data_and_remembers_its_timestamp),
+        cmocka_unit_test(marker_ties_prefer_expiring_then_later_expiry),
+        cmocka_unit_test(view_filters_dead_cells_at_any_now_even_backwards),
+    };
+    return cmocka_run_group_tests_name("storage/row", tests, NULL, NULL);
+}

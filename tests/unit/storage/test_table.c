@@ -1,0 +1,411 @@
+/*
+ * test_table.c - writes and point reads through storage.h: last write
+ * wins, write stats, sizes, partition visibility, truncate and drop, and
+ * partition scans in token order with resume points.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "storage/storage.h"
+#include "storage_test.h"
+
+typedef struct fixture_s {
+    storage_db_t *db;
+    storage_table_t *t;
+} fixture_t;
+
+
+static int setup(void **state)
+{
+    fixture_t *f = malloc(sizeof(*f));
+    f->db = storage_db_new();
+    f->t = storage_table_create(f->db, 7);
+    *state = f;
+    return 0;
+}
+
+
+static int teardown(void **state)
+{
+    fixture_t *f = *state;
+    storage_db_free(f->db);
+    free(f);
+    return 0;
+}
+
+
+static void insert_then_read_returns_the_value(void **state)
+{
+    fixture_t *f = *state;
+    char buf[32];
+    test_insert(f->t, 1, "a", 1, "hello", 100);
+    assert_string_equal(test_get(f->t, 1, "a", 1, 0, buf, sizeof(buf)), "hello");
+    assert_null(test_get(f->t, 1, "b", 1, 0, buf, sizeof(buf)));
+    assert_null(test_part(f->t, 2));
+
+    storage_row_view_t v;
+    assert_true(test_row(f->t, 1, "a", 0, &v));
+    assert_true(v.has_marker);
+    assert_int_equal(v.marker_ts, 100);
+    assert_false(v.is_static);
+}
+
+
+static void newer_write_wins_and_older_write_is_ignored(void **state)
+{
+    fixture_t *f = *state;
+    char buf[32];
+    test_put(f->t, 1, NULL, 1, "v100", 100);
+    test_put(f->t, 1, NULL, 1, "v200", 200);
+    assert_string_equal(test_get(f->t, 1, NULL, 1, 0, buf, sizeof(buf)), "v200");
+    test_put(f->t, 1, NULL, 1, "v150", 150);
+    assert_string_equal(test_get(f->t, 1, NULL, 1, 0, buf, sizeof(buf)), "v200");
+    /* Same timestamp: the greater value wins, in either arrival order. */
+    test_put(f->t, 1, NULL, 1, "v2", 200);
+    assert_string_equal(test_get(f->t, 1, NULL, 1, 0, buf, sizeof(buf)), "v200");
+    test_put(f->t, 1, NULL, 1, "v3", 200);
+    assert_string_equal(test_get(f->t, 1, NULL, 1, 0, buf, sizeof(buf)), "v3");
+}
+
+
+static void cell_deletion_shadows_older_writes_but_not_newer(void **state)
+{
+    fixture_t *f = *state;
+    char buf[32];
+    test_put(f->t, 1, "a", 1, "x", 100);
+    test_put(f->t, 1, "a", 2, "y", 100);
+    test_put(f->t, 1, "a", 1, NULL, 150);
+    assert_null(test_get(f->t, 1, "a", 1, 0, buf, sizeof(buf)));
+    assert_string_equal(test_get(f->t, 1, "a", 2, 0, buf, sizeof(buf)), "y");
+    test_put(f->t, 1, "a", 1, "late", 120);
+    assert_null(test_get(f->t, 1, "a", 1, 0, buf, sizeof(buf)));
+    /* A tombstone wins a tie. */
+    test_put(f->t, 1, "a", 1, "tie", 150);
+    assert_null(test_get(f->t, 1, "a", 1, 0, buf, sizeof(buf)));
+    test_put(f->t, 1, "a", 1, "newer", 160);
+    assert_string_equal(test_get(f->t, 1, "a", 1, 0, buf, sizeof(buf)), "newer");
+}
+
+
+static void update_without_marker_dies_with_its_last_cell(void **state)
+{
+    fixture_t *f = *state;
+    storage_row_view_t v;
+    test_put(f->t, 1, "a", 1, "x", 100);
+    assert_true(test_row(f->t, 1, "a", 0, &v));
+    assert_false(v.has_marker);
+    test_put(f->t, 1, "a", 1, NULL, 101);
+    assert_false(test_row(f->t, 1, "a", 0, &v));
+
+    /* An INSERTed row stays live through its marker. */
+    test_insert(f->t, 2, "a", 1, "x", 100);
+    test_put(f->t, 2, "a", 1, NULL, 101);
+    assert_true(test_row(f->t, 2, "a", 0, &v));
+    assert_int_equal(v.n_cells, 0);
+}
+
+
+static void write_stats_report_bytes_existence_and_partition_size(void **state)
+{
+    fixture_t *f = *state;
+    test_key_t key = test_key(1);
+    storage_mutation_t m = test_mut(&key, "ck");
+    storage_cell_t c[2] = {test_cell(1, "abc", 10), test_elem(2, "k", "vv", 10)};
+    m.row_marker = true;
+    m.marker_ts = 10;
+    m.cells = c;
+    m.n_cells = 2;
+
+    storage_write_stats_t st;
+    assert_int_equal(storage_apply(f->t, &m, 0, &st), BASE_OK);
+    assert_int_equal(st.bytes_written, 4 + 2 + 3 + 1 + 2);
+    assert_false(st.row_existed);
+    assert_int_equal(st.partition_rows, 1);
+    assert_int_equal(st.partition_bytes, 4 + 2 + 3 + 1 + 2);
+
+    c[0].ts = 11;
+    storage_apply(f->t, &m, 0, &st);
+    assert_true(st.row_existed);
+    assert_int_equal(st.partition_bytes, 12);
+
+    storage_mutation_t m2 = test_mut(&key, "other");
+    m2.cells = c;
+    m2.n_cells = 1;
+    storage_apply(f->t, &m2, 0, &st);
+    assert_false(st.row_existed);
+    assert_int_equal(st.partition_rows, 2);
+    assert_int_equal(st.partition_bytes, 12 + 5 + 3);
+    assert_int_equal(storage_partition_bytes(test_part(f->t, 1)), 20);
+    assert_int_equal(storage_table_bytes(f->t), 20);
+
+    test_put(f->t, 2, NULL, 1, "12345", 1);
+    assert_int_equal(storage_table_bytes(f->t), 20 + 4 + 5);
+    assert_int_equal(storage_table_partition_count(f->t), 2);
+}
+
+
+static void expired_row_does_not_count_as_existing(void **state)
+{
+    fixture_t *f = *state;
+    test_key_t key = test_key(1);
+    storage_mutation_t m = test_mut(&key, NULL);
+    storage_cell_t c = test_cell(1, "x", 10);
+    c.expires_us = 1000;
+    c.ttl = 1;
+    m.cells = &c;
+    m.n_cells = 1;
+    storage_write_stats_t st;
+    storage_apply(f->t, &m, 0, &st);
+    c.ts = 11;
+    storage_apply(f->t, &m, 500, &st);
+    assert_true(st.row_existed);
+    c.ts = 12;
+    storage_apply(f->t, &m, 1000, &st);
+    assert_false(st.row_existed);
+}
+
+
+static void stored_bytes_are_copies_of_the_callers_buffers(void **state)
+{
+    fixture_t *f = *state;
+    uint8_t pk[2] = {'p', 'k'};
+    uint8_t ck[2] = {'c', 'k'};
+    uint8_t path[2] = {'k', '1'};
+    uint8_t value[3] = {'v', 'a', 'l'};
+    storage_mutation_t m = {0};
+    m.pk = pk;
+    m.pk_len = 2;
+    m.token = storage_token(pk, 2);
+    m.ck = ck;
+    m.ck_len = 2;
+    storage_cell_t c = {
+        .col = 1, .path = path, .path_len = 2, .value = value, .value_len = 3, .ts = 1};
+    m.cells = &c;
+    m.n_cells = 1;
+    storage_apply(f->t, &m, 0, NULL);
+    memset(pk, 0, 2);
+    memset(ck, 0, 2);
+    memset(path, 0, 2);
+    memset(value, 0, 3);
+
+    storage_partition_t *p = storage_partition_get(f->t, storage_token((const uint8_t *)"pk", 2),
+                                                   (const uint8_t *)"pk", 2);
+    assert_non_null(p);
+    size_t len;
+    assert_memory_equal(storage_partition_key(p, &len), "pk", 2);
+    storage_row_iter_t *it = storage_row_iter_new(p, NULL, NULL, false, 0);
+    storage_row_view_t v;
+    assert_true(storage_row_iter_next(it, &v));
+    assert_memory_equal(v.ck, "ck", 2);
+    assert_int_equal(v.n_cells, 1);
+    assert_memory_equal(v.cells[0].path, "k1", 2);
+    assert_memory_equal(v.cells[0].value, "val", 3);
+    storage_row_iter_free(it);
+}
+
+
+static void empty_values_are_live_and_distinct_from_tombstones(void **state)
+{
+    fixture_t *f = *state;
+    test_key_t key = test_key(1);
+    storage_mutation_t m = test_mut(&key, NULL);
+    storage_cell_t c = {.col = 1, .ts = 1};
+    m.cells = &c;
+    m.n_cells = 1;
+    storage_apply(f->t, &m, 0, NULL);
+    char buf[8];
+    assert_string_equal(test_get(f->t, 1, NULL, 1, 0, buf, sizeof(buf)), "");
+}
+
+
+static void truncate_removes_everything_and_table_stays_usable(void **state)
+{
+    fixture_t *f = *state;
+    for (int i = 0; i < 100; i++) {
+        test_insert(f->t, i, "a", 1, "x", 1);
+    }
+    assert_int_equal(storage_table_partition_count(f->t), 100);
+    storage_table_truncate(f->t);
+    assert_int_equal(storage_table_partition_count(f->t), 0);
+    assert_int_equal(storage_table_bytes(f->t), 0);
+    assert_null(test_part(f->t, 5));
+    /* Truncate forgets tombstones too: an old write is accepted again. */
+    test_insert(f->t, 5, "a", 1, "again", 1);
+    assert_non_null(test_part(f->t, 5));
+}
+
+
+static void dropped_tables_free_their_data_and_others_survive(void **state)
+{
+    fixture_t *f = *state;
+    storage_table_t *t2 = storage_table_create(f->db, 8);
+    storage_table_t *t3 = storage_table_create(f->db, 9);
+    test_insert(t2, 1, "a", 1, "x", 1);
+    test_insert(t3, 1, "a", 1, "y", 1);
+    storage_table_drop(f->db, t2);
+    char buf[8];
+    assert_string_equal(test_get(t3, 1, "a", 1, 0, buf, sizeof(buf)), "y");
+    assert_null(test_part(f->t, 1));
+    storage_table_drop(f->db, f->t);
+    f->t = NULL;
+}
+
+
+static void partitions_iterate_in_token_order_and_resume(void **state)
+{
+    fixture_t *f = *state;
+    for (int i = 0; i < 500; i++) {
+        test_put(f->t, i, NULL, 1, "x", 1);
+    }
+    storage_part_iter_t *it = storage_part_iter_new(f->t, false, 0, NULL, 0);
+    storage_partition_t *p;
+    storage_partition_t *mid = NULL;
+    int64_t last = INT64_MIN;
+    size_t n = 0;
+    while ((p = storage_part_iter_next(it)) != NULL) {
+        assert_true(storage_partition_token(p) >= last);
+        last = storage_partition_token(p);
+        if (++n == 200) {
+            mid = p;
+        }
+    }
+    storage_part_iter_free(it);
+    assert_int_equal(n, 500);
+
+    size_t len;
+    const uint8_t *pk = storage_partition_key(mid, &len);
+    it = storage_part_iter_new(f->t, true, storage_partition_token(mid), pk, len);
+    n = 0;
+    while ((p = storage_part_iter_next(it)) != NULL) {
+        assert_true(storage_partition_token(p) > storage_partition_token(mid));
+        n++;
+    }
+    storage_part_iter_free(it);
+    assert_int_equal(n, 300);
+}
+
+
+static void put_with_token(storage_table_t *t, int64_t token, const char *pk)
+{
+    storage_mutation_t m = {0};
+    m.pk = (const uint8_t *)pk;
+    m.pk_len = strlen(pk);
+    m.token = token;
+    storage_cell_t c = test_cell(1, "x", 1);
+    m.cells = &c;
+    m.n_cells = 1;
+    storage_apply(t, &m, 0, NULL);
+}
+
+
+static const char *scan_keys(storage_table_t *t, bool has_token, int64_t token, const char *pk,
+                             char *buf)
+{
+    storage_part_iter_t *it = storage_part_iter_new(t, has_token, token, (const uint8_t *)pk,
+                                                    pk != NULL ? strlen(pk) : 0);
+    storage_partition_t *p;
+    size_t n = 0;
+    while ((p = storage_part_iter_next(it)) != NULL) {
+        size_t len;
+        const uint8_t *k = storage_partition_key(p, &len);
+        memcpy(buf + n, k, len);
+        n += len;
+    }
+    buf[n] = '\0';
+    storage_part_iter_free(it);
+    return buf;
+}
+
+
+static void equal_tokens_order_by_key_and_resume_points_are_exclusive(void **state)
+{
+    fixture_t *f = *state;
+    char buf[64];
+    put_with_token(f->t, 5, "c");
+    put_with_token(f->t, 5, "a");
+    put_with_token(f->t, 5, "b");
+    put_with_token(f->t, INT64_MIN, "m");
+    put_with_token(f->t, INT64_MAX, "z");
+    put_with_token(f->t, -3, "x");
+
+    assert_string_equal(scan_keys(f->t, false, 0, NULL, buf), "mxabcz");
+    assert_string_equal(scan_keys(f->t, true, 5, "a", buf), "bcz");
+    assert_string_equal(scan_keys(f->t, false, 5, "b", buf), "cz");
+    assert_string_equal(scan_keys(f->t, true, 5, "aa", buf), "bcz");
+    assert_string_equal(scan_keys(f->t, true, 5, NULL, buf), "z");
+    assert_string_equal(scan_keys(f->t, true, 4, NULL, buf), "abcz");
+    assert_string_equal(scan_keys(f->t, true, INT64_MIN, NULL, buf), "xabcz");
+    assert_string_equal(scan_keys(f->t, true, INT64_MAX, NULL, buf), "");
+    assert_string_equal(scan_keys(f->t, true, INT64_MAX, "z", buf), "");
+}
+
+
+static void partition_cursor_sees_partitions_added_after_its_position(void **state)
+{
+    fixture_t *f = *state;
+    put_with_token(f->t, 1, "a");
+    put_with_token(f->t, 5, "e");
+    storage_part_iter_t *it = storage_part_iter_new(f->t, false, 0, NULL, 0);
+    storage_partition_t *p = storage_part_iter_next(it);
+    assert_int_equal(storage_partition_token(p), 1);
+    put_with_token(f->t, 3, "c");
+    put_with_token(f->t, 0, "z");
+    /* Deleting rows elsewhere does not end a partition cursor. */
+    test_key_t key = test_key(1);
+    storage_mutation_t m = test_mut(&key, NULL);
+    m.delete_partition = true;
+    m.delete_ts = 100;
+    storage_apply(f->t, &m, 0, NULL);
+    p = storage_part_iter_next(it);
+    assert_int_equal(storage_partition_token(p), 3);
+    p = storage_part_iter_next(it);
+    assert_int_equal(storage_partition_token(p), 5);
+    assert_null(storage_part_iter_next(it));
+    storage_part_iter_free(it);
+}
+
+
+static void many_partitions_are_all_found_again(void **state)
+{
+    fixture_t *f = *state;
+    char buf[16];
+    char want[16];
+    for (int i = 0; i < 20000; i++) {
+        snprintf(want, sizeof(want), "%d", i);
+        test_put(f->t, i, NULL, 1, want, 1);
+    }
+    assert_int_equal(storage_table_partition_count(f->t), 20000);
+    for (int i = 0; i < 20000; i += 7) {
+        snprintf(want, sizeof(want), "%d", i);
+        assert_string_equal(test_get(f->t, i, NULL, 1, 0, buf, sizeof(buf)), want);
+    }
+    assert_null(test_part(f->t, 20000));
+}
+
+
+int main(void)
+{
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+    const struct CMUnitTest tests[] = {
+        T(insert_then_read_returns_the_value),
+        T(newer_write_wins_and_older_write_is_ignored),
+        T(cell_deletion_shadows_older_writes_but_not_newer),
+        T(update_without_marker_dies_with_its_last_cell),
+        T(write_stats_report_bytes_existence_and_partition_size),
+        T(expired_row_does_not_count_as_existing),
+        T(stored_bytes_are_copies_of_the_callers_buffers),
+        T(empty_values_are_live_and_distinct_from_tombstones),
+        T(truncate_removes_everything_and_table_stays_usable),
+        T(dropped_tables_free_their_data_and_others_survive),
+        T(partitions_iterate_in_token_order_and_resume),
+        T(equal_tokens_order_by_key_and_resume_points_are_exclusive),
+        T(partition_cursor_sees_partitions_added_after_its_position),
+        T(many_partitions_are_all_found_again),
+    };
+#undef T
+    return cmocka_run_group_tests_name("storage/table", tests, NULL, NULL);
+}
