@@ -26,15 +26,15 @@
 
 /* ---- status ---------------------------------------------------------- */
 
-#define BASE_STATUS_MAP(XX)                                                                        \
-    XX(BASE_OK, 0, "ok")                                                                           \
-    XX(BASE_AGAIN, -1, "incomplete input")                                                         \
-    XX(BASE_ERROR, -2, "error (see base_error_t)")                                                 \
-    XX(BASE_ENOMEM, -3, "out of memory")                                                           \
-    XX(BASE_EPROTO, -4, "protocol violation")                                                      \
-    XX(BASE_EINVAL, -5, "invalid argument")                                                        \
-    XX(BASE_ENOTFOUND, -6, "not found")                                                            \
-    XX(BASE_EEXIST, -7, "already exists")                                                          \
+#define BASE_STATUS_MAP(XX)                        \
+    XX(BASE_OK, 0, "ok")                           \
+    XX(BASE_AGAIN, -1, "incomplete input")         \
+    XX(BASE_ERROR, -2, "error (see base_error_t)") \
+    XX(BASE_ENOMEM, -3, "out of memory")           \
+    XX(BASE_EPROTO, -4, "protocol violation")      \
+    XX(BASE_EINVAL, -5, "invalid argument")        \
+    XX(BASE_ENOTFOUND, -6, "not found")            \
+    XX(BASE_EEXIST, -7, "already exists")          \
     XX(BASE_EIO, -8, "i/o error")
 
 enum {
@@ -57,9 +57,9 @@ const char *base_strerror(int status);
  * knows it (e.g. <keyspace><table> for Already_exists, <id> for Unprepared).
  */
 typedef struct base_error_s {
-    int code;                               /* CQL error code, 0 = Server error */
-    char msg[BASE_ERROR_MSG_MAX];           /* NUL-terminated, truncated if long */
-    uint8_t detail[BASE_ERROR_DETAIL_MAX];  /* encoded body after <message> */
+    int code;                              /* CQL error code, 0 = Server error */
+    char msg[BASE_ERROR_MSG_MAX];          /* NUL-terminated, truncated if long */
+    uint8_t detail[BASE_ERROR_DETAIL_MAX]; /* encoded body after <message> */
     size_t detail_len;
 } base_error_t;
 
@@ -71,23 +71,23 @@ void base_error_clear(base_error_t *err);
 /* ---- asserts --------------------------------------------------------- */
 
 /* Always on: for our own invariants, never for network input. */
-#define BASE_ASSERT(cond)                                                                          \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            base_assert_fail(#cond, __FILE__, __LINE__);                                           \
-        }                                                                                          \
+#define BASE_ASSERT(cond)                                \
+    do {                                                 \
+        if (!(cond)) {                                   \
+            base_assert_fail(#cond, __FILE__, __LINE__); \
+        }                                                \
     } while (0)
 _Noreturn void base_assert_fail(const char *expr, const char *file, int line);
 
 /* ---- allocation ------------------------------------------------------ */
 
-void *base_malloc(size_t n);          /* aborts on failure */
+void *base_malloc(size_t n); /* aborts on failure */
 void *base_calloc(size_t n, size_t size);
 void *base_realloc(void *p, size_t n);
 char *base_strdup(const char *s);
 char *base_strndup(const char *s, size_t n);
-void base_free(void *p);              /* accepts NULL */
-void *base_try_malloc(size_t n);      /* may return NULL: peer-sized allocations only */
+void base_free(void *p);         /* accepts NULL */
+void *base_try_malloc(size_t n); /* may return NULL: peer-sized allocations only */
 
 /* ---- string and byte slices ------------------------------------------ */
 
@@ -100,7 +100,7 @@ typedef struct base_str_s {
 #define BASE_STR(lit) ((base_str_t){(lit), sizeof(lit) - 1})
 base_str_t base_str_from(const char *cstr);
 bool base_str_eq(base_str_t a, base_str_t b);
-bool base_str_eq_ci(base_str_t a, base_str_t b);     /* ASCII case-insensitive */
+bool base_str_eq_ci(base_str_t a, base_str_t b); /* ASCII case-insensitive */
 bool base_str_eq_cstr_ci(base_str_t a, const char *b);
 
 /* ---- arena ----------------------------------------------------------- */
@@ -120,7 +120,7 @@ typedef struct base_arena_s {
 void base_arena_init(base_arena_t *a, size_t block_size);
 void base_arena_fini(base_arena_t *a);
 void base_arena_reset(base_arena_t *a);
-void *base_arena_alloc(base_arena_t *a, size_t n);     /* 16-byte aligned, never NULL */
+void *base_arena_alloc(base_arena_t *a, size_t n); /* 16-byte aligned, never NULL */
 void *base_arena_calloc(base_arena_t *a, size_t n, size_t size);
 char *base_arena_strndup(base_arena_t *a, const char *s, size_t n);
 char *base_arena_sprintf(base_arena_t *a, const char *fmt, ...)
@@ -138,7 +138,7 @@ typedef struct base_buf_s {
 
 void base_buf_init(base_buf_t *b);
 void base_buf_fini(base_buf_t *b);
-void base_buf_reset(base_buf_t *b);                 /* len = 0, keeps capacity */
+void base_buf_reset(base_buf_t *b); /* len = 0, keeps capacity */
 void base_buf_reserve(base_buf_t *b, size_t extra);
 void base_buf_put(base_buf_t *b, const void *p, size_t n);
 void base_buf_put_u8(base_buf_t *b, uint8_t v);

@@ -8,8 +8,8 @@
 const char *base_strerror(int status)
 {
     switch (status) {
-#define XX(name, value, text)                                                                      \
-    case name:                                                                                     \
+#define XX(name, value, text) \
+    case name:                \
         return text;
         BASE_STATUS_MAP(XX)
 #undef XX

@@ -53,11 +53,11 @@ typedef struct cql_type_ast_s cql_type_ast_t;
 
 typedef struct cql_term_s {
     cql_term_kind_t kind;
-    cql_lit_kind_t lit;      /* LITERAL */
-    const char *text;        /* LITERAL value text; FUNCTION name (lower-cased) */
-    const char *keyspace;    /* FUNCTION keyspace qualifier or NULL */
-    int bind_index;          /* BIND */
-    const char *bind_name;   /* BIND, NULL for '?' */
+    cql_lit_kind_t lit;    /* LITERAL */
+    const char *text;      /* LITERAL value text; FUNCTION name (lower-cased) */
+    const char *keyspace;  /* FUNCTION keyspace qualifier or NULL */
+    int bind_index;        /* BIND */
+    const char *bind_name; /* BIND, NULL for '?' */
     size_t n_items;
     struct cql_term_s **items;
     const char **field_names; /* UDT */
@@ -67,13 +67,13 @@ typedef struct cql_term_s {
 /* ---- types (as written in DDL and casts) ------------------------------------- */
 
 struct cql_type_ast_s {
-    const char *name;        /* lower-cased: "int", "text", "list", "map", "set", "tuple",
-                                "frozen" is folded into frozen=true; otherwise a UDT name */
-    const char *keyspace;    /* UDT keyspace qualifier, or NULL */
+    const char *name;     /* lower-cased: "int", "text", "list", "map", "set", "tuple",
+                             "frozen" is folded into frozen=true; otherwise a UDT name */
+    const char *keyspace; /* UDT keyspace qualifier, or NULL */
     bool frozen;
     size_t n_params;
     const cql_type_ast_t **params;
-    const char *custom;      /* 'quoted.class.Name' custom types */
+    const char *custom; /* 'quoted.class.Name' custom types */
 };
 
 /* ---- names ------------------------------------------------------------------ */
@@ -100,16 +100,16 @@ typedef enum {
 } cql_rel_op_t;
 
 typedef enum {
-    CQL_LHS_COLUMN,   /* col */
-    CQL_LHS_TOKEN,    /* token(c1, c2, ...) */
-    CQL_LHS_TUPLE,    /* (c1, c2) multi-column relation */
-    CQL_LHS_ELEMENT,  /* col[term] (map element) */
+    CQL_LHS_COLUMN,  /* col */
+    CQL_LHS_TOKEN,   /* token(c1, c2, ...) */
+    CQL_LHS_TUPLE,   /* (c1, c2) multi-column relation */
+    CQL_LHS_ELEMENT, /* col[term] (map element) */
 } cql_lhs_kind_t;
 
 typedef struct cql_relation_s {
     cql_lhs_kind_t lhs;
     size_t n_columns;
-    const char **columns;     /* 1 for COLUMN/ELEMENT, n for TOKEN/TUPLE */
+    const char **columns;      /* 1 for COLUMN/ELEMENT, n for TOKEN/TUPLE */
     const cql_term_t *element; /* ELEMENT key */
     cql_rel_op_t op;
     /* IN: in_values (n_in) or, for "IN ?", rhs is a single bind term.
@@ -122,26 +122,26 @@ typedef struct cql_relation_s {
 /* ---- SELECT ----------------------------------------------------------------- */
 
 typedef enum {
-    CQL_SEL_STAR,      /* * (only selector) */
-    CQL_SEL_COLUMN,    /* name */
-    CQL_SEL_FUNCTION,  /* name(args...) incl. ttl(c), writetime(c), token(..), count(*),
-                          count(c), min/max/sum/avg, toJson, cast handled as CAST */
-    CQL_SEL_COUNT_STAR,/* count(*) / count(1) */
-    CQL_SEL_CAST,      /* CAST(selector AS type) */
-    CQL_SEL_TERM,      /* a literal/bind term as a selector (rare) */
+    CQL_SEL_STAR,       /* * (only selector) */
+    CQL_SEL_COLUMN,     /* name */
+    CQL_SEL_FUNCTION,   /* name(args...) incl. ttl(c), writetime(c), token(..), count(*),
+                           count(c), min/max/sum/avg, toJson, cast handled as CAST */
+    CQL_SEL_COUNT_STAR, /* count(*) / count(1) */
+    CQL_SEL_CAST,       /* CAST(selector AS type) */
+    CQL_SEL_TERM,       /* a literal/bind term as a selector (rare) */
 } cql_sel_kind_t;
 
 typedef struct cql_selector_s {
     cql_sel_kind_t kind;
-    const char *name;         /* COLUMN: column; FUNCTION: function name (lower-cased) */
-    const char *field;        /* COLUMN: u.field (UDT field selection) or NULL */
+    const char *name;  /* COLUMN: column; FUNCTION: function name (lower-cased) */
+    const char *field; /* COLUMN: u.field (UDT field selection) or NULL */
     size_t n_args;
     struct cql_selector_s **args;
     const cql_type_ast_t *cast_type;
     const cql_term_t *term;
-    const char *alias;        /* AS alias or NULL */
-    const char *text;         /* the selector as written, for default column names
-                                 (e.g. "system.count(*)" uses name, "ttl(v)") */
+    const char *alias; /* AS alias or NULL */
+    const char *text;  /* the selector as written, for default column names
+                          (e.g. "system.count(*)" uses name, "ttl(v)") */
 } cql_selector_t;
 
 typedef struct cql_ordering_s {
@@ -154,7 +154,7 @@ typedef struct cql_select_s {
     bool json;
     bool distinct;
     size_t n_selectors;
-    cql_selector_t **selectors;  /* n_selectors == 1 && kind STAR for * */
+    cql_selector_t **selectors; /* n_selectors == 1 && kind STAR for * */
     size_t n_where;
     cql_relation_t *where;
     size_t n_group_by;
@@ -169,14 +169,14 @@ typedef struct cql_select_s {
 /* ---- modifications ------------------------------------------------------------ */
 
 typedef struct cql_using_s {
-    const cql_term_t *ttl;        /* NULL when absent */
-    const cql_term_t *timestamp;  /* NULL when absent */
+    const cql_term_t *ttl;       /* NULL when absent */
+    const cql_term_t *timestamp; /* NULL when absent */
 } cql_using_t;
 
 typedef struct cql_condition_s { /* IF col op term, IF col[k] op term */
     const char *column;
-    const cql_term_t *element;   /* col[element] or NULL */
-    cql_rel_op_t op;             /* EQ, NEQ, LT..., IN */
+    const cql_term_t *element; /* col[element] or NULL */
+    cql_rel_op_t op;           /* EQ, NEQ, LT..., IN */
     const cql_term_t *rhs;
     size_t n_in;
     const cql_term_t **in_values;
@@ -193,27 +193,27 @@ typedef struct cql_insert_s {
     cql_qname_t table;
     size_t n_columns;
     const char **columns;
-    const cql_term_t **values;   /* n_columns entries */
-    const cql_term_t *json;      /* INSERT JSON 'text' / ?: then columns are empty */
-    bool json_default_unset;     /* DEFAULT UNSET (default is NULL) */
+    const cql_term_t **values; /* n_columns entries */
+    const cql_term_t *json;    /* INSERT JSON 'text' / ?: then columns are empty */
+    bool json_default_unset;   /* DEFAULT UNSET (default is NULL) */
     cql_using_t using_;
     bool if_not_exists;
 } cql_insert_t;
 
 typedef enum {
-    CQL_ASSIGN_SET,      /* c = term */
-    CQL_ASSIGN_ADD,      /* c = c + term   (also counter increments, collection append) */
-    CQL_ASSIGN_SUB,      /* c = c - term */
-    CQL_ASSIGN_PREPEND,  /* c = term + c (lists) */
-    CQL_ASSIGN_ELEMENT,  /* c[key] = term */
-    CQL_ASSIGN_FIELD,    /* c.field = term (UDT) */
+    CQL_ASSIGN_SET,     /* c = term */
+    CQL_ASSIGN_ADD,     /* c = c + term   (also counter increments, collection append) */
+    CQL_ASSIGN_SUB,     /* c = c - term */
+    CQL_ASSIGN_PREPEND, /* c = term + c (lists) */
+    CQL_ASSIGN_ELEMENT, /* c[key] = term */
+    CQL_ASSIGN_FIELD,   /* c.field = term (UDT) */
 } cql_assign_kind_t;
 
 typedef struct cql_assignment_s {
     cql_assign_kind_t kind;
     const char *column;
-    const cql_term_t *key;   /* ELEMENT */
-    const char *field;       /* FIELD */
+    const cql_term_t *key; /* ELEMENT */
+    const char *field;     /* FIELD */
     const cql_term_t *value;
 } cql_assignment_t;
 
@@ -235,9 +235,9 @@ typedef struct cql_delete_target_s {
 
 typedef struct cql_delete_s {
     cql_qname_t table;
-    size_t n_targets;          /* 0: the whole row/partition/range */
+    size_t n_targets; /* 0: the whole row/partition/range */
     cql_delete_target_t *targets;
-    cql_using_t using_;        /* only timestamp is legal */
+    cql_using_t using_; /* only timestamp is legal */
     size_t n_where;
     cql_relation_t *where;
     cql_conditions_t cond;
@@ -246,7 +246,7 @@ typedef struct cql_delete_s {
 struct cql_stmt_s;
 
 typedef struct cql_batch_s {
-    int type;                  /* WIRE_BATCH_LOGGED / UNLOGGED / COUNTER */
+    int type; /* WIRE_BATCH_LOGGED / UNLOGGED / COUNTER */
     cql_using_t using_;
     size_t n_stmts;
     struct cql_stmt_s **stmts; /* INSERT / UPDATE / DELETE only */
@@ -256,15 +256,15 @@ typedef struct cql_batch_s {
 
 /* WITH a = 1 AND b = {'k': 'v'} AND CLUSTERING ORDER BY (...) AND COMPACT STORAGE */
 typedef struct cql_property_s {
-    const char *name;          /* lower-cased */
-    const cql_term_t *value;   /* literal (string/number/boolean) or MAP */
+    const char *name;        /* lower-cased */
+    const cql_term_t *value; /* literal (string/number/boolean) or MAP */
 } cql_property_t;
 
 typedef struct cql_column_def_s {
     const char *name;
     const cql_type_ast_t *type;
     bool is_static;
-    bool primary_key;          /* "c int PRIMARY KEY" inline form */
+    bool primary_key; /* "c int PRIMARY KEY" inline form */
 } cql_column_def_t;
 
 typedef struct cql_create_table_s {
@@ -281,47 +281,47 @@ typedef struct cql_create_table_s {
     const char **clustering;
     size_t n_props;
     cql_property_t *props;
-    size_t n_order;            /* CLUSTERING ORDER BY */
+    size_t n_order; /* CLUSTERING ORDER BY */
     cql_ordering_t *order;
     bool compact_storage;
 } cql_create_table_t;
 
 typedef enum {
-    CQL_ALTER_ADD,       /* ADD c type [, d type] (also ADD (c type, d type)) */
-    CQL_ALTER_DROP,      /* DROP c [, d] */
-    CQL_ALTER_RENAME,    /* RENAME a TO b [AND c TO d] (columns[2i] -> columns[2i+1]) */
-    CQL_ALTER_ALTER,     /* ALTER c TYPE t */
-    CQL_ALTER_WITH,      /* WITH props */
+    CQL_ALTER_ADD,    /* ADD c type [, d type] (also ADD (c type, d type)) */
+    CQL_ALTER_DROP,   /* DROP c [, d] */
+    CQL_ALTER_RENAME, /* RENAME a TO b [AND c TO d] (columns[2i] -> columns[2i+1]) */
+    CQL_ALTER_ALTER,  /* ALTER c TYPE t */
+    CQL_ALTER_WITH,   /* WITH props */
 } cql_alter_kind_t;
 
 typedef struct cql_alter_table_s {
     cql_qname_t table;
     cql_alter_kind_t kind;
     size_t n_columns;
-    cql_column_def_t *columns;   /* ADD / ALTER (type) / DROP+RENAME (names only) */
+    cql_column_def_t *columns; /* ADD / ALTER (type) / DROP+RENAME (names only) */
     size_t n_props;
     cql_property_t *props;
 } cql_alter_table_t;
 
 typedef struct cql_keyspace_def_s {
     const char *name;
-    bool if_not_exists;          /* CREATE */
+    bool if_not_exists; /* CREATE */
     size_t n_props;
-    cql_property_t *props;       /* replication map, durable_writes, cosmosdb_* */
+    cql_property_t *props; /* replication map, durable_writes, cosmosdb_* */
 } cql_keyspace_def_t;
 
 typedef struct cql_drop_s {
-    cql_qname_t name;            /* keyspace in name.name for DROP KEYSPACE */
+    cql_qname_t name; /* keyspace in name.name for DROP KEYSPACE */
     bool if_exists;
 } cql_drop_t;
 
 typedef struct cql_create_index_s {
-    const char *name;            /* NULL: default <table>_<column>_idx */
+    const char *name; /* NULL: default <table>_<column>_idx */
     cql_qname_t table;
     bool if_not_exists;
     const char *column;
-    const char *target_kind;     /* NULL, "keys", "values", "entries", "full" */
-    const char *custom_class;    /* USING 'class' */
+    const char *target_kind;  /* NULL, "keys", "values", "entries", "full" */
+    const char *custom_class; /* USING 'class' */
 } cql_create_index_t;
 
 typedef struct cql_create_type_s {
@@ -352,13 +352,13 @@ typedef enum {
     CQL_STMT_DROP_INDEX,
     CQL_STMT_CREATE_TYPE,
     CQL_STMT_DROP_TYPE,
-    CQL_STMT_OTHER,   /* recognised but unimplemented: other_what says e.g. "CREATE ROLE" */
+    CQL_STMT_OTHER, /* recognised but unimplemented: other_what says e.g. "CREATE ROLE" */
 } cql_stmt_kind_t;
 
 typedef struct cql_stmt_s {
     cql_stmt_kind_t kind;
     size_t n_binds;
-    const char **bind_names;     /* n_binds entries, NULL for '?' */
+    const char **bind_names; /* n_binds entries, NULL for '?' */
     union {
         cql_select_t select;
         cql_insert_t insert;
@@ -366,8 +366,8 @@ typedef struct cql_stmt_s {
         cql_delete_t del;
         cql_batch_t batch;
         const char *use_keyspace;
-        cql_keyspace_def_t keyspace;   /* CREATE/ALTER KEYSPACE */
-        cql_drop_t drop;               /* DROP KEYSPACE/TABLE/INDEX/TYPE, TRUNCATE (name) */
+        cql_keyspace_def_t keyspace; /* CREATE/ALTER KEYSPACE */
+        cql_drop_t drop;             /* DROP KEYSPACE/TABLE/INDEX/TYPE, TRUNCATE (name) */
         cql_create_table_t create_table;
         cql_alter_table_t alter_table;
         cql_create_index_t create_index;
@@ -384,7 +384,6 @@ typedef struct cql_stmt_s {
  *   line 1:22 mismatched input 'x' expecting ')' (...)
  * Nesting (terms, types) is bounded, so hostile input cannot exhaust the stack.
  */
-int cql__parse(const char *text, size_t len, base_arena_t *a, cql_stmt_t **out,
-               base_error_t *err);
+int cql__parse(const char *text, size_t len, base_arena_t *a, cql_stmt_t **out, base_error_t *err);
 
 #endif

@@ -47,7 +47,7 @@ ssize_t cql__collection_split(const wire_type_t *t, wire_value_t v, base_arena_t
     }
     cql_cursor_t c;
     cql__cursor_init(&c, v);
-    int32_t n;
+    int32_t n = 0;
     if (!cql__cursor_i32(&c, &n) || n < 0 ||
         (size_t)n > cql__cursor_left(&c) / (is_map ? 8 : 4)) {
         return -1;

@@ -27,15 +27,15 @@ typedef enum {
 
 typedef struct cql_config_s {
     cql_profile_t profile;
-    const char *cluster_name;    /* system.local.cluster_name */
-    const char *data_center;     /* e.g. "South Central US" */
+    const char *cluster_name; /* system.local.cluster_name */
+    const char *data_center;  /* e.g. "South Central US" */
     const char *rack;
     const char *release_version; /* "3.11.0" */
     const char *cql_version;     /* "3.4.4" */
     uint8_t rpc_address[16];     /* address clients reach us on */
     uint8_t rpc_address_len;     /* 4 or 16 */
     int32_t rpc_port;
-    const char *host_id;         /* uuid text; generated when NULL */
+    const char *host_id; /* uuid text; generated when NULL */
 } cql_config_t;
 
 /* Fills a config with the defaults above. */
@@ -60,9 +60,9 @@ const char *cql_session_keyspace(const cql_session_t *s); /* NULL when none */
 /* ---- operation statistics (what ru_meter prices) ------------------------- */
 
 typedef enum {
-    CQL_OP_NONE = 0,   /* USE, system tables, prepare */
-    CQL_OP_READ,       /* SELECT */
-    CQL_OP_WRITE,      /* INSERT / UPDATE */
+    CQL_OP_NONE = 0, /* USE, system tables, prepare */
+    CQL_OP_READ,     /* SELECT */
+    CQL_OP_WRITE,    /* INSERT / UPDATE */
     CQL_OP_DELETE,
     CQL_OP_DDL,
     CQL_OP_BATCH,
@@ -71,23 +71,23 @@ typedef enum {
 
 typedef struct cql_stats_s {
     cql_op_kind_t kind;
-    const char *keyspace;        /* table the operation touched (NULL: none/system) */
+    const char *keyspace; /* table the operation touched (NULL: none/system) */
     const char *table;
     uint64_t table_id;
-    bool point_read;             /* full primary key equality */
-    bool cross_partition;        /* scanned without a partition key */
+    bool point_read;      /* full primary key equality */
+    bool cross_partition; /* scanned without a partition key */
     bool allow_filtering;
-    size_t rows_read;            /* scanned, not only returned */
+    size_t rows_read; /* scanned, not only returned */
     size_t bytes_read;
     size_t rows_returned;
     size_t bytes_returned;
     size_t rows_written;
     size_t bytes_written;
-    size_t overwrites;           /* writes that replaced a live row */
+    size_t overwrites; /* writes that replaced a live row */
     size_t partitions_touched;
     size_t tombstones_scanned;
-    size_t n_statements;         /* batches */
-    int64_t first_token;         /* a token the operation touched, for per-partition limits */
+    size_t n_statements; /* batches */
+    int64_t first_token; /* a token the operation touched, for per-partition limits */
     bool has_token;
     uint16_t consistency;
 } cql_stats_t;
@@ -100,9 +100,9 @@ typedef struct cql_result_s {
     size_t n_cols;
     const wire_col_spec_t *cols;
     size_t n_rows;
-    const wire_value_t *cells;   /* n_rows * n_cols, row-major */
-    wire_value_t paging_state;   /* len < 0: no more pages */
-    bool no_metadata;            /* the client asked to skip metadata */
+    const wire_value_t *cells; /* n_rows * n_cols, row-major */
+    wire_value_t paging_state; /* len < 0: no more pages */
+    bool no_metadata;          /* the client asked to skip metadata */
     /* Set_keyspace */
     const char *keyspace;
     /* Prepared */

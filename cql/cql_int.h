@@ -28,18 +28,18 @@ typedef enum {
 
 typedef struct cql_column_s {
     char *name;
-    wire_type_t *type;     /* heap-owned (cql__type_clone) */
+    wire_type_t *type; /* heap-owned (cql__type_clone) */
     cql_col_kind_t kind;
-    int position;          /* within partition or clustering key, else -1 */
-    bool desc;             /* clustering column in DESC order */
-    uint32_t id;           /* storage cell id */
+    int position; /* within partition or clustering key, else -1 */
+    bool desc;    /* clustering column in DESC order */
+    uint32_t id;  /* storage cell id */
     bool counter;
 } cql_column_t;
 
 typedef struct cql_index_s {
     char *name;
     char *column;
-    char *target;          /* system_schema.indexes options target: "c", "keys(m)" ... */
+    char *target; /* system_schema.indexes options target: "c", "keys(m)" ... */
 } cql_index_t;
 
 struct cql_keyspace_s;
@@ -53,9 +53,9 @@ typedef struct cql_table_s {
     cql_column_t *cols;
     size_t n_cols;
     size_t n_pk;
-    cql_column_t **pk;     /* by position */
+    cql_column_t **pk; /* by position */
     size_t n_ck;
-    cql_column_t **ck;     /* by position */
+    cql_column_t **ck; /* by position */
     uint32_t next_col_id;
     /* options */
     int32_t default_ttl;
@@ -66,13 +66,13 @@ typedef struct cql_table_s {
     size_t n_indexes;
     cql_index_t *indexes;
     bool has_counters;
-    storage_table_t *st;   /* NULL for virtual tables */
+    storage_table_t *st;           /* NULL for virtual tables */
     const struct cql_vtable_s *vt; /* system tables: row generator */
 } cql_table_t;
 
 typedef struct cql_udt_s {
     char *name;
-    wire_type_t *type;     /* WIRE_TYPE_UDT, heap-owned */
+    wire_type_t *type; /* WIRE_TYPE_UDT, heap-owned */
 } cql_udt_t;
 
 typedef struct cql_keyspace_s {
@@ -81,7 +81,7 @@ typedef struct cql_keyspace_s {
     char **repl_keys;
     char **repl_values;
     bool durable_writes;
-    bool system;           /* built-in, read-only */
+    bool system; /* built-in, read-only */
     int64_t provisioned_throughput;
     int64_t autoscale_max_throughput;
     size_t n_tables, cap_tables;
@@ -92,16 +92,16 @@ typedef struct cql_keyspace_s {
 
 typedef struct cql_prepared_s {
     uint8_t id[16];
-    char *keyspace;        /* session keyspace at prepare time, may be NULL */
+    char *keyspace; /* session keyspace at prepare time, may be NULL */
     char *text;
-    base_arena_t arena;    /* owns the AST and metadata */
+    base_arena_t arena; /* owns the AST and metadata */
     cql_stmt_t *stmt;
     size_t n_binds;
     wire_col_spec_t *binds;
     size_t n_pk;
     uint16_t *pk_indexes;
     size_t n_cols;
-    wire_col_spec_t *cols; /* result metadata (SELECT) */
+    wire_col_spec_t *cols;       /* result metadata (SELECT) */
     struct cql_prepared_s *next; /* hash chain */
 } cql_prepared_t;
 
@@ -134,7 +134,7 @@ typedef struct cql_ctx_s {
     const wire_query_params_t *params; /* consistency, paging, timestamp */
     cql_binds_t binds;
     int64_t now_us;
-    int64_t batch_ts;      /* batch-level timestamp, or INT64_MIN */
+    int64_t batch_ts; /* batch-level timestamp, or INT64_MIN */
     bool in_batch;
     cql_result_t *out;
     /* warnings collected while executing */
@@ -189,8 +189,7 @@ int cql__exec_select(cql_ctx_t *c, const cql_select_t *q, base_error_t *err);
 int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err);
 int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err);
 int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err);
-int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb,
-                    base_error_t *err);
+int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, base_error_t *err);
 int cql__exec_ddl(cql_ctx_t *c, const cql_stmt_t *st, base_error_t *err);
 
 /* Bind-marker metadata and result metadata of a statement (prepare). */
@@ -201,10 +200,10 @@ int cql__select_columns(cql_ctx_t *c, const cql_select_t *q, const cql_table_t *
 
 /* Helpers shared by the executors. */
 int64_t cql__write_timestamp(cql_ctx_t *c, const cql_using_t *u, base_error_t *err, bool *ok);
-const wire_type_t *cql__type_int(void);
-const wire_type_t *cql__type_bigint(void);
-const wire_type_t *cql__type_text(void);
-const wire_type_t *cql__type_boolean(void);
+const wire_type_t *cql__native_int(void);
+const wire_type_t *cql__native_bigint(void);
+const wire_type_t *cql__native_text(void);
+const wire_type_t *cql__native_boolean(void);
 wire_value_t cql__value_int(base_arena_t *a, int32_t v);
 wire_value_t cql__value_bigint(base_arena_t *a, int64_t v);
 wire_value_t cql__value_text(base_arena_t *a, const char *s);

@@ -11,13 +11,31 @@
 
 /* Table options Cassandra 3.11 accepts; values are kept only where they matter. */
 static const char *const known_table_options[] = {
-    "bloom_filter_fp_chance", "caching", "cdc", "comment", "compaction", "compression",
-    "crc_check_chance", "dclocal_read_repair_chance", "default_time_to_live", "gc_grace_seconds",
-    "max_index_interval", "memtable_flush_period_in_ms", "min_index_interval",
-    "read_repair_chance", "speculative_retry", "additional_write_policy", "read_repair",
-    "extensions", "id", "cosmosdb_provisioned_throughput", "cosmosdb_autoscale_max_throughput",
-    "cosmosdb_cell_level_timestamp", "cosmosdb_cell_level_timestamp_tombstones",
-    "cosmosdb_cell_level_timetolive", "analytical_storage_ttl",
+    "bloom_filter_fp_chance",
+    "caching",
+    "cdc",
+    "comment",
+    "compaction",
+    "compression",
+    "crc_check_chance",
+    "dclocal_read_repair_chance",
+    "default_time_to_live",
+    "gc_grace_seconds",
+    "max_index_interval",
+    "memtable_flush_period_in_ms",
+    "min_index_interval",
+    "read_repair_chance",
+    "speculative_retry",
+    "additional_write_policy",
+    "read_repair",
+    "extensions",
+    "id",
+    "cosmosdb_provisioned_throughput",
+    "cosmosdb_autoscale_max_throughput",
+    "cosmosdb_cell_level_timestamp",
+    "cosmosdb_cell_level_timestamp_tombstones",
+    "cosmosdb_cell_level_timetolive",
+    "analytical_storage_ttl",
 };
 
 
@@ -240,8 +258,8 @@ static int drop_keyspace(cql_ctx_t *c, const cql_drop_t *d, base_error_t *err)
         if (d->if_exists) {
             return BASE_OK;
         }
-        return base_error_set(err, WIRE_ERR_CONFIG_ERROR,
-                              "Cannot drop non existing keyspace '%s'.", d->name.name);
+        return base_error_set(err, WIRE_ERR_CONFIG_ERROR, "Cannot drop non existing keyspace '%s'.",
+                              d->name.name);
     }
     if (ks->system) {
         return base_error_set(err, WIRE_ERR_UNAUTHORIZED, "%s keyspace is not user-modifiable.",
@@ -407,8 +425,7 @@ static int check_table_def(const cql_create_table_t *d, base_error_t *err)
                 for (size_t j = 0; j < lim; j++) {
                     if (strcmp(keys[k2][j], keys[k][i]) == 0) {
                         return base_error_set(err, WIRE_ERR_INVALID,
-                                              "Duplicate definition %s in PRIMARY KEY",
-                                              keys[k][i]);
+                                              "Duplicate definition %s in PRIMARY KEY", keys[k][i]);
                     }
                 }
             }
@@ -508,16 +525,16 @@ static int create_table(cql_ctx_t *c, const cql_create_table_t *d, base_error_t 
     ks = cql__keyspace_find(c->e, ksname);
     if (ks == NULL) {
         return base_error_set(err, WIRE_ERR_CONFIG_ERROR,
-                              "Cannot add table '%s' to non existing keyspace '%s'.",
-                              d->table.name, ksname);
+                              "Cannot add table '%s' to non existing keyspace '%s'.", d->table.name,
+                              ksname);
     }
     if (cql__table_find(ks, d->table.name) != NULL) {
         if (d->if_not_exists) {
             return BASE_OK;
         }
         base_error_set(err, WIRE_ERR_ALREADY_EXISTS,
-                       "Cannot add already existing table \"%s\" to keyspace \"%s\"",
-                       d->table.name, ks->name);
+                       "Cannot add already existing table \"%s\" to keyspace \"%s\"", d->table.name,
+                       ks->name);
         wire_error_detail_already_exists(err, ks->name, d->table.name);
         return BASE_ERROR;
     }
@@ -549,8 +566,8 @@ static int create_table(cql_ctx_t *c, const cql_create_table_t *d, base_error_t 
 }
 
 
-static int find_table_for_ddl(cql_ctx_t *c, const cql_qname_t *q, bool if_exists,
-                              cql_table_t **out, base_error_t *err)
+static int find_table_for_ddl(cql_ctx_t *c, const cql_qname_t *q, bool if_exists, cql_table_t **out,
+                              base_error_t *err)
 {
     cql_keyspace_t *ks = NULL;
     *out = NULL;
@@ -730,8 +747,7 @@ static int alter_table(cql_ctx_t *c, const cql_alter_table_t *d, base_error_t *e
         }
         break;
     default:
-        rc = base_error_set(err, WIRE_ERR_INVALID,
-                            "Altering of types is not allowed");
+        rc = base_error_set(err, WIRE_ERR_INVALID, "Altering of types is not allowed");
         break;
     }
     if (rc == BASE_OK) {
@@ -787,9 +803,9 @@ static int create_index(cql_ctx_t *c, const cql_create_index_t *d, base_error_t 
     cql_index_t *ix = &t->indexes[t->n_indexes++];
     ix->name = base_strdup(name);
     ix->column = base_strdup(col->name);
-    ix->target = d->target_kind ? base_strdup(base_arena_sprintf(c->a, "%s(%s)", d->target_kind,
-                                                                 col->name))
-                                : base_strdup(col->name);
+    ix->target = d->target_kind
+                     ? base_strdup(base_arena_sprintf(c->a, "%s(%s)", d->target_kind, col->name))
+                     : base_strdup(col->name);
     cql__schema_notify(c, "UPDATED", "TABLE", t->ks->name, t->name);
     return BASE_OK;
 }
@@ -819,8 +835,10 @@ static int drop_index(cql_ctx_t *c, const cql_drop_t *d, base_error_t *err)
     if (d->if_exists) {
         return BASE_OK;
     }
-    return base_error_set(err, WIRE_ERR_INVALID, "Index '%s' could not be found in any of the "
-                          "tables of keyspace '%s'", d->name.name, ks->name);
+    return base_error_set(err, WIRE_ERR_INVALID,
+                          "Index '%s' could not be found in any of the "
+                          "tables of keyspace '%s'",
+                          d->name.name, ks->name);
 }
 
 

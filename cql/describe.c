@@ -93,7 +93,7 @@ static int where(desc_t *d, const cql_relation_t *rel, size_t n, base_error_t *e
     for (size_t i = 0; i < n; i++) {
         const cql_relation_t *r = &rel[i];
         if (r->lhs == CQL_LHS_TOKEN) {
-            term(d, r->rhs, "partition key token", cql__type_bigint());
+            term(d, r->rhs, "partition key token", cql__native_bigint());
             continue;
         }
         if (r->lhs != CQL_LHS_COLUMN) {
@@ -127,8 +127,8 @@ static int where(desc_t *d, const cql_relation_t *rel, size_t n, base_error_t *e
 
 static void using_(desc_t *d, const cql_using_t *u)
 {
-    term(d, u->ttl, "[ttl]", cql__type_int());
-    term(d, u->timestamp, "[timestamp]", cql__type_bigint());
+    term(d, u->ttl, "[ttl]", cql__native_int());
+    term(d, u->timestamp, "[timestamp]", cql__native_bigint());
 }
 
 
@@ -160,7 +160,7 @@ static int assignments(desc_t *d, const cql_update_t *q, base_error_t *err)
         if (as->kind == CQL_ASSIGN_ELEMENT) {
             bool map = type->id == WIRE_TYPE_MAP;
             term(d, as->key, base_arena_sprintf(d->c->a, "key(%s)", col->name),
-                 map ? type->sub[0] : cql__type_int());
+                 map ? type->sub[0] : cql__native_int());
             type = type->n_sub ? type->sub[map ? 1 : 0] : type;
             term(d, as->value, base_arena_sprintf(d->c->a, "value(%s)", col->name), type);
             continue;
@@ -193,8 +193,8 @@ static int describe_stmt(desc_t *d, const cql_stmt_t *st, base_error_t *err)
             where(d, st->u.select.where, st->u.select.n_where, err) != BASE_OK) {
             return BASE_ERROR;
         }
-        term(d, st->u.select.limit, "[limit]", cql__type_int());
-        term(d, st->u.select.per_partition_limit, "[per_partition_limit]", cql__type_int());
+        term(d, st->u.select.limit, "[limit]", cql__native_int());
+        term(d, st->u.select.per_partition_limit, "[per_partition_limit]", cql__native_int());
         return BASE_OK;
     case CQL_STMT_INSERT: {
         const cql_insert_t *q = &st->u.insert;
@@ -208,7 +208,7 @@ static int describe_stmt(desc_t *d, const cql_stmt_t *st, base_error_t *err)
             }
             term(d, q->values[i], col->name, col->type);
         }
-        term(d, q->json, "[json]", cql__type_text());
+        term(d, q->json, "[json]", cql__native_text());
         using_(d, &q->using_);
         return BASE_OK;
     }
@@ -339,7 +339,8 @@ int cql__describe(cql_ctx_t *c, const cql_stmt_t *st, cql_prepared_t *p, base_er
     }
     if (conditional(st) && d.t != NULL) {
         p->cols = base_arena_calloc(c->a, 1, sizeof(*p->cols));
-        p->cols[0] = (wire_col_spec_t){d.t->ks->name, d.t->name, "[applied]", cql__type_boolean()};
+        p->cols[0] =
+            (wire_col_spec_t){d.t->ks->name, d.t->name, "[applied]", cql__native_boolean()};
         p->n_cols = 1;
     }
     return BASE_OK;

@@ -204,7 +204,8 @@ static int bind_named(cql_ctx_t *c, const cql_stmt_t *st, const wire_query_param
         const char *want = st->bind_names[i];
         bool found = false;
         for (size_t j = 0; want != NULL && j < p->n_values; j++) {
-            if (p->names[j].len == strlen(want) && memcmp(p->names[j].ptr, want, strlen(want)) == 0) {
+            if (p->names[j].len == strlen(want) &&
+                memcmp(p->names[j].ptr, want, strlen(want)) == 0) {
                 vals[i] = p->values[j];
                 found = true;
                 break;
@@ -400,10 +401,12 @@ int cql_batch(cql_engine_t *e, cql_session_t *s, const wire_batch_t *batch, base
     for (size_t i = 0; i < batch->n_stmts; i++) {
         const wire_batch_stmt_t *ws = &batch->stmts[i];
         if (ws->prepared) {
-            cql_prepared_t *p = prepared_find(e, ws->id.ptr, ws->id.len > 0 ? (size_t)ws->id.len : 0);
+            cql_prepared_t *p =
+                prepared_find(e, ws->id.ptr, ws->id.len > 0 ? (size_t)ws->id.len : 0);
             if (p == NULL) {
                 base_error_set(err, WIRE_ERR_UNPREPARED, "Prepared query with ID not found");
-                wire_error_detail_unprepared(err, ws->id.ptr, ws->id.len > 0 ? (size_t)ws->id.len : 0);
+                wire_error_detail_unprepared(err, ws->id.ptr,
+                                             ws->id.len > 0 ? (size_t)ws->id.len : 0);
                 return BASE_ERROR;
             }
             b.stmts[i] = p->stmt;
@@ -443,8 +446,7 @@ int cql__exec_stmt(cql_ctx_t *c, const cql_stmt_t *st, base_error_t *err)
         return BASE_OK;
     }
     case CQL_STMT_OTHER:
-        return base_error_set(err, WIRE_ERR_INVALID, "%s is not supported by %s",
-                              st->u.other_what,
+        return base_error_set(err, WIRE_ERR_INVALID, "%s is not supported by %s", st->u.other_what,
                               c->e->cfg.profile == CQL_PROFILE_COSMOS
                                   ? "Azure Cosmos DB for Apache Cassandra"
                                   : "this emulator");
@@ -457,25 +459,25 @@ int cql__exec_stmt(cql_ctx_t *c, const cql_stmt_t *st, base_error_t *err)
 
 /* ---- small value constructors ------------------------------------------------------------ */
 
-const wire_type_t *cql__type_int(void)
+const wire_type_t *cql__native_int(void)
 {
     return cql__type_native("int");
 }
 
 
-const wire_type_t *cql__type_bigint(void)
+const wire_type_t *cql__native_bigint(void)
 {
     return cql__type_native("bigint");
 }
 
 
-const wire_type_t *cql__type_text(void)
+const wire_type_t *cql__native_text(void)
 {
     return cql__type_native("text");
 }
 
 
-const wire_type_t *cql__type_boolean(void)
+const wire_type_t *cql__native_boolean(void)
 {
     return cql__type_native("boolean");
 }

@@ -7,9 +7,8 @@
  * NUL-terminated. After an ERROR token the lexer only returns EOF, so a
  * caller looping "until EOF" always terminates.
  *
- * Keyword lookup is a binary search over the sorted keyword table on a
- * lower-cased copy of at most CQL_KW_MAX_LEN bytes: identifiers longer than
- * the longest keyword, or holding a digit or '_', skip the search entirely.
+ * Keyword lookup is one hash probe (see kw_slots below); identifiers
+ * longer than the longest keyword skip it.
  */
 #include "cql/lexer.h"
 
@@ -58,37 +57,63 @@ static inline unsigned char lower(unsigned char c)
 }
 
 
+/*
+ * Keyword lookup: an open-addressing hash table over the lower-cased
+ * spelling, filled once before main() from the keyword table (so adding a
+ * keyword needs no generated code) and read-only afterwards. A lookup
+ * hashes at most CQL_KW_MAX_LEN bytes and usually compares one entry.
+ */
+#define KW_SLOTS 512 /* power of two, > 4x the keyword count */
+
+static uint8_t kw_slots[KW_SLOTS]; /* cql_kw_t, CQL_KW_NONE = empty */
+
+/* First two letters, last letter and length: cheap, and spread enough for
+ * linear probing at this load factor (the table is built at run time, so
+ * any collision only costs a probe). */
+static inline uint32_t kw_hash(const char *s, size_t len)
+{
+    uint32_t c0 = (unsigned char)s[0] | 0x20, c1 = (unsigned char)s[1] | 0x20;
+    uint32_t cl = (unsigned char)s[len - 1] | 0x20;
+    return ((c0 * 31 + c1) * 31 + cl) * 31 + (uint32_t)len;
+}
+
+
+__attribute__((constructor)) static void kw_build(void)
+{
+    _Static_assert(CQL_KW__COUNT < 256 && CQL_KW__COUNT * 4 < KW_SLOTS, "keyword table size");
+    for (int kw = 1; kw < CQL_KW__COUNT; kw++) {
+        uint32_t i = kw_hash(keywords[kw].name, keywords[kw].len) & (KW_SLOTS - 1);
+        while (kw_slots[i] != CQL_KW_NONE) {
+            i = (i + 1) & (KW_SLOTS - 1);
+        }
+        kw_slots[i] = (uint8_t)kw;
+    }
+}
+
+
 cql_kw_t cql__keyword_find(const char *s, size_t len)
 {
-    char buf[CQL_KW_MAX_LEN];
     if (len < 2 || len > CQL_KW_MAX_LEN) {
         return CQL_KW_NONE;
     }
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (!is_alpha(c)) {
+    for (uint32_t i = kw_hash(s, len) & (KW_SLOTS - 1);; i = (i + 1) & (KW_SLOTS - 1)) {
+        unsigned kw = kw_slots[i];
+        if (kw == CQL_KW_NONE) {
             return CQL_KW_NONE;
         }
-        buf[i] = (char)(c | 0x20);
-    }
-    size_t lo = 1, hi = CQL_KW__COUNT; /* [lo, hi) */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        size_t klen = keywords[mid].len;
-        int cmp = memcmp(buf, keywords[mid].name, len < klen ? len : klen);
-        if (cmp == 0) {
-            cmp = (len > klen) - (len < klen);
+        if (keywords[kw].len != len) {
+            continue;
         }
-        if (cmp == 0) {
-            return (cql_kw_t)mid;
+        /* Keywords are all letters: c | 0x20 maps only 'A'-'Z' onto them. */
+        const char *name = keywords[kw].name;
+        size_t k = 0;
+        while (k < len && (char)((unsigned char)s[k] | 0x20) == name[k]) {
+            k++;
         }
-        if (cmp < 0) {
-            hi = mid;
-        } else {
-            lo = mid + 1;
+        if (k == len) {
+            return (cql_kw_t)kw;
         }
     }
-    return CQL_KW_NONE;
 }
 
 
@@ -303,7 +328,7 @@ static void skip_space_and_comments(cql_lexer_t *lx, cql_token_t *tok)
     size_t len = lx->len, i = lx->pos;
     while (i < len) {
         unsigned char c = (unsigned char)s[i];
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+        if (c == ' ' || (c >= '\t' && c <= '\r')) { /* \t \n \v \f \r */
             i++;
         } else if ((c == '-' || c == '/') && i + 1 < len && s[i + 1] == (char)c) {
             const char *nl = memchr(s + i, '\n', len - i);

@@ -20,9 +20,9 @@
 #include "base/base.h"
 
 /*
- * Keywords the grammar needs, sorted by name (cql__keyword_find binary
- * searches this order; a unit test checks it). R = reserved: refused as a
- * bare identifier, per the CQL reference appendix A; true/false/null/nan/
+ * Keywords the grammar needs, kept in alphabetical order (a unit test checks
+ * it). The third column is 1 for reserved words, refused as bare
+ * identifiers per appendix A of the CQL reference; true/false/null/nan/
  * infinity are literals and reserved too. Unreserved keywords (key, type,
  * ttl, count, ...) stay usable as column and table names.
  */

@@ -144,11 +144,12 @@ static int write_init(write_t *w, cql_ctx_t *c, const cql_table_t *t, const cql_
     int64_t ttl = t->default_ttl;
     if (u->ttl != NULL) {
         if (!allow_ttl) {
-            return base_error_set(err, WIRE_ERR_INVALID, "TTL attribute is not supported for "
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "TTL attribute is not supported for "
                                   "DELETE statements");
         }
         wire_value_t v;
-        if (cql__term_eval(u->ttl, cql__type_int(), "[ttl]", &c->binds, c->a, &v, err) !=
+        if (cql__term_eval(u->ttl, cql__native_int(), "[ttl]", &c->binds, c->a, &v, err) !=
             BASE_OK) {
             return BASE_ERROR;
         }
@@ -164,8 +165,8 @@ static int write_init(write_t *w, cql_ctx_t *c, const cql_table_t *t, const cql_
         }
         if (ttl > MAX_TTL) {
             return base_error_set(err, WIRE_ERR_INVALID,
-                                  "ttl is too large. requested (%lld) maximum (%d)",
-                                  (long long)ttl, MAX_TTL);
+                                  "ttl is too large. requested (%lld) maximum (%d)", (long long)ttl,
+                                  MAX_TTL);
         }
     }
     w->ttl = (int32_t)ttl;
@@ -182,7 +183,7 @@ int64_t cql__write_timestamp(cql_ctx_t *c, const cql_using_t *u, base_error_t *e
             /* Cassandra refuses both; keep the statement's own */
         }
         wire_value_t v;
-        if (cql__term_eval(u->timestamp, cql__type_bigint(), "[timestamp]", &c->binds, c->a, &v,
+        if (cql__term_eval(u->timestamp, cql__native_bigint(), "[timestamp]", &c->binds, c->a, &v,
                            err) != BASE_OK) {
             *ok = false;
             return 0;
@@ -249,7 +250,7 @@ static void lwt_result(cql_ctx_t *c, const cql_table_t *t, bool applied, const c
     size_t n = 1;
     wire_col_spec_t *cols = base_arena_calloc(c->a, t->n_cols + 1, sizeof(*cols));
     wire_value_t *row = base_arena_calloc(c->a, t->n_cols + 1, sizeof(*row));
-    cols[0] = (wire_col_spec_t){t->ks->name, t->name, "[applied]", cql__type_boolean()};
+    cols[0] = (wire_col_spec_t){t->ks->name, t->name, "[applied]", cql__native_boolean()};
     row[0] = cql__value_bool(c->a, applied);
     if (!applied && existing != NULL) {
         for (size_t i = 0; i < t->n_cols; i++) {
@@ -416,7 +417,8 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
         return BASE_ERROR;
     }
     if (q->json != NULL) {
-        return base_error_set(err, WIRE_ERR_INVALID, "INSERT JSON is not supported by the "
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "INSERT JSON is not supported by the "
                               "emulator yet");
     }
     if (t->has_counters) {
@@ -433,8 +435,7 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
     for (size_t i = 0; i < q->n_columns; i++) {
         const cql_column_t *col = cql__column_find(t, q->columns[i]);
         if (col == NULL) {
-            return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s",
-                                  q->columns[i]);
+            return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", q->columns[i]);
         }
         size_t idx = (size_t)(col - t->cols);
         if (given[idx]) {
@@ -505,14 +506,16 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
     m.n_cells = w.n_cells;
     m.clear_cols = w.clear;
     m.n_clear_cols = w.n_clear;
+    m.delete_ts = w.ts - 1; /* replacing a collection deletes it just before the write */
     apply(c, t, &m);
     if (ws.n_cells > 0 || ws.n_clear > 0) {
-        storage_mutation_t sm = {.pk = m.pk, .pk_len = m.pk_len, .token = m.token,
-                                 .static_row = true};
+        storage_mutation_t sm = {
+            .pk = m.pk, .pk_len = m.pk_len, .token = m.token, .static_row = true};
         sm.cells = ws.cells;
         sm.n_cells = ws.n_cells;
         sm.clear_cols = ws.clear;
         sm.n_clear_cols = ws.n_clear;
+        sm.delete_ts = ws.ts - 1;
         storage_write_stats_t st = {0};
         storage_apply(t->st, &sm, c->now_us, &st);
         c->out->stats.bytes_written += st.bytes_written;
@@ -526,8 +529,8 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
 /* UPDATE and DELETE name rows by EQ/IN on the whole partition key and, unless
  * only static columns or whole partitions are touched, on the clustering key. */
 static int check_modification_where(const cql_table_t *t, const cql_relation_t *where,
-                                     size_t n_where, bool need_ck, bool allow_ck_slice,
-                                     base_error_t *err)
+                                    size_t n_where, bool need_ck, bool allow_ck_slice,
+                                    base_error_t *err)
 {
     bool *seen = base_calloc(t->n_cols + 1, sizeof(bool));
     int rc = BASE_OK;
@@ -614,8 +617,8 @@ static int list_set_index(write_t *w, const cql_column_t *col, const cql_rec_t *
                     continue;
                 }
                 if ((int32_t)n == idx) {
-                    const uint8_t *path = base_arena_memdup(w->c->a, rv.cells[i].path,
-                                                            rv.cells[i].path_len);
+                    const uint8_t *path =
+                        base_arena_memdup(w->c->a, rv.cells[i].path, rv.cells[i].path_len);
                     add_cell(w, col, path, rv.cells[i].path_len, v, false);
                     storage_row_iter_free(it);
                     return BASE_OK;
@@ -634,11 +637,11 @@ static int remove_elements(write_t *w, const cql_column_t *col, const cql_rec_t 
                            wire_value_t v, base_error_t *err)
 {
     wire_value_t *keys;
-    ssize_t n = cql__collection_split(col->type->id == WIRE_TYPE_MAP
-                                          ? cql__type_collection(w->c->a, WIRE_TYPE_SET, true,
-                                                                 &col->type->sub[0], 1)
-                                          : col->type,
-                                      v, w->c->a, &keys, NULL);
+    ssize_t n = cql__collection_split(
+        col->type->id == WIRE_TYPE_MAP
+            ? cql__type_collection(w->c->a, WIRE_TYPE_SET, true, &col->type->sub[0], 1)
+            : col->type,
+        v, w->c->a, &keys, NULL);
     if (n < 0) {
         return base_error_set(err, WIRE_ERR_INVALID, "Invalid collection value for column %s",
                               col->name);
@@ -673,8 +676,8 @@ static int update_row(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q,
                                   col->name);
         }
         write_t *dst = col->kind == CQL_COL_STATIC ? ws : w;
-        bool needs_read = col->counter || (as->kind == CQL_ASSIGN_SUB && col->type->id ==
-                                                                             WIRE_TYPE_LIST);
+        bool needs_read =
+            col->counter || (as->kind == CQL_ASSIGN_SUB && col->type->id == WIRE_TYPE_LIST);
         if (needs_read && !read_done) {
             wire_value_t pk = {m->pk, (int32_t)m->pk_len};
             exists = cql__rec_read(c, t, pk, m->token, m->ck, m->ck_len, &row);
@@ -700,7 +703,7 @@ static int update_row(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q,
         }
         const wire_type_t *eval_type = vt;
         if (col->counter) {
-            eval_type = cql__type_bigint();
+            eval_type = cql__native_bigint();
         } else if (as->kind == CQL_ASSIGN_SUB && col->type->id == WIRE_TYPE_MAP) {
             eval_type = cql__type_collection(c->a, WIRE_TYPE_SET, true, &col->type->sub[0], 1);
         }
@@ -713,10 +716,13 @@ static int update_row(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q,
         }
         if (col->counter) {
             if (as->kind != CQL_ASSIGN_ADD && as->kind != CQL_ASSIGN_SUB) {
-                return base_error_set(err, WIRE_ERR_INVALID, "Invalid operation for counter "
-                                      "column %s", col->name);
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "Invalid operation for counter "
+                                      "column %s",
+                                      col->name);
             }
-            if (counter_add(dst, col, &row, exists, v, as->kind == CQL_ASSIGN_SUB, err) != BASE_OK) {
+            if (counter_add(dst, col, &row, exists, v, as->kind == CQL_ASSIGN_SUB, err) !=
+                BASE_OK) {
                 return BASE_ERROR;
             }
             continue;
@@ -750,8 +756,8 @@ static int update_row(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q,
             }
             break;
         case CQL_ASSIGN_ELEMENT: {
-            const wire_type_t *kt = col->type->id == WIRE_TYPE_MAP ? col->type->sub[0]
-                                                                   : cql__type_int();
+            const wire_type_t *kt =
+                col->type->id == WIRE_TYPE_MAP ? col->type->sub[0] : cql__native_int();
             wire_value_t key;
             if (cql__term_eval(as->key, kt, col->name, &c->binds, c->a, &key, err) != BASE_OK) {
                 return BASE_ERROR;
@@ -819,7 +825,8 @@ int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
     }
     for (size_t k = 0; k < plan.n_keys; k++) {
         for (size_t s = 0; s < n_slices; s++) {
-            storage_mutation_t m = {.pk = plan.keys[k].ptr, .pk_len = (size_t)plan.keys[k].len,
+            storage_mutation_t m = {.pk = plan.keys[k].ptr,
+                                    .pk_len = (size_t)plan.keys[k].len,
                                     .token = plan.tokens[k]};
             if (plan.n_slices) {
                 m.ck = plan.slices[s].start.key;
@@ -845,13 +852,15 @@ int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
             if (w.n_cells > 0 || w.n_clear > 0) {
                 m.cells = w.cells, m.n_cells = w.n_cells;
                 m.clear_cols = w.clear, m.n_clear_cols = w.n_clear;
+                m.delete_ts = w.ts - 1;
                 apply(c, t, &m);
             }
             if (ws.n_cells > 0 || ws.n_clear > 0) {
-                storage_mutation_t sm = {.pk = m.pk, .pk_len = m.pk_len, .token = m.token,
-                                         .static_row = true};
+                storage_mutation_t sm = {
+                    .pk = m.pk, .pk_len = m.pk_len, .token = m.token, .static_row = true};
                 sm.cells = ws.cells, sm.n_cells = ws.n_cells;
                 sm.clear_cols = ws.clear, sm.n_clear_cols = ws.n_clear;
+                sm.delete_ts = ws.ts - 1;
                 apply(c, t, &sm);
             }
         }
@@ -886,7 +895,8 @@ int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err)
     size_t n_slices = plan.n_slices ? plan.n_slices : 1;
     for (size_t k = 0; k < plan.n_keys; k++) {
         for (size_t s = 0; s < n_slices; s++) {
-            storage_mutation_t m = {.pk = plan.keys[k].ptr, .pk_len = (size_t)plan.keys[k].len,
+            storage_mutation_t m = {.pk = plan.keys[k].ptr,
+                                    .pk_len = (size_t)plan.keys[k].len,
                                     .token = plan.tokens[k]};
             const cql_slice_t *sl = plan.n_slices ? &plan.slices[s] : NULL;
             if (has_conditions(&q->cond)) {
@@ -960,8 +970,7 @@ int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err)
 
 /* ---- BATCH --------------------------------------------------------------------------------- */
 
-int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb,
-                    base_error_t *err)
+int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, base_error_t *err)
 {
     bool cosmos = c->e->cfg.profile == CQL_PROFILE_COSMOS;
     int type = wb ? wb->type : b->type;
@@ -1029,7 +1038,8 @@ int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb,
         c->out->kind = WIRE_RESULT_VOID;
     }
     if (!cosmos && total.partitions_touched > 1 && total.bytes_written > 5 * 1024) {
-        cql__warn(c, "Batch for [%s.%s] is of size %zu, exceeding specified threshold of %d by "
+        cql__warn(c,
+                  "Batch for [%s.%s] is of size %zu, exceeding specified threshold of %d by "
                   "%zu.",
                   total.keyspace, total.table, total.bytes_written, 5 * 1024,
                   total.bytes_written - 5 * 1024);

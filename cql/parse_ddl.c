@@ -51,7 +51,7 @@ void cql__parse_other(cql_parser_t *p, cql_stmt_t *st, const char *what)
     st->u.other_what = what;
     /* Still lexed to the end, so an unterminated string is reported. */
     while (!p->failed && !cql__peek_is(p, 0, CQL_TOK_EOF)) {
-        cql__next(p);
+        cql__advance(p);
     }
 }
 
@@ -59,7 +59,7 @@ void cql__parse_other(cql_parser_t *p, cql_stmt_t *st, const char *what)
 void cql__parse_use(cql_parser_t *p, cql_stmt_t *st)
 {
     st->kind = CQL_STMT_USE;
-    cql__next(p); /* USE */
+    cql__advance(p); /* USE */
     st->u.use_keyspace = cql__parse_ident(p);
 }
 
@@ -67,7 +67,7 @@ void cql__parse_use(cql_parser_t *p, cql_stmt_t *st)
 void cql__parse_truncate(cql_parser_t *p, cql_stmt_t *st)
 {
     st->kind = CQL_STMT_TRUNCATE;
-    cql__next(p); /* TRUNCATE */
+    cql__advance(p); /* TRUNCATE */
     if (!cql__accept_kw(p, CQL_KW_TABLE)) {
         cql__accept_kw(p, CQL_KW_COLUMNFAMILY);
     }
@@ -81,7 +81,7 @@ static void create_keyspace(cql_parser_t *p, cql_stmt_t *st)
 {
     cql_keyspace_def_t *ks = &st->u.keyspace;
     st->kind = CQL_STMT_CREATE_KEYSPACE;
-    cql__next(p); /* KEYSPACE */
+    cql__advance(p); /* KEYSPACE */
     ks->if_not_exists = if_not_exists(p);
     ks->name = cql__parse_ident(p);
     /* Cassandra requires WITH replication; the executor decides that. */
@@ -95,7 +95,7 @@ static void alter_keyspace(cql_parser_t *p, cql_stmt_t *st)
 {
     cql_keyspace_def_t *ks = &st->u.keyspace;
     st->kind = CQL_STMT_ALTER_KEYSPACE;
-    cql__next(p); /* KEYSPACE */
+    cql__advance(p); /* KEYSPACE */
     ks->name = cql__parse_ident(p);
     cql__expect_kw(p, CQL_KW_WITH);
     properties(p, &ks->n_props, &ks->props);
@@ -152,15 +152,15 @@ static void table_options(cql_parser_t *p, cql_create_table_t *ct)
     cql_vec_t props = {0};
     do {
         if (cql__peek_kw(p, 0, CQL_KW_CLUSTERING) && cql__peek_kw(p, 1, CQL_KW_ORDER)) {
-            cql__next(p);
-            cql__next(p);
+            cql__advance(p);
+            cql__advance(p);
             cql__expect_kw(p, CQL_KW_BY);
             cql__expect(p, CQL_TOK_LPAREN);
             cql__parse_ordering(p, &ct->n_order, &ct->order);
             cql__expect(p, CQL_TOK_RPAREN);
         } else if (cql__peek_kw(p, 0, CQL_KW_COMPACT) && cql__peek_kw(p, 1, CQL_KW_STORAGE)) {
-            cql__next(p);
-            cql__next(p);
+            cql__advance(p);
+            cql__advance(p);
             ct->compact_storage = true;
         } else {
             cql__parse_property(p, &props);
@@ -175,7 +175,7 @@ static void create_table(cql_parser_t *p, cql_stmt_t *st)
 {
     cql_create_table_t *ct = &st->u.create_table;
     st->kind = CQL_STMT_CREATE_TABLE;
-    cql__next(p); /* TABLE */
+    cql__advance(p); /* TABLE */
     ct->if_not_exists = if_not_exists(p);
     cql__parse_qname(p, &ct->table);
     cql__expect(p, CQL_TOK_LPAREN);
@@ -228,13 +228,13 @@ static void alter_table(cql_parser_t *p, cql_stmt_t *st)
 {
     cql_alter_table_t *at = &st->u.alter_table;
     st->kind = CQL_STMT_ALTER_TABLE;
-    cql__next(p); /* TABLE */
+    cql__advance(p); /* TABLE */
     cql__parse_qname(p, &at->table);
     cql_vec_t cols = {0};
     const cql_token_t *t = cql__peek(p, 0);
     switch (t->type == CQL_TOK_IDENT ? t->kw : CQL_KW_NONE) {
     case CQL_KW_ADD: {
-        cql__next(p);
+        cql__advance(p);
         at->kind = CQL_ALTER_ADD;
         bool paren = cql__accept(p, CQL_TOK_LPAREN);
         do {
@@ -248,7 +248,7 @@ static void alter_table(cql_parser_t *p, cql_stmt_t *st)
         break;
     }
     case CQL_KW_DROP:
-        cql__next(p);
+        cql__advance(p);
         if (cql__peek_kw(p, 0, CQL_KW_COMPACT) && cql__peek_kw(p, 1, CQL_KW_STORAGE)) {
             cql__parse_other(p, st, "ALTER TABLE DROP COMPACT STORAGE");
             return;
@@ -266,7 +266,7 @@ static void alter_table(cql_parser_t *p, cql_stmt_t *st)
         }
         break;
     case CQL_KW_RENAME:
-        cql__next(p);
+        cql__advance(p);
         at->kind = CQL_ALTER_RENAME;
         do {
             cql_column_def_t from = {0}, to = {0};
@@ -278,7 +278,7 @@ static void alter_table(cql_parser_t *p, cql_stmt_t *st)
         } while (!p->failed && cql__accept_kw(p, CQL_KW_AND));
         break;
     case CQL_KW_ALTER: {
-        cql__next(p);
+        cql__advance(p);
         at->kind = CQL_ALTER_ALTER;
         cql_column_def_t col = {0};
         col.name = cql__parse_ident(p);
@@ -288,7 +288,7 @@ static void alter_table(cql_parser_t *p, cql_stmt_t *st)
         break;
     }
     case CQL_KW_WITH:
-        cql__next(p);
+        cql__advance(p);
         at->kind = CQL_ALTER_WITH;
         properties(p, &at->n_props, &at->props);
         break;
@@ -308,7 +308,7 @@ static void create_index(cql_parser_t *p, cql_stmt_t *st)
     cql_create_index_t *ci = &st->u.create_index;
     st->kind = CQL_STMT_CREATE_INDEX;
     cql__accept_kw(p, CQL_KW_CUSTOM);
-    cql__next(p); /* INDEX */
+    cql__advance(p); /* INDEX */
     ci->if_not_exists = if_not_exists(p);
     if (!cql__peek_kw(p, 0, CQL_KW_ON)) {
         ci->name = cql__parse_ident(p);
@@ -321,8 +321,8 @@ static void create_index(cql_parser_t *p, cql_stmt_t *st)
         (t->kw == CQL_KW_KEYS || t->kw == CQL_KW_VALUES || t->kw == CQL_KW_ENTRIES ||
          t->kw == CQL_KW_FULL)) {
         ci->target_kind = cql__keyword_name(t->kw);
-        cql__next(p);
-        cql__next(p);
+        cql__advance(p);
+        cql__advance(p);
         ci->column = cql__parse_ident(p);
         cql__expect(p, CQL_TOK_RPAREN);
     } else {
@@ -349,7 +349,7 @@ static void create_type(cql_parser_t *p, cql_stmt_t *st)
 {
     cql_create_type_t *ct = &st->u.create_type;
     st->kind = CQL_STMT_CREATE_TYPE;
-    cql__next(p); /* TYPE */
+    cql__advance(p); /* TYPE */
     ct->if_not_exists = if_not_exists(p);
     cql__parse_qname(p, &ct->type);
     cql__expect(p, CQL_TOK_LPAREN);
@@ -405,7 +405,7 @@ static const char *other_object(cql_parser_t *p, const char *verb)
 
 void cql__parse_create(cql_parser_t *p, cql_stmt_t *st)
 {
-    cql__next(p); /* CREATE */
+    cql__advance(p); /* CREATE */
     const cql_token_t *t = cql__peek(p, 0);
     switch (t->type == CQL_TOK_IDENT ? t->kw : CQL_KW_NONE) {
     case CQL_KW_KEYSPACE:
@@ -455,7 +455,7 @@ void cql__parse_create(cql_parser_t *p, cql_stmt_t *st)
 
 void cql__parse_alter(cql_parser_t *p, cql_stmt_t *st)
 {
-    cql__next(p); /* ALTER */
+    cql__advance(p); /* ALTER */
     const cql_token_t *t = cql__peek(p, 0);
     switch (t->type == CQL_TOK_IDENT ? t->kw : CQL_KW_NONE) {
     case CQL_KW_KEYSPACE:
@@ -481,14 +481,14 @@ void cql__parse_alter(cql_parser_t *p, cql_stmt_t *st)
 
 void cql__parse_drop(cql_parser_t *p, cql_stmt_t *st)
 {
-    cql__next(p); /* DROP */
+    cql__advance(p); /* DROP */
     const cql_token_t *t = cql__peek(p, 0);
     cql_drop_t *d = &st->u.drop;
     switch (t->type == CQL_TOK_IDENT ? t->kw : CQL_KW_NONE) {
     case CQL_KW_KEYSPACE:
     case CQL_KW_SCHEMA:
         st->kind = CQL_STMT_DROP_KEYSPACE;
-        cql__next(p);
+        cql__advance(p);
         d->if_exists = if_exists(p);
         d->name.name = cql__parse_ident(p);
         return;
@@ -512,7 +512,7 @@ void cql__parse_drop(cql_parser_t *p, cql_stmt_t *st)
         return;
     }
     }
-    cql__next(p);
+    cql__advance(p);
     d->if_exists = if_exists(p);
     cql__parse_qname(p, &d->name);
 }

@@ -110,14 +110,14 @@ static void selector_body(cql_parser_t *p, cql_selector_t *s)
     if (is_count_star(p)) {
         bool star = cql__peek_is(p, 2, CQL_TOK_STAR);
         for (int i = 0; i < 4; i++) {
-            cql__next(p);
+            cql__advance(p);
         }
         s->kind = CQL_SEL_COUNT_STAR;
         s->name = "count";
         s->text = star ? "count(*)" : "count(1)";
     } else if (cql__peek_kw(p, 0, CQL_KW_CAST) && cql__peek_is(p, 1, CQL_TOK_LPAREN)) {
-        cql__next(p);
-        cql__next(p);
+        cql__advance(p);
+        cql__advance(p);
         cql_selector_t *arg = selector(p);
         cql__expect_kw(p, CQL_KW_AS);
         s->cast_type = cql__parse_type(p);
@@ -195,7 +195,7 @@ static bool rel_op(cql_parser_t *p, cql_rel_op_t *op)
     default:
         return false;
     }
-    cql__next(p);
+    cql__advance(p);
     return true;
 }
 
@@ -241,7 +241,7 @@ static void relation(cql_parser_t *p, cql_relation_t *r);
 static void relation_body(cql_parser_t *p, cql_relation_t *r)
 {
     if (cql__peek_kw(p, 0, CQL_KW_TOKEN) && cql__peek_is(p, 1, CQL_TOK_LPAREN)) {
-        cql__next(p);
+        cql__advance(p);
         r->lhs = CQL_LHS_TOKEN;
         column_tuple(p, r);
         if (!rel_op(p, &r->op)) {
@@ -254,7 +254,7 @@ static void relation_body(cql_parser_t *p, cql_relation_t *r)
     if (cql__peek_is(p, 0, CQL_TOK_LPAREN)) {
         if (!cql__is_ident(cql__peek(p, 1)) ||
             !(cql__peek_is(p, 2, CQL_TOK_COMMA) || cql__peek_is(p, 2, CQL_TOK_RPAREN))) {
-            cql__next(p); /* '(' relation ')' */
+            cql__advance(p); /* '(' relation ')' */
             relation(p, r);
             cql__expect(p, CQL_TOK_RPAREN);
             return;
@@ -385,7 +385,7 @@ static void conditions(cql_parser_t *p, cql_conditions_t *cs)
         const cql_token_t *t = cql__peek(p, 1);
         if (!is_rel_op(t->type) && t->type != CQL_TOK_LBRACKET &&
             !(t->type == CQL_TOK_IDENT && t->kw == CQL_KW_IN)) {
-            cql__next(p);
+            cql__advance(p);
             cs->if_exists = true;
             return;
         }
@@ -455,13 +455,13 @@ void cql__parse_select(cql_parser_t *p, cql_stmt_t *st)
 {
     cql_select_t *s = &st->u.select;
     st->kind = CQL_STMT_SELECT;
-    cql__next(p); /* SELECT */
+    cql__advance(p); /* SELECT */
     if (cql__peek_kw(p, 0, CQL_KW_JSON) && is_modifier(p)) {
-        cql__next(p);
+        cql__advance(p);
         s->json = true;
     }
     if (cql__peek_kw(p, 0, CQL_KW_DISTINCT) && is_modifier(p)) {
-        cql__next(p);
+        cql__advance(p);
         s->distinct = true;
     }
     cql_vec_t sels = {0};
@@ -490,8 +490,8 @@ void cql__parse_select(cql_parser_t *p, cql_stmt_t *st)
         where_clause(p, &s->n_where, &s->where);
     }
     if (cql__peek_kw(p, 0, CQL_KW_GROUP) && cql__peek_kw(p, 1, CQL_KW_BY)) {
-        cql__next(p);
-        cql__next(p);
+        cql__advance(p);
+        cql__advance(p);
         ident_list(p, &s->n_group_by, &s->group_by);
     }
     if (cql__accept_kw(p, CQL_KW_ORDER)) {
@@ -499,7 +499,7 @@ void cql__parse_select(cql_parser_t *p, cql_stmt_t *st)
         cql__parse_ordering(p, &s->n_order, &s->order);
     }
     if (cql__peek_kw(p, 0, CQL_KW_PER)) {
-        cql__next(p);
+        cql__advance(p);
         cql__expect_kw(p, CQL_KW_PARTITION);
         cql__expect_kw(p, CQL_KW_LIMIT);
         s->per_partition_limit = cql__parse_int_value(p);
@@ -519,7 +519,7 @@ void cql__parse_select(cql_parser_t *p, cql_stmt_t *st)
 static void insert_values(cql_parser_t *p, cql_insert_t *ins)
 {
     cql_vec_t cols = {0}, vals = {0};
-    cql__next(p); /* '(' */
+    cql__advance(p); /* '(' */
     do {
         const char *c = cql__parse_ident(p);
         cql__vec_add(p, &cols, &c, sizeof(c));
@@ -544,7 +544,7 @@ static void insert_values(cql_parser_t *p, cql_insert_t *ins)
 
 static void insert_json(cql_parser_t *p, cql_insert_t *ins)
 {
-    cql__next(p); /* JSON */
+    cql__advance(p); /* JSON */
     const cql_token_t *t = cql__peek(p, 0);
     if (t->type == CQL_TOK_STRING || t->type == CQL_TOK_QMARK || t->type == CQL_TOK_COLON) {
         ins->json = cql__parse_term(p);
@@ -566,7 +566,7 @@ void cql__parse_insert(cql_parser_t *p, cql_stmt_t *st)
 {
     cql_insert_t *ins = &st->u.insert;
     st->kind = CQL_STMT_INSERT;
-    cql__next(p); /* INSERT */
+    cql__advance(p); /* INSERT */
     cql__expect_kw(p, CQL_KW_INTO);
     cql__parse_qname(p, &ins->table);
     if (cql__peek_is(p, 0, CQL_TOK_LPAREN)) {
@@ -615,7 +615,7 @@ static void assign_value(cql_parser_t *p, cql_assignment_t *as)
     as->kind = CQL_ASSIGN_SET;
     as->value = cql__parse_term(p);
     if (!p->failed && cql__peek_is(p, 0, CQL_TOK_PLUS)) {
-        cql__next(p);
+        cql__advance(p);
         cql_token_t at = *cql__peek(p, 0);
         const char *col = cql__parse_ident(p);
         if (col != NULL && strcmp(col, as->column) != 0) {
@@ -648,7 +648,7 @@ static void assignment(cql_parser_t *p, cql_assignment_t *as)
                cql__peek_is(p, 1, CQL_TOK_EQ)) {
         /* c += t, c -= t */
         as->kind = cql__next(p).type == CQL_TOK_PLUS ? CQL_ASSIGN_ADD : CQL_ASSIGN_SUB;
-        cql__next(p);
+        cql__advance(p);
         as->value = cql__parse_term(p);
     } else if (cql__expect(p, CQL_TOK_EQ)) {
         assign_value(p, as);
@@ -660,7 +660,7 @@ void cql__parse_update(cql_parser_t *p, cql_stmt_t *st)
 {
     cql_update_t *up = &st->u.update;
     st->kind = CQL_STMT_UPDATE;
-    cql__next(p); /* UPDATE */
+    cql__advance(p); /* UPDATE */
     cql__parse_qname(p, &up->table);
     if (cql__accept_kw(p, CQL_KW_USING)) {
         using_clause(p, &up->using_, true);
@@ -688,7 +688,7 @@ void cql__parse_delete(cql_parser_t *p, cql_stmt_t *st)
 {
     cql_delete_t *del = &st->u.del;
     st->kind = CQL_STMT_DELETE;
-    cql__next(p); /* DELETE */
+    cql__advance(p); /* DELETE */
     if (!cql__peek_kw(p, 0, CQL_KW_FROM)) {
         cql_vec_t v = {0};
         do {
@@ -725,7 +725,7 @@ void cql__parse_batch(cql_parser_t *p, cql_stmt_t *st)
     cql_batch_t *b = &st->u.batch;
     st->kind = CQL_STMT_BATCH;
     b->type = WIRE_BATCH_LOGGED;
-    cql__next(p); /* BEGIN */
+    cql__advance(p); /* BEGIN */
     if (cql__accept_kw(p, CQL_KW_UNLOGGED)) {
         b->type = WIRE_BATCH_UNLOGGED;
     } else if (cql__accept_kw(p, CQL_KW_COUNTER)) {

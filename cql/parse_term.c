@@ -36,11 +36,19 @@ static char *copy_text(cql_parser_t *p, bool minus, const char *s, size_t n, cha
     if (minus) {
         out[0] = '-';
     }
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        out[m + i] = (char)(fold == 'l' ? to_lower(c) : fold == 'u' ? to_upper(c) : c);
+    char *d = out + m;
+    if (fold == 'l') {
+        for (size_t i = 0; i < n; i++) {
+            d[i] = (char)to_lower((unsigned char)s[i]);
+        }
+    } else if (fold == 'u') {
+        for (size_t i = 0; i < n; i++) {
+            d[i] = (char)to_upper((unsigned char)s[i]);
+        }
+    } else if (n > 0) {
+        memcpy(d, s, n);
     }
-    out[n + m] = '\0';
+    d[n] = '\0';
     return out;
 }
 
@@ -224,7 +232,7 @@ cql_term_t *cql__parse_int_value(cql_parser_t *p)
     }
     bool minus = cql__peek_is(p, 0, CQL_TOK_MINUS) && cql__peek_is(p, 1, CQL_TOK_INTEGER);
     if (minus) {
-        cql__next(p);
+        cql__advance(p);
     }
     if (!cql__peek_is(p, 0, CQL_TOK_INTEGER)) {
         cql__error_mismatch(p, "INTEGER");
@@ -313,7 +321,7 @@ static cql_term_t *list_literal(cql_parser_t *p)
 {
     cql_term_t *t = new_term(p, CQL_TERM_LIST);
     cql_vec_t items = {0};
-    cql__next(p); /* '[' */
+    cql__advance(p); /* '[' */
     if (!cql__accept(p, CQL_TOK_RBRACKET)) {
         term_list(p, &items, CQL_TOK_RBRACKET);
     }
@@ -328,7 +336,7 @@ static cql_term_t *brace_literal(cql_parser_t *p)
 {
     cql_term_t *t = new_term(p, CQL_TERM_MAP);
     cql_vec_t items = {0}, names = {0};
-    cql__next(p); /* '{' */
+    cql__advance(p); /* '{' */
     if (cql__accept(p, CQL_TOK_RBRACE)) {
         return t;
     }
@@ -402,7 +410,7 @@ static cql_term_t *paren_term(cql_parser_t *p)
 {
     if (is_type_hint(p)) {
         cql_term_t *t = new_term(p, CQL_TERM_CAST);
-        cql__next(p); /* '(' */
+        cql__advance(p); /* '(' */
         t->cast_type = cql__parse_type(p);
         cql__expect(p, CQL_TOK_RPAREN);
         cql_term_t *inner = cql__parse_term(p);
@@ -413,7 +421,7 @@ static cql_term_t *paren_term(cql_parser_t *p)
     }
     cql_term_t *t = new_term(p, CQL_TERM_TUPLE);
     cql_vec_t items = {0};
-    cql__next(p); /* '(' */
+    cql__advance(p); /* '(' */
     term_list(p, &items, CQL_TOK_RPAREN);
     t->n_items = items.n;
     t->items = items.data;
@@ -454,10 +462,10 @@ static cql_term_t *term(cql_parser_t *p)
     case CQL_TOK_LPAREN:
         return paren_term(p);
     case CQL_TOK_MINUS: {
-        cql__next(p);
+        cql__advance(p);
         const cql_token_t *n = cql__peek(p, 0);
         if ((out = numeric(p, n, true)) != NULL) {
-            cql__next(p);
+            cql__advance(p);
             return out;
         }
         out = new_term(p, CQL_TERM_NEGATE);
@@ -469,13 +477,13 @@ static cql_term_t *term(cql_parser_t *p)
     case CQL_TOK_IDENT:
         switch (t->kw) {
         case CQL_KW_TRUE:
-            cql__next(p);
+            cql__advance(p);
             return literal(p, CQL_LIT_BOOLEAN, "true");
         case CQL_KW_FALSE:
-            cql__next(p);
+            cql__advance(p);
             return literal(p, CQL_LIT_BOOLEAN, "false");
         case CQL_KW_NULL:
-            cql__next(p);
+            cql__advance(p);
             return literal(p, CQL_LIT_NULL, NULL);
         default:
             break;
@@ -484,7 +492,7 @@ static cql_term_t *term(cql_parser_t *p)
             return function_call(p);
         }
         if ((out = numeric(p, t, false)) != NULL) {
-            cql__next(p);
+            cql__advance(p);
             return out;
         }
         break;
@@ -529,8 +537,8 @@ static const cql_type_ast_t *type(cql_parser_t *p)
         size_t want = 0;
         switch (t->kw) {
         case CQL_KW_FROZEN: {
-            cql__next(p);
-            cql__next(p);
+            cql__advance(p);
+            cql__advance(p);
             const cql_type_ast_t *inner = cql__parse_type(p);
             cql__expect(p, CQL_TOK_GT);
             if (inner != NULL) {
@@ -559,8 +567,8 @@ static const cql_type_ast_t *type(cql_parser_t *p)
         }
         if (want > 0) {
             cql_vec_t params = {0};
-            cql__next(p);
-            cql__next(p);
+            cql__advance(p);
+            cql__advance(p);
             for (;;) {
                 const cql_type_ast_t *param = cql__parse_type(p);
                 cql__vec_add(p, &params, &param, sizeof(param));

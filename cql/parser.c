@@ -229,41 +229,6 @@ const cql_token_t *cql__parser_fill(cql_parser_t *p, unsigned k)
 }
 
 
-cql_token_t cql__next(cql_parser_t *p)
-{
-    cql_token_t tok = *cql__peek(p, 0);
-    if (p->failed || tok.type == CQL_TOK_EOF) {
-        return tok;
-    }
-    p->hist[p->n_consumed % CQL_PARSE_HISTORY] = tok.off;
-    p->n_consumed++;
-    p->prev_end = tok.off + tok.len;
-    p->la_head = (p->la_head + 1) & (CQL_PARSE_LOOKAHEAD - 1);
-    p->la_n--;
-    return tok;
-}
-
-
-bool cql__accept(cql_parser_t *p, cql_tok_type_t type)
-{
-    if (cql__peek(p, 0)->type != type) {
-        return false;
-    }
-    cql__next(p);
-    return true;
-}
-
-
-bool cql__accept_kw(cql_parser_t *p, cql_kw_t kw)
-{
-    if (!cql__peek_kw(p, 0, kw)) {
-        return false;
-    }
-    cql__next(p);
-    return true;
-}
-
-
 static const char *tok_type_name(cql_tok_type_t type)
 {
     switch (type) {

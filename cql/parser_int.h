@@ -79,9 +79,46 @@ static inline bool cql__peek_kw(cql_parser_t *p, unsigned k, cql_kw_t kw)
     return t->type == CQL_TOK_IDENT && t->kw == kw;
 }
 
-cql_token_t cql__next(cql_parser_t *p);
-bool cql__accept(cql_parser_t *p, cql_tok_type_t type);
-bool cql__accept_kw(cql_parser_t *p, cql_kw_t kw);
+/* Consumes peek(0); EOF is never consumed. */
+static inline void cql__advance(cql_parser_t *p)
+{
+    const cql_token_t *t = cql__peek(p, 0);
+    if (t->type == CQL_TOK_EOF) {
+        return; /* also the failed state: peek returns p->eof */
+    }
+    p->hist[p->n_consumed % CQL_PARSE_HISTORY] = t->off;
+    p->n_consumed++;
+    p->prev_end = t->off + t->len;
+    p->la_head = (p->la_head + 1) & (CQL_PARSE_LOOKAHEAD - 1);
+    p->la_n--;
+}
+
+/* Consumes and returns peek(0). */
+static inline cql_token_t cql__next(cql_parser_t *p)
+{
+    cql_token_t tok = *cql__peek(p, 0);
+    cql__advance(p);
+    return tok;
+}
+
+static inline bool cql__accept(cql_parser_t *p, cql_tok_type_t type)
+{
+    if (cql__peek(p, 0)->type != type) {
+        return false;
+    }
+    cql__advance(p);
+    return true;
+}
+
+static inline bool cql__accept_kw(cql_parser_t *p, cql_kw_t kw)
+{
+    if (!cql__peek_kw(p, 0, kw)) {
+        return false;
+    }
+    cql__advance(p);
+    return true;
+}
+
 bool cql__expect(cql_parser_t *p, cql_tok_type_t type);
 bool cql__expect_kw(cql_parser_t *p, cql_kw_t kw);
 

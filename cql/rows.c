@@ -121,8 +121,8 @@ bool cql__rec_build(cql_ctx_t *c, const cql_table_t *t, const storage_partition_
         size_t off = 0;
         for (size_t i = 0; i < t->n_ck; i++) {
             const cql_column_t *col = t->ck[i];
-            size_t used = cql__keyenc_decode(col->type, row->ck + off, row->ck_len - off,
-                                             col->desc, c->a, &out->vals[col - t->cols]);
+            size_t used = cql__keyenc_decode(col->type, row->ck + off, row->ck_len - off, col->desc,
+                                             c->a, &out->vals[col - t->cols]);
             if (used == 0) {
                 return false;
             }

@@ -11,15 +11,15 @@
 #include "cql/cql_int.h"
 
 typedef struct cql_rec_s {
-    wire_value_t *vals;     /* n_cols, WIRE_VALUE_NULL where absent */
-    int64_t *ts;            /* INT64_MIN where absent */
-    int32_t *ttl;           /* remaining seconds, 0 for none */
-    const uint8_t *pk;      /* composed partition key */
+    wire_value_t *vals; /* n_cols, WIRE_VALUE_NULL where absent */
+    int64_t *ts;        /* INT64_MIN where absent */
+    int32_t *ttl;       /* remaining seconds, 0 for none */
+    const uint8_t *pk;  /* composed partition key */
     size_t pk_len;
     int64_t token;
-    const uint8_t *ck;      /* encoded clustering key, NULL for a static-only row */
+    const uint8_t *ck; /* encoded clustering key, NULL for a static-only row */
     size_t ck_len;
-    size_t bytes;           /* payload size, for metering */
+    size_t bytes; /* payload size, for metering */
 } cql_rec_t;
 
 /* Builds the record of one stored row (static cells merged in when

@@ -90,8 +90,8 @@ int cql__resolve_table(cql_ctx_t *c, const cql_qname_t *q, cql_table_t **out, ba
 }
 
 
-static int resolve_params(cql_keyspace_t *ks, const cql_type_ast_t *ta, wire_type_t **sub,
-                          size_t n, base_error_t *err)
+static int resolve_params(cql_keyspace_t *ks, const cql_type_ast_t *ta, wire_type_t **sub, size_t n,
+                          base_error_t *err)
 {
     for (size_t i = 0; i < n; i++) {
         if (cql__type_resolve(ks, ta->params[i], &sub[i], err) != BASE_OK) {
@@ -132,8 +132,7 @@ static int resolve_collection(cql_keyspace_t *ks, const cql_type_ast_t *ta, uint
     base_arena_t tmp;
     base_arena_init(&tmp, 1024);
     const wire_type_t *built = cql__type_collection(&tmp, id, ta->frozen || id == WIRE_TYPE_TUPLE,
-                                                    (const wire_type_t *const *)sub,
-                                                    ta->n_params);
+                                                    (const wire_type_t *const *)sub, ta->n_params);
     *out = cql__type_clone(built);
     base_arena_fini(&tmp);
     for (size_t i = 0; i < ta->n_params; i++) {

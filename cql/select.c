@@ -52,16 +52,16 @@ typedef struct run_s {
     cql_plan_t plan;
     sel_t sel;
     bool reverse;
-    int64_t limit;           /* remaining rows, INT64_MAX when none */
-    int64_t per_partition;   /* PER PARTITION LIMIT, INT64_MAX when none */
-    int64_t page_size;       /* INT64_MAX when not paging */
+    int64_t limit;         /* remaining rows, INT64_MAX when none */
+    int64_t per_partition; /* PER PARTITION LIMIT, INT64_MAX when none */
+    int64_t page_size;     /* INT64_MAX when not paging */
     /* output */
     size_t n_rows, cap_rows;
     wire_value_t *cells;
-    bool full;               /* page or limit reached */
-    bool more;               /* a further matching row exists */
-    cql_rec_t last;          /* last row returned (for the paging state) */
-    int64_t last_part_left;  /* per-partition budget left after last */
+    bool full;              /* page or limit reached */
+    bool more;              /* a further matching row exists */
+    cql_rec_t last;         /* last row returned (for the paging state) */
+    int64_t last_part_left; /* per-partition budget left after last */
     bool distinct;
 } run_t;
 
@@ -92,8 +92,9 @@ static int compile_function(cql_ctx_t *c, const cql_table_t *t, const cql_select
     static const struct {
         const char *fn;
         out_kind_t kind;
-    } fns[] = {{"ttl", OUT_TTL}, {"writetime", OUT_WRITETIME}, {"min", OUT_MIN},
-               {"max", OUT_MAX}, {"sum", OUT_SUM},             {"avg", OUT_AVG},
+    } fns[] = {{"ttl", OUT_TTL},     {"writetime", OUT_WRITETIME},
+               {"min", OUT_MIN},     {"max", OUT_MAX},
+               {"sum", OUT_SUM},     {"avg", OUT_AVG},
                {"count", OUT_COUNT}, {"token", OUT_TOKEN}};
     size_t k = 0;
     while (k < sizeof(fns) / sizeof(fns[0]) && strcmp(fns[k].fn, s->name) != 0) {
@@ -105,7 +106,7 @@ static int compile_function(cql_ctx_t *c, const cql_table_t *t, const cql_select
     o->kind = fns[k].kind;
     if (o->kind == OUT_TOKEN) {
         o->idx = -1;
-        o->type = cql__type_bigint();
+        o->type = cql__native_bigint();
         *name = base_arena_sprintf(c->a, "system.token(%s)", t->pk[0]->name);
         return BASE_OK;
     }
@@ -126,12 +127,12 @@ static int compile_function(cql_ctx_t *c, const cql_table_t *t, const cql_select
                                   "Cannot use selection function %s on PRIMARY KEY part %s",
                                   o->kind == OUT_TTL ? "ttl" : "writeTime", col->name);
         }
-        o->type = o->kind == OUT_TTL ? cql__type_int() : cql__type_bigint();
-        *name = base_arena_sprintf(c->a, "%s(%s)", o->kind == OUT_TTL ? "ttl" : "writetime",
-                                   col->name);
+        o->type = o->kind == OUT_TTL ? cql__native_int() : cql__native_bigint();
+        *name =
+            base_arena_sprintf(c->a, "%s(%s)", o->kind == OUT_TTL ? "ttl" : "writetime", col->name);
         return BASE_OK;
     case OUT_COUNT:
-        o->type = cql__type_bigint();
+        o->type = cql__native_bigint();
         *name = base_arena_sprintf(c->a, "system.count(%s)", col->name);
         return BASE_OK;
     default:
@@ -143,8 +144,10 @@ static int compile_function(cql_ctx_t *c, const cql_table_t *t, const cql_select
           col->type->id == WIRE_TYPE_SMALLINT || col->type->id == WIRE_TYPE_TINYINT ||
           col->type->id == WIRE_TYPE_FLOAT || col->type->id == WIRE_TYPE_DOUBLE ||
           col->type->id == WIRE_TYPE_COUNTER)) {
-        return base_error_set(err, WIRE_ERR_INVALID, "Invalid call to function %s, none of its "
-                              "type signatures match", s->name);
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Invalid call to function %s, none of its "
+                              "type signatures match",
+                              s->name);
     }
     *name = base_arena_sprintf(c->a, "system.%s(%s)", s->name, col->name);
     return BASE_OK;
@@ -183,7 +186,7 @@ static int compile_selection(cql_ctx_t *c, const cql_select_t *q, const cql_tabl
             case CQL_SEL_COUNT_STAR:
                 o->kind = OUT_COUNT;
                 o->idx = -1;
-                o->type = cql__type_bigint();
+                o->type = cql__native_bigint();
                 name = "count";
                 break;
             case CQL_SEL_FUNCTION:
@@ -210,7 +213,7 @@ static int compile_selection(cql_ctx_t *c, const cql_select_t *q, const cql_tabl
     sel->json = q->json;
     if (q->json) {
         sel->specs[0].name = "[json]";
-        sel->specs[0].type = cql__type_text();
+        sel->specs[0].type = cql__native_text();
     }
     return BASE_OK;
 }
@@ -417,9 +420,9 @@ static void finish_aggregate(run_t *r)
             row[i] = number(r->c->a, o->type, o->isum, o->dsum);
             break;
         case OUT_AVG:
-            row[i] = o->count == 0 ? number(r->c->a, o->type, 0, 0)
-                                   : number(r->c->a, o->type, o->isum / o->count,
-                                            o->dsum / (double)o->count);
+            row[i] = o->count == 0
+                         ? number(r->c->a, o->type, 0, 0)
+                         : number(r->c->a, o->type, o->isum / o->count, o->dsum / (double)o->count);
             break;
         default:
             row[i] = o->count ? o->best : null;
@@ -572,9 +575,8 @@ static void run_keys(run_t *r, const resume_t *res)
         }
     }
     for (size_t k = first; k < r->plan.n_keys; k++) {
-        storage_partition_t *p = storage_partition_get(r->t->st, r->plan.tokens[k],
-                                                       r->plan.keys[k].ptr,
-                                                       (size_t)r->plan.keys[k].len);
+        storage_partition_t *p = storage_partition_get(
+            r->t->st, r->plan.tokens[k], r->plan.keys[k].ptr, (size_t)r->plan.keys[k].len);
         if (p == NULL) {
             continue;
         }
@@ -610,9 +612,8 @@ static void run_scan(run_t *r, const resume_t *res)
         after = r->plan.tok_lo != INT64_MIN;
         after_token = r->plan.tok_lo - 1;
     }
-    storage_part_iter_t *it = storage_part_iter_new(r->t->st, after, after_token,
-                                                    res->set ? res->pk : NULL,
-                                                    res->set ? res->pk_len : 0);
+    storage_part_iter_t *it = storage_part_iter_new(
+        r->t->st, after, after_token, res->set ? res->pk : NULL, res->set ? res->pk_len : 0);
     storage_partition_t *p;
     while ((p = storage_part_iter_next(it)) != NULL) {
         int64_t tok = storage_partition_token(p);
@@ -630,7 +631,8 @@ static void run_scan(run_t *r, const resume_t *res)
 }
 
 
-/* ---- paging state ----------------------------------------------------------------------------- */
+/* ---- paging state -----------------------------------------------------------------------------
+ */
 
 static void put_bytes(base_buf_t *b, const uint8_t *p, size_t n, bool null)
 {
@@ -645,8 +647,7 @@ static wire_value_t paging_state(run_t *r)
     base_buf_init(&b);
     base_buf_put_u8(&b, 1);
     base_buf_put_u32(&b, (uint32_t)(r->limit > INT32_MAX ? INT32_MAX : r->limit));
-    base_buf_put_u32(&b, (uint32_t)(r->last_part_left > INT32_MAX ? INT32_MAX
-                                                                   : r->last_part_left));
+    base_buf_put_u32(&b, (uint32_t)(r->last_part_left > INT32_MAX ? INT32_MAX : r->last_part_left));
     put_bytes(&b, r->last.pk, r->last.pk_len, false);
     base_buf_put_u64(&b, (uint64_t)r->last.token);
     put_bytes(&b, r->last.ck, r->last.ck_len, r->last.ck == NULL);
@@ -682,7 +683,8 @@ static int parse_paging_state(wire_value_t ps, resume_t *res, int64_t *limit, ba
 }
 
 
-/* ---- system tables ------------------------------------------------------------------------------ */
+/* ---- system tables ------------------------------------------------------------------------------
+ */
 
 static int run_virtual(run_t *r, base_error_t *err)
 {
@@ -725,7 +727,8 @@ static int run_virtual(run_t *r, base_error_t *err)
 }
 
 
-/* ---- ORDER BY ---------------------------------------------------------------------------------- */
+/* ---- ORDER BY ----------------------------------------------------------------------------------
+ */
 
 static int check_order(cql_ctx_t *c, const cql_select_t *q, const cql_table_t *t,
                        const cql_plan_t *plan, bool *reverse, base_error_t *err)
@@ -777,7 +780,7 @@ static int64_t limit_value(cql_ctx_t *c, const cql_term_t *term, const char *wha
         return INT64_MAX;
     }
     wire_value_t v;
-    if (cql__term_eval(term, cql__type_int(), what, &c->binds, c->a, &v, err) != BASE_OK) {
+    if (cql__term_eval(term, cql__native_int(), what, &c->binds, c->a, &v, err) != BASE_OK) {
         *ok = false;
         return 0;
     }
@@ -877,7 +880,8 @@ int cql__exec_select(cql_ctx_t *c, const cql_select_t *q, base_error_t *err)
         r.page_size = INT64_MAX;
     }
     if (q->n_group_by > 0) {
-        return base_error_set(err, WIRE_ERR_INVALID, "GROUP BY is not supported by the emulator yet");
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "GROUP BY is not supported by the emulator yet");
     }
     if (t->vt != NULL) {
         if (plan_virtual(c, t, q, &r.plan, err) != BASE_OK) {

@@ -10,8 +10,8 @@
 
 #define MAX_KEYS 10000
 
-typedef struct colr_s {     /* restrictions gathered for one key column */
-    size_t n_eq;            /* EQ: 1 value; IN: n values */
+typedef struct colr_s { /* restrictions gathered for one key column */
+    size_t n_eq;        /* EQ: 1 value; IN: n values */
     wire_value_t *eq;
     bool has_eq;
     bool lo_set, lo_incl, hi_set, hi_incl;
@@ -95,9 +95,8 @@ static int eval_in(cql_ctx_t *c, const cql_relation_t *r, const cql_column_t *co
 }
 
 
-
-static int restrict_key(cql_ctx_t *c, const cql_relation_t *r, const cql_column_t *col,
-                        colr_t *cr, base_error_t *err)
+static int restrict_key(cql_ctx_t *c, const cql_relation_t *r, const cql_column_t *col, colr_t *cr,
+                        base_error_t *err)
 {
     if (r->op == CQL_OP_EQ || r->op == CQL_OP_IN) {
         if (cr->has_eq || cr->lo_set || cr->hi_set) {
@@ -116,8 +115,10 @@ static int restrict_key(cql_ctx_t *c, const cql_relation_t *r, const cql_column_
             return BASE_ERROR;
         }
         if (cr->eq->len < 0) {
-            return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value in condition for "
-                                  "column %s", col->name);
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Invalid null value in condition for "
+                                  "column %s",
+                                  col->name);
         }
         return BASE_OK;
     }
@@ -162,8 +163,8 @@ static bool has_index(const cql_table_t *t, const char *col)
 }
 
 
-static int add_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r,
-                      const cql_column_t *col, base_error_t *err)
+static int add_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, const cql_column_t *col,
+                      base_error_t *err)
 {
     cql_filter_t *f = &p->filters[p->n_filters];
     memset(f, 0, sizeof(*f));
@@ -182,8 +183,8 @@ static int add_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r,
                               col->name);
     }
     if (r->op == CQL_OP_IS_NOT_NULL) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "Unsupported restriction: %s IS NOT NULL", col->name);
+        return base_error_set(err, WIRE_ERR_INVALID, "Unsupported restriction: %s IS NOT NULL",
+                              col->name);
     }
     if (r->op == CQL_OP_CONTAINS || r->op == CQL_OP_CONTAINS_KEY) {
         if (!cql__type_is_collection(col->type)) {
@@ -407,7 +408,7 @@ static int plan_token(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *
                               "components or none of them");
     }
     wire_value_t v;
-    if (eval(c, r->rhs, cql__type_bigint(), "partition key token", &v, err) != BASE_OK) {
+    if (eval(c, r->rhs, cql__native_bigint(), "partition key token", &v, err) != BASE_OK) {
         return BASE_ERROR;
     }
     if (v.len != 8) {
@@ -434,15 +435,15 @@ static int plan_token(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *
 }
 
 
-int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *where,
-                    size_t n_where, bool allow_filtering, cql_plan_t *p, base_error_t *err)
+int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *where, size_t n_where,
+                    bool allow_filtering, cql_plan_t *p, base_error_t *err)
 {
     memset(p, 0, sizeof(*p));
     p->t = t;
     colr_t *pkr = base_arena_calloc(c->a, t->n_pk + 1, sizeof(*pkr));
     colr_t *ckr = base_arena_calloc(c->a, t->n_ck + 1, sizeof(*ckr));
-    p->filters = base_arena_alloc(c->a, (2 * n_where + t->n_pk + 2 * t->n_ck + 1) *
-                                            sizeof(*p->filters));
+    p->filters =
+        base_arena_alloc(c->a, (2 * n_where + t->n_pk + 2 * t->n_ck + 1) * sizeof(*p->filters));
     bool token = false;
     bool needs_filtering = false;
     for (size_t i = 0; i < n_where; i++) {
@@ -464,8 +465,7 @@ int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *wh
         }
         const cql_column_t *col = cql__column_find(t, r->columns[0]);
         if (col == NULL) {
-            return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s",
-                                  r->columns[0]);
+            return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", r->columns[0]);
         }
         bool key_op = r->op == CQL_OP_EQ || r->op == CQL_OP_IN || r->op == CQL_OP_LT ||
                       r->op == CQL_OP_LTE || r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
@@ -570,9 +570,8 @@ bool cql__filter_match(cql_ctx_t *c, const cql_plan_t *plan, const cql_rec_t *r)
         cql_filter_t eq = *f;
         eq.op = CQL_OP_EQ;
         for (ssize_t k = 0; k < n && !found; k++) {
-            wire_value_t e = f->op == CQL_OP_CONTAINS && f->col->type->id == WIRE_TYPE_MAP
-                                 ? vals[k]
-                                 : keys[k];
+            wire_value_t e =
+                f->op == CQL_OP_CONTAINS && f->col->type->id == WIRE_TYPE_MAP ? vals[k] : keys[k];
             found = value_matches(&eq, e);
         }
         if (!found) {

@@ -23,12 +23,12 @@ static void gen_types(cql_ctx_t *c, const cql_table_t *t, cql_rowset_t *rs);
 static void gen_indexes(cql_ctx_t *c, const cql_table_t *t, cql_rowset_t *rs);
 static void gen_empty(cql_ctx_t *c, const cql_table_t *t, cql_rowset_t *rs);
 
-#define TABLE_OPTIONS                                                                              \
-    "bloom_filter_fp_chance double, caching frozen<map<text, text>>, cdc boolean, "               \
-    "comment text, compaction frozen<map<text, text>>, compression frozen<map<text, text>>, "     \
-    "crc_check_chance double, dclocal_read_repair_chance double, default_time_to_live int, "      \
-    "extensions frozen<map<text, blob>>, gc_grace_seconds int, id uuid, "                         \
-    "max_index_interval int, memtable_flush_period_in_ms int, min_index_interval int, "           \
+#define TABLE_OPTIONS                                                                         \
+    "bloom_filter_fp_chance double, caching frozen<map<text, text>>, cdc boolean, "           \
+    "comment text, compaction frozen<map<text, text>>, compression frozen<map<text, text>>, " \
+    "crc_check_chance double, dclocal_read_repair_chance double, default_time_to_live int, "  \
+    "extensions frozen<map<text, blob>>, gc_grace_seconds int, id uuid, "                     \
+    "max_index_interval int, memtable_flush_period_in_ms int, min_index_interval int, "       \
     "read_repair_chance double, speculative_retry text"
 
 static const struct {
@@ -243,7 +243,8 @@ static void gen_local(cql_ctx_t *c, const cql_table_t *t, cql_rowset_t *rs)
     set(t, row, "host_id", cql__value_blob(c->a, e->host_id, 16));
     set(t, row, "listen_address", inet(c));
     set(t, row, "native_protocol_version", cql__value_text(c->a, "4"));
-    set(t, row, "partitioner", cql__value_text(c->a, "org.apache.cassandra.dht.Murmur3Partitioner"));
+    set(t, row, "partitioner",
+        cql__value_text(c->a, "org.apache.cassandra.dht.Murmur3Partitioner"));
     set(t, row, "rack", cql__value_text(c->a, e->rack));
     set(t, row, "release_version", cql__value_text(c->a, e->release_version));
     set(t, row, "rpc_address", inet(c));
@@ -296,7 +297,8 @@ static void set_table_options(cql_ctx_t *c, const cql_table_t *t, wire_value_t *
     set(t, row, "caching", text_map(c, col_type(t, "caching"), caching_k, caching_v, 2));
     set(t, row, "cdc", cql__value_bool(c->a, false));
     set(t, row, "comment", cql__value_text(c->a, src->comment ? src->comment : ""));
-    set(t, row, "compaction", text_map(c, col_type(t, "compaction"), compaction_k, compaction_v, 3));
+    set(t, row, "compaction",
+        text_map(c, col_type(t, "compaction"), compaction_k, compaction_v, 3));
     set(t, row, "compression",
         text_map(c, col_type(t, "compression"), compression_k, compression_v, 2));
     set(t, row, "crc_check_chance", cql__value_double(c->a, 1.0));

@@ -45,7 +45,7 @@ static const struct {
 };
 
 
-static const wire_type_t *native_by_id(uint16_t id)
+const wire_type_t *cql__type_native_id(uint16_t id)
 {
     for (size_t i = 0; i < N_NATIVES; i++) {
         if (natives[i].id == id) {
@@ -74,7 +74,7 @@ const wire_type_t *cql__type_native(const char *name)
     }
     for (size_t i = 0; i < sizeof(native_names) / sizeof(native_names[0]); i++) {
         if (base_str_eq_cstr_ci(base_str_from(name), native_names[i].name)) {
-            return native_by_id(native_names[i].id);
+            return cql__type_native_id(native_names[i].id);
         }
     }
     return NULL;

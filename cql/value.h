@@ -60,8 +60,7 @@ typedef struct cql_binds_s {
  * WIRE_VALUE_NULL; bound bytes are validated with cql__value_validate.
  */
 int cql__term_eval(const cql_term_t *term, const wire_type_t *t, const char *col,
-                   const cql_binds_t *binds, base_arena_t *a, wire_value_t *out,
-                   base_error_t *err);
+                   const cql_binds_t *binds, base_arena_t *a, wire_value_t *out, base_error_t *err);
 
 /* Checks serialized bytes against a type, with Cassandra's messages
  * ("Expected 4 or 0 byte int (3)", "Invalid UTF-8 bytes ..."). Null/unset
@@ -110,10 +109,10 @@ wire_value_t cql__collection_build(const wire_type_t *t, const wire_value_t *key
 
 /* ---- uuids and time --------------------------------------------------------------------- */
 
-void cql__uuid_random(uint8_t out[16]);           /* version 4 */
-void cql__timeuuid_now(uint8_t out[16]);          /* version 1, monotonic per process */
+void cql__uuid_random(uint8_t out[16]);  /* version 4 */
+void cql__timeuuid_now(uint8_t out[16]); /* version 1, monotonic per process */
 void cql__timeuuid_from_ms(uint8_t out[16], int64_t ms, bool max); /* min/maxTimeuuid */
-int64_t cql__timeuuid_ms(const uint8_t uuid[16]); /* unix ms of a version-1 uuid */
+int64_t cql__timeuuid_ms(const uint8_t uuid[16]);                  /* unix ms of a version-1 uuid */
 void cql__uuid_format(const uint8_t uuid[16], char out[37]);
 bool cql__uuid_parse(const char *text, uint8_t out[16]);
 

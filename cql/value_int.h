@@ -15,6 +15,8 @@
 
 /* ---- types --------------------------------------------------------------------------- */
 
+/* The shared native type with that protocol id, NULL for non-natives. */
+const wire_type_t *cql__type_native_id(uint16_t id);
 /* Serialized size of a fixed-width type (int 4, uuid 16...), 0 if variable. */
 size_t cql__type_fixed_size(uint16_t id);
 /* true when the bytes of a value of type `from` are valid for `to` without
@@ -169,6 +171,9 @@ void cql__values_sort(const wire_type_t *t, wire_value_t *keys, wire_value_t *va
  * the right size, decimals of >= 4 bytes, collections and tuples that
  * parse. Null and empty values are well-formed. */
 bool cql__value_well_formed(const wire_type_t *t, wire_value_t v);
+/* A 4- or 8-byte float/double as an unsigned key ordered like Java's
+ * Float/Double.compare (NaN canonical and last, -0.0 before 0.0). */
+uint64_t cql__float_key(const uint8_t *p, size_t n);
 
 /* Sorts and deduplicates sets and maps (at every depth), as Cassandra does
  * when it deserializes a bound collection; other values are returned as is.

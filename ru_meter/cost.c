@@ -20,9 +20,9 @@
  *                               + [index lookup] c.index_lookup
  *                               + [cross-partition] n_physical * c.cross_partition_per_physical )
  *   W (write)  (rows_written - overwrites) * Insert(kw)
- *              + overwrites * c.write_replace_factor * Insert(kw),  kw = KB(bytes_written, rows_written)
- *   D (delete) rows_deleted * c.delete_factor * Insert(KB(bytes_deleted, rows_deleted));
- *              a DELETE that removed nothing costs PointRead(1) (the lookup)
+ *              + overwrites * c.write_replace_factor * Insert(kw),  kw = KB(bytes_written,
+ * rows_written) D (delete) rows_deleted * c.delete_factor * Insert(KB(bytes_deleted,
+ * rows_deleted)); a DELETE that removed nothing costs PointRead(1) (the lookup)
  *
  *   READ = R;  WRITE = W (+ R if it read rows);  DELETE = D (+ R if it read rows)
  *   BATCH = W + D (+ R if it read rows) + n_statements * c.batch_per_statement

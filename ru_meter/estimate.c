@@ -178,8 +178,8 @@ void ru_estimate(const ru_snapshot_t *snap, const ru_estimate_params_t *params,
     out->tables = base_calloc(snap->n_tables + 1, sizeof(ru_table_estimate_t));
     for (size_t i = 0; i < snap->n_tables; i++) {
         ru_table_estimate_t *e = &out->tables[i];
-        estimate_table(&snap->tables[i], out->observed_s, out->scale, storage_scale,
-                       &out->prices, e);
+        estimate_table(&snap->tables[i], out->observed_s, out->scale, storage_scale, &out->prices,
+                       e);
         out->monthly_manual += e->monthly_manual;
         out->monthly_autoscale += e->monthly_autoscale;
         out->monthly_serverless += e->monthly_serverless;

@@ -6,7 +6,8 @@
  * above, each power of two [2^e, 2^(e+1)) is cut into 16 equal sub-buckets,
  * so a bucket's width is at most 1/16 of its values and its midpoint within
  * about 3% of any of them. u beyond 2^41 (2e10 RU) lands in the last bucket.
- * Percentiles report the bucket midpoint clamped to the exact min and max.
+ * Percentiles report the bucket midpoint clamped to the exact min and max
+ * (and the min or max itself for the first or last rank).
  */
 #include <math.h>
 
@@ -86,6 +87,12 @@ double ru__hist_percentile(const ru_hist_t *h, double pct)
     }
     double want = ceil(pct / 100.0 * (double)h->count);
     uint64_t rank = want < 1 ? 1 : (uint64_t)want;
+    if (rank >= h->count) {
+        return h->max; /* the extremes are known exactly */
+    }
+    if (rank == 1) {
+        return h->min;
+    }
     uint64_t seen = 0;
     size_t i = 0;
     for (; i < RU_HIST_BUCKETS; i++) {

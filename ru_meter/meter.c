@@ -199,8 +199,7 @@ static bool keyspace_shares(ru_meter_t *m, const char *keyspace)
 }
 
 
-static ru_table_t *table_get(ru_meter_t *m, const char *keyspace, const char *table,
-                             int64_t now_us)
+static ru_table_t *table_get(ru_meter_t *m, const char *keyspace, const char *table, int64_t now_us)
 {
     ru_table_t *t = table_find(m, keyspace, table);
     if (t != NULL) {
@@ -343,8 +342,8 @@ void ru_meter_table_drop(ru_meter_t *m, const char *keyspace, const char *table)
 }
 
 
-void ru_meter_table_storage(ru_meter_t *m, const char *keyspace, const char *table,
-                            uint64_t bytes, int64_t now_us)
+void ru_meter_table_storage(ru_meter_t *m, const char *keyspace, const char *table, uint64_t bytes,
+                            int64_t now_us)
 {
     ru_table_t *t = table_get(m, keyspace, table, now_us);
     ru_pool_t *p = ru__table_pool(m, t);
@@ -389,8 +388,8 @@ static size_t slice_of_token(int64_t token)
 
 static int32_t place(const ru_pool_t *p, const ru_request_t *req)
 {
-    if (req->partition >= 0) {
-        return (int32_t)((uint32_t)req->partition % p->n_partitions);
+    if (req->has_partition) {
+        return (int32_t)(req->partition % p->n_partitions);
     }
     if (req->has_token) {
         return (int32_t)ru_partition_for_token(req->token, p->n_partitions);

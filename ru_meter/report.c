@@ -52,14 +52,20 @@ static void text_summary_header(base_buf_t *out)
 }
 
 
+/* One line per row: control characters in statement text become spaces and
+ * long text is cut at width. */
 static void text_summary(base_buf_t *out, const ru_summary_t *s, const char *what, size_t width)
 {
-    base_buf_printf(out,
-                    "  %9" PRIu64 " %10.2f %8.2f %8.2f %8.2f %8.2f %9" PRIu64 " %9" PRIu64
-                    "  %.*s%s\n",
-                    s->count, fin(s->ru_total), fin(s->ru_mean), fin(s->ru_p50), fin(s->ru_p99),
-                    fin(s->ru_max), s->throttled, s->would_throttle, (int)width, what,
-                    strlen(what) > width ? "..." : "");
+    char label[256];
+    size_t n = 0;
+    for (; what[n] != '\0' && n < width && n < sizeof(label) - 1; n++) {
+        label[n] = (unsigned char)what[n] < 0x20 ? ' ' : what[n];
+    }
+    label[n] = '\0';
+    base_buf_printf(
+        out, "  %9" PRIu64 " %10.2f %8.2f %8.2f %8.2f %8.2f %9" PRIu64 " %9" PRIu64 "  %s%s\n",
+        s->count, fin(s->ru_total), fin(s->ru_mean), fin(s->ru_p50), fin(s->ru_p99), fin(s->ru_max),
+        s->throttled, s->would_throttle, label, what[n] != '\0' ? "..." : "");
 }
 
 
@@ -72,7 +78,7 @@ static void text_tables(const ru_snapshot_t *snap, base_buf_t *out)
         char name[256];
         snprintf(name, sizeof(name), "%s.%s%s", t->keyspace, t->table,
                  t->dropped ? " (dropped)" : "");
-        text_summary(out, &t->s, name, sizeof(name));
+        text_summary(out, &t->s, name, sizeof(name) - 1);
         if (t->throughput.kind == RU_TP_NONE) {
             base_buf_printf(out, "      serverless");
         } else {
@@ -111,8 +117,8 @@ static void text_estimate(const ru_estimate_t *est, base_buf_t *out)
     for (size_t i = 0; i < est->n_tables; i++) {
         const ru_table_estimate_t *e = &est->tables[i];
         base_buf_printf(out, "  %s.%s%s: %.2f ops/s, mean %.2f RU/s, peak %.2f RU/s\n", e->keyspace,
-                        e->table, e->shared ? " (shares keyspace throughput)" : "",
-                        fin(e->ops_s), fin(e->mean_ru_s), fin(e->peak_ru_s));
+                        e->table, e->shared ? " (shares keyspace throughput)" : "", fin(e->ops_s),
+                        fin(e->mean_ru_s), fin(e->peak_ru_s));
         base_buf_printf(out,
                         "      manual %" PRId64 " RU/s: $%.2f/month | autoscale max %" PRId64
                         " RU/s (billed at %" PRId64 "): $%.2f/month | serverless%s: $%.2f/month"
@@ -248,21 +254,20 @@ static void json_table_estimate(base_buf_t *out, const ru_table_estimate_t *e)
     json_str(out, e->keyspace);
     base_buf_printf(out, ",\"table\":");
     json_str(out, e->table);
-    base_buf_printf(
-        out,
-        ",\"shared\":%s,\"ops_s\":%.2f,\"mean_ru_s\":%.2f,\"peak_ru_s\":%.2f,"
-        "\"manual_ru_s\":%" PRId64 ",\"autoscale_max_ru_s\":%" PRId64
-        ",\"autoscale_billed_ru_s\":%" PRId64 ",\"partitions\":%" PRIu32
-        ",\"partition_budget_ru_s\":%.2f,\"hot_share\":%.4f,\"hot_ru_s\":%.2f,"
-        "\"hot_ratio\":%.4f,\"risk\":\"%s\",\"serverless_fits\":%s,\"storage_gb\":%.4f,"
-        "\"ru_per_month\":%.0f,\"monthly\":{\"manual\":%.2f,\"autoscale\":%.2f,"
-        "\"serverless\":%.2f,\"storage\":%.2f}}",
-        e->shared ? "true" : "false", fin(e->ops_s), fin(e->mean_ru_s), fin(e->peak_ru_s),
-        e->manual_ru_s, e->autoscale_max_ru_s, e->autoscale_billed, e->n_partitions,
-        fin(e->partition_budget), fin(e->hot_share), fin(e->hot_ru_s), fin(e->hot_ratio),
-        ru_risk_name(e->risk), e->serverless_fits ? "true" : "false", fin(e->storage_gb),
-        fin(e->ru_per_month), fin(e->monthly_manual), fin(e->monthly_autoscale),
-        fin(e->monthly_serverless), fin(e->monthly_storage));
+    base_buf_printf(out,
+                    ",\"shared\":%s,\"ops_s\":%.2f,\"mean_ru_s\":%.2f,\"peak_ru_s\":%.2f,"
+                    "\"manual_ru_s\":%" PRId64 ",\"autoscale_max_ru_s\":%" PRId64
+                    ",\"autoscale_billed_ru_s\":%" PRId64 ",\"partitions\":%" PRIu32
+                    ",\"partition_budget_ru_s\":%.2f,\"hot_share\":%.4f,\"hot_ru_s\":%.2f,"
+                    "\"hot_ratio\":%.4f,\"risk\":\"%s\",\"serverless_fits\":%s,\"storage_gb\":%.4f,"
+                    "\"ru_per_month\":%.0f,\"monthly\":{\"manual\":%.2f,\"autoscale\":%.2f,"
+                    "\"serverless\":%.2f,\"storage\":%.2f}}",
+                    e->shared ? "true" : "false", fin(e->ops_s), fin(e->mean_ru_s),
+                    fin(e->peak_ru_s), e->manual_ru_s, e->autoscale_max_ru_s, e->autoscale_billed,
+                    e->n_partitions, fin(e->partition_budget), fin(e->hot_share), fin(e->hot_ru_s),
+                    fin(e->hot_ratio), ru_risk_name(e->risk), e->serverless_fits ? "true" : "false",
+                    fin(e->storage_gb), fin(e->ru_per_month), fin(e->monthly_manual),
+                    fin(e->monthly_autoscale), fin(e->monthly_serverless), fin(e->monthly_storage));
 }
 
 

@@ -115,10 +115,10 @@ void ru__map_put(ru_map_t *m, const char *key, size_t klen, void *val);
 
 /* A throughput budget: a table's own, or a keyspace's shared by its tables. */
 typedef struct ru_pool_s {
-    ru_throughput_t tp;      /* RU_TP_NONE: serverless */
-    uint32_t n_partitions;   /* >= 1; only grows (partitions never merge) */
-    double partition_rate;   /* RU/s per partition */
-    ru_bucket_t *buckets;    /* n_partitions */
+    ru_throughput_t tp;    /* RU_TP_NONE: serverless */
+    uint32_t n_partitions; /* >= 1; only grows (partitions never merge) */
+    double partition_rate; /* RU/s per partition */
+    ru_bucket_t *buckets;  /* n_partitions */
     uint64_t storage_bytes;
 } ru_pool_t;
 
@@ -139,11 +139,11 @@ typedef struct ru_table_s {
     char *table;
     ru_table_mode_t mode;
     bool dropped;
-    ru_pool_t own;           /* used unless mode is SHARED */
+    ru_pool_t own; /* used unless mode is SHARED */
     uint64_t storage_bytes;
     ru_acc_t acc;
     ru_rate_t rate;
-    size_t n_parts;          /* grows to the pool's partition count */
+    size_t n_parts; /* grows to the pool's partition count */
     ru_part_t *parts;
     double slices[RU_SLICES];
 } ru_table_t;

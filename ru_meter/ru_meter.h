@@ -33,8 +33,8 @@
 #define RU_AUTOSCALE_MIN           1000
 #define RU_AUTOSCALE_STEP          1000
 #define RU_THROUGHPUT_MAX          1000000
-#define RU_DEFAULT_TABLE_RU_S      400     /* FAQ: "Tables created through CQL have 400 RU" */
-#define RU_PARTITION_MAX_RU_S      10000   /* per physical partition */
+#define RU_DEFAULT_TABLE_RU_S      400   /* FAQ: "Tables created through CQL have 400 RU" */
+#define RU_PARTITION_MAX_RU_S      10000 /* per physical partition */
 #define RU_PARTITION_MAX_BYTES     (50ULL * 1024 * 1024 * 1024)
 #define RU_SERVERLESS_PARTITION_RU 5000
 #define RU_SERVERLESS_TABLE_RU     20000
@@ -65,24 +65,24 @@ const char *ru_consistency_name(ru_consistency_t c);
 
 /* name, default, meaning. The defaults are also shipped as
  * ru_meter/cost_model.json; a unit test keeps the two equal. */
-#define RU_MODEL_MAP(XX)                                                                           \
-    XX(point_read_1kb, 1.0, "RU for a point read of a row up to 1 KB")                             \
-    XX(point_read_100kb, 10.0, "RU for a point read of a 100 KB row (linear in between)")          \
-    XX(write_1kb, 5.5, "RU to insert a 1 KB row with no secondary index")                          \
-    XX(write_per_extra_kb, 0.5, "RU per KB written beyond the first")                              \
-    XX(write_per_index, 1.0, "RU per secondary index per row written")                             \
-    XX(write_replace_factor, 2.0, "overwrite of a live row, times a fresh insert")                 \
-    XX(delete_factor, 1.0, "delete of a row, times inserting it")                                  \
-    XX(ttl_delete_factor, 1.0, "TTL expiry of a row, times inserting it")                          \
-    XX(query_base, 2.0, "RU per query page (range/partition/multi-partition read)")                \
-    XX(query_per_row, 0.1, "RU per row scanned by a query")                                        \
-    XX(query_per_kb, 0.1, "RU per KB scanned by a query")                                          \
-    XX(filter_per_row, 0.05, "extra RU per row scanned under ALLOW FILTERING")                     \
-    XX(index_lookup, 1.0, "extra RU for a secondary-index lookup")                                 \
-    XX(cross_partition_per_physical, 2.5, "extra RU per physical partition of a fan-out query")    \
-    XX(strong_read_factor, 2.0, "reads under Strong/Bounded staleness unless at ONE/LOCAL_ONE")    \
-    XX(lwt_extra, 2.0, "RU an LWT costs on top of its read and its write")                         \
-    XX(batch_per_statement, 0.0, "RU per batch statement on top of the statements' own cost")      \
+#define RU_MODEL_MAP(XX)                                                                        \
+    XX(point_read_1kb, 1.0, "RU for a point read of a row up to 1 KB")                          \
+    XX(point_read_100kb, 10.0, "RU for a point read of a 100 KB row (linear in between)")       \
+    XX(write_1kb, 5.5, "RU to insert a 1 KB row with no secondary index")                       \
+    XX(write_per_extra_kb, 0.5, "RU per KB written beyond the first")                           \
+    XX(write_per_index, 1.0, "RU per secondary index per row written")                          \
+    XX(write_replace_factor, 2.0, "overwrite of a live row, times a fresh insert")              \
+    XX(delete_factor, 1.0, "delete of a row, times inserting it")                               \
+    XX(ttl_delete_factor, 1.0, "TTL expiry of a row, times inserting it")                       \
+    XX(query_base, 2.0, "RU per query page (range/partition/multi-partition read)")             \
+    XX(query_per_row, 0.1, "RU per row scanned by a query")                                     \
+    XX(query_per_kb, 0.1, "RU per KB scanned by a query")                                       \
+    XX(filter_per_row, 0.05, "extra RU per row scanned under ALLOW FILTERING")                  \
+    XX(index_lookup, 1.0, "extra RU for a secondary-index lookup")                              \
+    XX(cross_partition_per_physical, 2.5, "extra RU per physical partition of a fan-out query") \
+    XX(strong_read_factor, 2.0, "reads under Strong/Bounded staleness unless at ONE/LOCAL_ONE") \
+    XX(lwt_extra, 2.0, "RU an LWT costs on top of its read and its write")                      \
+    XX(batch_per_statement, 0.0, "RU per batch statement on top of the statements' own cost")   \
     XX(default_expected_ru, 1.0, "admission estimate for a statement shape never seen before")
 
 typedef struct ru_model_s {
@@ -118,22 +118,22 @@ typedef enum {
  * that then failed; a request that did nothing costs nothing. */
 typedef struct ru_op_s {
     ru_op_kind_t kind;
-    uint16_t consistency;  /* CQL consistency of the request (RU_CL_*, wire value) */
-    bool point_read;       /* full primary key equality */
-    bool cross_partition;  /* no partition key: fans out to every physical partition */
+    uint16_t consistency; /* CQL consistency of the request (RU_CL_*, wire value) */
+    bool point_read;      /* full primary key equality */
+    bool cross_partition; /* no partition key: fans out to every physical partition */
     bool allow_filtering;
-    bool index_lookup;     /* served through a secondary index */
-    bool failed;           /* ended in an error (still priced by the work done) */
-    uint32_t n_indexes;    /* secondary indexes on the table */
-    uint32_t n_physical;   /* partitions a fan-out touched; 0: the meter fills it in */
-    size_t rows_read;      /* scanned, not only returned */
+    bool index_lookup;   /* served through a secondary index */
+    bool failed;         /* ended in an error (still priced by the work done) */
+    uint32_t n_indexes;  /* secondary indexes on the table */
+    uint32_t n_physical; /* partitions a fan-out touched; 0: the meter fills it in */
+    size_t rows_read;    /* scanned, not only returned */
     size_t bytes_read;
-    size_t rows_written;   /* inserted or updated rows */
+    size_t rows_written; /* inserted or updated rows */
     size_t bytes_written;
-    size_t overwrites;     /* of rows_written, those that replaced a live row */
+    size_t overwrites; /* of rows_written, those that replaced a live row */
     size_t rows_deleted;
     size_t bytes_deleted;
-    size_t n_statements;   /* batches */
+    size_t n_statements; /* batches */
 } ru_op_t;
 
 /* The charge in RU, rounded to hundredths as the service reports it. */
@@ -180,10 +180,10 @@ typedef struct ru_meter_s ru_meter_t;
 
 typedef struct ru_config_s {
     ru_capacity_t capacity;
-    ru_consistency_t consistency;    /* account default consistency */
-    bool rate_limiting;              /* true: throttle; false (default): only count */
-    bool burst_capacity;             /* bank idle RU/s, spend at up to 3000 RU/s */
-    ru_throughput_t default_table;   /* tables with no option: manual 400 */
+    ru_consistency_t consistency;  /* account default consistency */
+    bool rate_limiting;            /* true: throttle; false (default): only count */
+    bool burst_capacity;           /* bank idle RU/s, spend at up to 3000 RU/s */
+    ru_throughput_t default_table; /* tables with no option: manual 400 */
     ru_model_t model;
 } ru_config_t;
 
@@ -212,8 +212,8 @@ void ru_meter_table_drop(ru_meter_t *m, const char *keyspace, const char *table)
 
 /* Storage the table holds now; physical partitions split past 50 GB each
  * (and, as in the service, never merge back). */
-void ru_meter_table_storage(ru_meter_t *m, const char *keyspace, const char *table,
-                            uint64_t bytes, int64_t now_us);
+void ru_meter_table_storage(ru_meter_t *m, const char *keyspace, const char *table, uint64_t bytes,
+                            int64_t now_us);
 
 /* Physical partitions behind a table (its own or its keyspace's). */
 uint32_t ru_meter_partition_count(ru_meter_t *m, const char *keyspace, const char *table);
@@ -222,22 +222,22 @@ uint32_t ru_meter_partition_count(ru_meter_t *m, const char *keyspace, const cha
 uint32_t ru_partition_for_token(int64_t token, uint32_t n);
 
 typedef struct ru_request_s {
-    const char *keyspace;  /* NULL table: nothing to meter (system, USE) */
+    const char *keyspace; /* NULL table: nothing to meter (system, USE) */
     const char *table;
-    const char *shape;     /* normalised statement text; NULL: "(unknown)" */
-    bool has_token;        /* a partition-key token the request touched */
-    int64_t token;
-    int32_t partition;     /* physical partition index if known, else RU_PARTITION_ALL
-                            * (then the token decides, or the request fans out) */
-    double expected_ru;    /* 0: the shape's mean so far, else default_expected_ru */
+    const char *shape;  /* normalised statement text; NULL: "(unknown)" */
+    bool has_partition; /* the emulator knows the physical partition index */
+    uint32_t partition; /* taken modulo the partition count */
+    bool has_token;     /* else a partition-key token the request touched decides; */
+    int64_t token;      /* with neither, the request fans out to every partition */
+    double expected_ru; /* 0: the shape's mean so far, else default_expected_ru */
 } ru_request_t;
 
 typedef struct ru_decision_s {
-    bool throttle;        /* rate limiting on: reject with 0x1001, do not execute */
-    bool would_throttle;  /* rate limiting off: over budget, let through, warn */
-    int retry_after_ms;   /* >= 1 when throttle or would_throttle, else 0 */
-    int32_t partition;    /* partition the request was placed on, or RU_PARTITION_ALL */
-    double available_ru;  /* budget left on that partition (smallest one for a fan-out) */
+    bool throttle;       /* rate limiting on: reject with 0x1001, do not execute */
+    bool would_throttle; /* rate limiting off: over budget, let through, warn */
+    int retry_after_ms;  /* >= 1 when throttle or would_throttle, else 0 */
+    int32_t partition;   /* partition the request was placed on, or RU_PARTITION_ALL */
+    double available_ru; /* budget left on that partition (smallest one for a fan-out) */
 } ru_decision_t;
 
 /* Decides before execution: the request passes when its partition's budget
@@ -275,11 +275,11 @@ typedef struct ru_shape_stats_s {
 
 typedef struct ru_partition_stats_s {
     uint32_t index;
-    double budget_ru_s;    /* this partition's share of the throughput now */
+    double budget_ru_s; /* this partition's share of the throughput now */
     double ru_total;
-    double ru_last_s;      /* RU consumed in the last complete second */
-    double peak_ru_s;      /* most RU consumed in any one wall-clock second */
-    double peak_share;     /* peak_ru_s / budget_ru_s: >= 1.0 is a hot partition */
+    double ru_last_s;  /* RU consumed in the last complete second */
+    double peak_ru_s;  /* most RU consumed in any one wall-clock second */
+    double peak_share; /* peak_ru_s / budget_ru_s: >= 1.0 is a hot partition */
     uint64_t throttled;
     uint64_t would_throttle;
 } ru_partition_stats_t;
@@ -291,27 +291,27 @@ typedef struct ru_table_stats_s {
     bool shared;                /* uses the keyspace's throughput */
     bool dropped;
     uint32_t n_partitions;
-    double budget_ru_s;         /* total RU/s the table may use now */
+    double budget_ru_s; /* total RU/s the table may use now */
     uint64_t storage_bytes;
     ru_summary_t s;
-    double peak_ru_s;           /* the table's most RU in any one second */
-    int64_t autoscale_peak;     /* autoscale: the level that peak needed, else 0 */
-    uint32_t hot_partition;     /* index of the partition with the highest peak_share */
+    double peak_ru_s;               /* the table's most RU in any one second */
+    int64_t autoscale_peak;         /* autoscale: the level that peak needed, else 0 */
+    uint32_t hot_partition;         /* index of the partition with the highest peak_share */
     double token_slices[RU_SLICES]; /* RU per 1/64 of the token ring (skew at any scale) */
     size_t n_parts;
     ru_partition_stats_t *parts;
 } ru_table_stats_t;
 
 typedef struct ru_snapshot_s {
-    int64_t started_us;   /* first request seen */
-    int64_t taken_us;     /* now_us of the snapshot */
-    double observed_s;    /* taken - started, at least 1 s */
+    int64_t started_us; /* first request seen */
+    int64_t taken_us;   /* now_us of the snapshot */
+    double observed_s;  /* taken - started, at least 1 s */
     ru_capacity_t capacity;
     bool rate_limiting;
     ru_summary_t total;
-    size_t n_tables;      /* sorted by keyspace, table */
+    size_t n_tables; /* sorted by keyspace, table */
     ru_table_stats_t *tables;
-    size_t n_shapes;      /* sorted by RU total, highest first */
+    size_t n_shapes; /* sorted by RU total, highest first */
     ru_shape_stats_t *shapes;
 } ru_snapshot_t;
 
@@ -321,26 +321,26 @@ void ru_snapshot_fini(ru_snapshot_t *snap);
 /* ---- estimation (estimate.c) -------------------------------------------- */
 
 typedef struct ru_prices_s {
-    double manual_per_100_hour;      /* $ per 100 RU/s per hour, single write region */
-    double autoscale_factor;         /* autoscale rate = factor * manual rate */
-    double autoscale_floor;          /* billed at least this fraction of the max */
-    double serverless_per_million;   /* $ per million RU */
+    double manual_per_100_hour;    /* $ per 100 RU/s per hour, single write region */
+    double autoscale_factor;       /* autoscale rate = factor * manual rate */
+    double autoscale_floor;        /* billed at least this fraction of the max */
+    double serverless_per_million; /* $ per million RU */
     double storage_per_gb_month;
-    double multi_write_factor;       /* provisioned rate with multi-region writes */
-    uint32_t regions;                /* each region bills the full amount */
+    double multi_write_factor; /* provisioned rate with multi-region writes */
+    uint32_t regions;          /* each region bills the full amount */
     bool multi_region_writes;
     double hours_per_month;
-    const char *as_of;               /* static text naming the price list */
+    const char *as_of; /* static text naming the price list */
 } ru_prices_t;
 
 /* List prices as of 2022-03 (understand-your-bill.md). */
 void ru_prices_defaults(ru_prices_t *p);
 
 typedef struct ru_estimate_params_s {
-    double observed_s;     /* seconds of traffic in the snapshot; 0: the snapshot's */
-    double scale;          /* traffic multiplier (200 for 200x); <= 0: 1 */
-    double target_ops_s;   /* if > 0, overrides scale: total requests per second wanted */
-    double storage_scale;  /* multiplier for stored bytes; <= 0: 1 */
+    double observed_s;    /* seconds of traffic in the snapshot; 0: the snapshot's */
+    double scale;         /* traffic multiplier (200 for 200x); <= 0: 1 */
+    double target_ops_s;  /* if > 0, overrides scale: total requests per second wanted */
+    double storage_scale; /* multiplier for stored bytes; <= 0: 1 */
 } ru_estimate_params_t;
 
 typedef enum {
@@ -368,10 +368,10 @@ typedef struct ru_table_estimate_s {
     double hot_ru_s;            /* peak_ru_s * hot_share */
     double hot_ratio;           /* hot_ru_s / partition_budget */
     ru_risk_t risk;
-    bool serverless_fits;       /* peak within 20000 and hot within 5000 RU/s */
+    bool serverless_fits; /* peak within 20000 and hot within 5000 RU/s */
     double storage_gb;
     double ru_per_month;
-    double monthly_manual;      /* $ */
+    double monthly_manual; /* $ */
     double monthly_autoscale;
     double monthly_serverless;
     double monthly_storage;

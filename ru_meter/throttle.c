@@ -12,9 +12,9 @@
 #include "ru_meter/ru_int.h"
 
 #define DETAILS_HEAD "Response status code does not indicate success: TooManyRequests (429); "
-#define DETAILS_REASON                                                                             \
-    "Reason: (Message: {\"Errors\":[\"Request rate is large. More Request Units may be needed, "  \
-    "so no changes were made. Please retry this request later. Learn more: "                      \
+#define DETAILS_REASON                                                                           \
+    "Reason: (Message: {\"Errors\":[\"Request rate is large. More Request Units may be needed, " \
+    "so no changes were made. Please retry this request later. Learn more: "                     \
     "http://aka.ms/cosmosdb-error-429\"]}"
 
 
@@ -26,10 +26,11 @@ int ru_throttle_message(char *out, size_t cap, const char *activity_id, int retr
     if (retry_after_ms < 1) {
         retry_after_ms = 1;
     }
-    return snprintf(out, cap,
-                    "Request rate is large: ActivityID=%s, RetryAfterMs=%d, Additional details='" DETAILS_HEAD
-                    "Substatus: 3200; ActivityId: %s; " DETAILS_REASON "'",
-                    activity_id, retry_after_ms, activity_id);
+    return snprintf(
+        out, cap,
+        "Request rate is large: ActivityID=%s, RetryAfterMs=%d, Additional details='" DETAILS_HEAD
+        "Substatus: 3200; ActivityId: %s; " DETAILS_REASON "'",
+        activity_id, retry_after_ms, activity_id);
 }
 
 

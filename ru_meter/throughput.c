@@ -14,8 +14,8 @@
 
 #include "ru_meter/ru_int.h"
 
-#define OFFER_TEXT                                                                                 \
-    "The offer should have valid throughput values between %d and %d inclusive in increments "  \
+#define OFFER_TEXT                                                                             \
+    "The offer should have valid throughput values between %d and %d inclusive in increments " \
     "of %d."
 
 
@@ -46,8 +46,8 @@ int ru_throughput_validate(ru_capacity_t capacity, ru_scope_t scope, const ru_th
 
 uint32_t ru_partitions_needed(int64_t ru_s, uint64_t storage_bytes)
 {
-    uint64_t by_ru = ru_s > 0 ? ((uint64_t)ru_s + RU_PARTITION_MAX_RU_S - 1) / RU_PARTITION_MAX_RU_S
-                              : 0;
+    uint64_t by_ru =
+        ru_s > 0 ? ((uint64_t)ru_s + RU_PARTITION_MAX_RU_S - 1) / RU_PARTITION_MAX_RU_S : 0;
     uint64_t by_bytes = (storage_bytes + RU_PARTITION_MAX_BYTES - 1) / RU_PARTITION_MAX_BYTES;
     uint64_t n = by_ru > by_bytes ? by_ru : by_bytes;
     if (n < 1) {

@@ -149,5 +149,7 @@ int64_t ru__bucket_wait_us(ru_bucket_t *b, double ru, int64_t now_us)
     if (growth <= 0) {
         return 1000000;
     }
-    return (int64_t)ceil((want - avail) / growth * 1e6);
+    /* the epsilon keeps float noise (400 * 0.025 = 9.999...) from adding a microsecond */
+    double us = ceil((want - avail) / growth * 1e6 - 1e-6);
+    return us > 0 ? (int64_t)us : 0;
 }

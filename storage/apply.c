@@ -5,7 +5,8 @@
  * range, row, collections), then the row marker and the cells. Everything
  * carries its own timestamp, so a deletion at ts also shadows this
  * mutation's writes at ts (a tombstone wins a tie), as in a batch that
- * deletes and inserts the same row at one timestamp.
+ * deletes and inserts the same row at one timestamp. Replacing a
+ * collection is the exception Cassandra makes: see clear_ts.
  *
  * A write that is entirely shadowed leaves nothing behind: rows and
  * partitions are only created when something is left to remember.
@@ -19,15 +20,7 @@
 
 static int cell_order(const void *a, const void *b)
 {
-    const storage_cell_t *x = *(const storage_cell_t *const *)a;
-    const storage_cell_t *y = *(const storage_cell_t *const *)b;
-    if (x->col != y->col) {
-        return x->col < y->col ? -1 : 1;
-    }
-    if ((x->path != NULL) != (y->path != NULL)) {
-        return x->path != NULL ? 1 : -1;
-    }
-    return storage__key_cmp(x->path, x->path_len, y->path, y->path_len);
+    return storage__cell_cmp(*(const storage_cell_t *const *)a, *(const storage_cell_t *const *)b);
 }
 
 
@@ -51,8 +44,25 @@ static void put_cells(storage__row_t *r, const storage_mutation_t *m, int64_t sh
 }
 
 
+/* When clear_cols come without a delete_ts, the collections are being
+ * replaced (SET l = ...): Cassandra deletes them one microsecond before the
+ * write so the new elements survive. now_us stands in for the write
+ * timestamp when the mutation writes nothing else (SET l = null). */
+static int64_t clear_ts(const storage_mutation_t *m, int64_t now_us)
+{
+    if (m->delete_ts != 0) {
+        return m->delete_ts;
+    }
+    int64_t ts = m->row_marker && !m->static_row ? m->marker_ts
+                 : m->n_cells > 0                ? m->cells[0].ts
+                                                 : now_us;
+    return ts - 1;
+}
+
+
 /* Deletions and writes aimed at the row (static or clustering) itself. */
-static void apply_row(storage__row_t *r, const storage_mutation_t *m, int64_t shadow)
+static void apply_row(storage__row_t *r, const storage_mutation_t *m, int64_t shadow,
+                      int64_t now_us)
 {
     if (m->delete_row && !m->static_row && m->delete_ts > shadow) {
         storage__row_delete(r, m->delete_ts);
@@ -60,9 +70,10 @@ static void apply_row(storage__row_t *r, const storage_mutation_t *m, int64_t sh
     if (r->del_ts > shadow) {
         shadow = r->del_ts;
     }
-    if (m->delete_ts > shadow) {
+    int64_t cleared = m->n_clear_cols > 0 ? clear_ts(m, now_us) : shadow;
+    if (cleared > shadow) {
         for (size_t i = 0; i < m->n_clear_cols; i++) {
-            storage_cell_t whole = {.col = m->clear_cols[i], .tombstone = true, .ts = m->delete_ts};
+            storage_cell_t whole = {.col = m->clear_cols[i], .tombstone = true, .ts = cleared};
             storage__row_put_cell(r, &whole);
         }
     }
@@ -100,7 +111,7 @@ static storage__row_t *find_target(storage_partition_t *p, const storage_mutatio
 }
 
 
-static void write_row(storage_partition_t *p, const storage_mutation_t *m)
+static void write_row(storage_partition_t *p, const storage_mutation_t *m, int64_t now_us)
 {
     storage__row_t *r = find_target(p, m);
     bool is_new = r == NULL;
@@ -111,7 +122,7 @@ static void write_row(storage_partition_t *p, const storage_mutation_t *m)
     } else {
         p->bytes -= r->bytes;
     }
-    apply_row(r, m, shadow);
+    apply_row(r, m, shadow, now_us);
 
     if (!is_new) {
         /* Writes alone never empty a row: a deletion that frees cells
@@ -153,7 +164,7 @@ int storage_apply(storage_table_t *t, const storage_mutation_t *m, int64_t now_u
         storage__partition_delete_range(p, &m->range_start, &m->range_end, m->delete_ts);
     }
     if (touches_row(m)) {
-        write_row(p, m);
+        write_row(p, m, now_us);
     }
 
     bool is_visible = storage__partition_has_data(p);

@@ -24,6 +24,16 @@ int storage__key_cmp(const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_
 }
 
 
+uint64_t storage__key_hint(const uint8_t *k, size_t len)
+{
+    uint64_t h = 0;
+    for (size_t i = 0; i < 8; i++) {
+        h = (h << 8) | (i < len ? k[i] : 0);
+    }
+    return h;
+}
+
+
 int storage__bound_cmp(const uint8_t *ck, size_t ck_len, const storage_bound_t *b)
 {
     size_t n = ck_len < b->len ? ck_len : b->len;

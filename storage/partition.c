@@ -92,7 +92,7 @@ storage__row_t *storage__partition_find_row(const storage_partition_t *p, const 
                                             size_t ck_len)
 {
     storage_bound_t key = {.key = ck, .len = ck_len};
-    storage__sl_node_t *n = storage__sl_find(&p->rows, &key);
+    storage__sl_node_t *n = storage__sl_find(&p->rows, storage__key_hint(ck, ck_len), &key);
     return n != NULL ? n->item : NULL;
 }
 
@@ -100,7 +100,7 @@ storage__row_t *storage__partition_find_row(const storage_partition_t *p, const 
 void storage__partition_add_row(storage_partition_t *p, storage__row_t *r)
 {
     storage_bound_t key = {.key = r->ck, .len = r->ck_len};
-    storage__sl_insert(&p->rows, r, &key);
+    storage__sl_insert(&p->rows, r, storage__key_hint(r->ck, r->ck_len), &key);
     p->bytes += r->bytes;
 }
 
@@ -141,7 +141,7 @@ static storage__sl_node_t *purge_row(storage_partition_t *p, storage__sl_node_t 
     storage__row_purge(r, ts);
     if (storage__row_is_empty(r)) {
         storage_bound_t key = {.key = r->ck, .len = r->ck_len};
-        storage__sl_remove(&p->rows, &key);
+        storage__sl_remove(&p->rows, storage__key_hint(r->ck, r->ck_len), &key);
         storage__row_free(r);
         p->table->epoch++;
     } else {

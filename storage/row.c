@@ -96,8 +96,7 @@ bool storage__row_is_live(const storage__row_t *r, int64_t now_us)
 }
 
 
-/* Order of cells in a row: (col, has path, path). */
-static int cell_cmp(const storage_cell_t *a, const storage_cell_t *b)
+int storage__cell_cmp(const storage_cell_t *a, const storage_cell_t *b)
 {
     if (a->col != b->col) {
         return a->col < b->col ? -1 : 1;
@@ -116,18 +115,18 @@ static size_t lower_bound(const storage__row_t *r, const storage_cell_t *c, bool
 {
     size_t lo = 0;
     size_t hi = r->n_cells;
-    if (hi > 0 && cell_cmp(&r->cells[hi - 1], c) < 0) {
+    if (hi > 0 && storage__cell_cmp(&r->cells[hi - 1], c) < 0) {
         lo = hi; /* appending, the usual case for list elements */
     }
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (cell_cmp(&r->cells[mid], c) < 0) {
+        if (storage__cell_cmp(&r->cells[mid], c) < 0) {
             lo = mid + 1;
         } else {
             hi = mid;
         }
     }
-    *found = lo < r->n_cells && cell_cmp(&r->cells[lo], c) == 0;
+    *found = lo < r->n_cells && storage__cell_cmp(&r->cells[lo], c) == 0;
     return lo;
 }
 
@@ -242,7 +241,7 @@ void storage__row_put_cell(storage__row_t *r, const storage_cell_t *c)
         }
     } else {
         if (r->n_cells == r->cap_cells) {
-            r->cap_cells = r->cap_cells ? r->cap_cells * 2 : 4;
+            r->cap_cells = r->cap_cells ? r->cap_cells * 2 : 2;
             r->cells = base_realloc(r->cells, r->cap_cells * sizeof(storage_cell_t));
         }
         memmove(&r->cells[i + 1], &r->cells[i], (r->n_cells - i) * sizeof(storage_cell_t));

@@ -94,8 +94,9 @@ typedef struct storage_mutation_s {
     storage_bound_t range_start, range_end;
     int64_t delete_ts;
     /* Collection-wide deletion before setting (e.g. SET l = [..]), at
-     * delete_ts. A deletion wins a timestamp tie, so to replace a collection
-     * pass delete_ts = ts - 1 as Cassandra does; DELETE l passes ts. */
+     * delete_ts (DELETE l passes ts). With delete_ts 0 the collections are
+     * replaced as Cassandra does: deleted at the write timestamp - 1 (the
+     * marker's, else the first cell's, else now_us) so new elements live. */
     const uint32_t *clear_cols;
     size_t n_clear_cols;
     const storage_cell_t *cells;

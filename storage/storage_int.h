@@ -36,13 +36,14 @@ typedef bool (*storage__sl_pred_fn)(const void *item, const void *ctx);
 typedef struct storage__sl_node_s storage__sl_node_t;
 struct storage__sl_node_s {
     void *item;
+    uint64_t hint;            /* order-preserving prefix of the item's key */
     storage__sl_node_t *prev; /* NULL on the first node */
     int level;
     storage__sl_node_t *next[]; /* level entries; next[0] is the successor */
 };
 
 typedef struct storage__sl_s {
-    storage__sl_node_t *head; /* sentinel with the maximum level, no item */
+    storage__sl_node_t *head; /* sentinel without item; its level grows as needed */
     storage__sl_node_t *tail; /* last node, NULL when empty */
     int level;                /* highest level in use, >= 1 */
     size_t count;
@@ -53,11 +54,14 @@ typedef struct storage__sl_s {
 void storage__sl_init(storage__sl_t *sl, storage__sl_cmp_fn cmp, uint64_t seed);
 /* Frees every node and calls free_item (which may be NULL) on each item. */
 void storage__sl_fini(storage__sl_t *sl, void (*free_item)(void *item));
-storage__sl_node_t *storage__sl_find(const storage__sl_t *sl, const void *key);
+/* Keys are (hint, key): hint is an order-preserving 64-bit prefix of key,
+ * compared first; cmp breaks ties. */
+storage__sl_node_t *storage__sl_find(const storage__sl_t *sl, uint64_t hint, const void *key);
 /* Inserts item under key, which must not be present. */
-storage__sl_node_t *storage__sl_insert(storage__sl_t *sl, void *item, const void *key);
+storage__sl_node_t *storage__sl_insert(storage__sl_t *sl, void *item, uint64_t hint,
+                                       const void *key);
 /* Unlinks the node holding key (which must be present); returns its item. */
-void *storage__sl_remove(storage__sl_t *sl, const void *key);
+void *storage__sl_remove(storage__sl_t *sl, uint64_t hint, const void *key);
 /* The last node for which pred holds, NULL if it holds for none. pred must
  * be monotone: true on a prefix of the list, false after it. */
 storage__sl_node_t *storage__sl_last_where(const storage__sl_t *sl, storage__sl_pred_fn pred,
@@ -80,6 +84,9 @@ bool storage__bound_after_start(const uint8_t *ck, size_t ck_len, const storage_
 bool storage__bound_before_end(const uint8_t *ck, size_t ck_len, const storage_bound_t *end);
 /* memcmp order with the shorter key first on a tie: clustering order. */
 int storage__key_cmp(const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len);
+/* The first 8 bytes of a key, big-endian and zero-padded: a skiplist hint
+ * (hint(a) < hint(b) implies key_cmp(a, b) < 0). */
+uint64_t storage__key_hint(const uint8_t *k, size_t len);
 
 /* ---- rows and cells (row.c) --------------------------------------------- */
 
@@ -120,6 +127,8 @@ void storage__row_delete(storage__row_t *r, int64_t ts);
 /* Frees everything at or below ts, including a row deletion, because a
  * covering partition or range deletion now remembers ts. */
 void storage__row_purge(storage__row_t *r, int64_t ts);
+/* Order of cells in a row: (col, has path, path). */
+int storage__cell_cmp(const storage_cell_t *a, const storage_cell_t *b);
 /* Ordering of two versions of one cell: >0 if a wins, <0 if b wins. */
 int storage__cell_reconcile(const storage_cell_t *a, const storage_cell_t *b);
 bool storage__cell_is_live(const storage_cell_t *c, int64_t now_us);

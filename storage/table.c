@@ -176,8 +176,9 @@ void storage__table_add(storage_table_t *t, storage_partition_t *p)
     slot_put(t->slots, t->n_slots, p);
     t->n_parts++;
 
+    /* Tokens in unsigned order: the hint decides unless tokens are equal. */
     part_key_t key = {p->token, p->pk, p->pk_len};
-    storage__sl_insert(&t->order, p, &key);
+    storage__sl_insert(&t->order, p, (uint64_t)p->token ^ (UINT64_C(1) << 63), &key);
 }
 
 

@@ -30,7 +30,7 @@
 
 /* ---- constants ------------------------------------------------------- */
 
-#define WIRE_HEADER_SIZE 9
+#define WIRE_HEADER_SIZE       9
 #define WIRE_DEFAULT_MAX_FRAME (256u * 1024u * 1024u)
 
 #define WIRE_FLAG_COMPRESSION    0x01
@@ -39,22 +39,22 @@
 #define WIRE_FLAG_WARNING        0x08
 #define WIRE_FLAG_BETA           0x10
 
-#define WIRE_OPCODE_MAP(XX)                                                                        \
-    XX(ERROR, 0x00)                                                                                \
-    XX(STARTUP, 0x01)                                                                              \
-    XX(READY, 0x02)                                                                                \
-    XX(AUTHENTICATE, 0x03)                                                                         \
-    XX(OPTIONS, 0x05)                                                                              \
-    XX(SUPPORTED, 0x06)                                                                            \
-    XX(QUERY, 0x07)                                                                                \
-    XX(RESULT, 0x08)                                                                               \
-    XX(PREPARE, 0x09)                                                                              \
-    XX(EXECUTE, 0x0A)                                                                              \
-    XX(REGISTER, 0x0B)                                                                             \
-    XX(EVENT, 0x0C)                                                                                \
-    XX(BATCH, 0x0D)                                                                                \
-    XX(AUTH_CHALLENGE, 0x0E)                                                                       \
-    XX(AUTH_RESPONSE, 0x0F)                                                                        \
+#define WIRE_OPCODE_MAP(XX)  \
+    XX(ERROR, 0x00)          \
+    XX(STARTUP, 0x01)        \
+    XX(READY, 0x02)          \
+    XX(AUTHENTICATE, 0x03)   \
+    XX(OPTIONS, 0x05)        \
+    XX(SUPPORTED, 0x06)      \
+    XX(QUERY, 0x07)          \
+    XX(RESULT, 0x08)         \
+    XX(PREPARE, 0x09)        \
+    XX(EXECUTE, 0x0A)        \
+    XX(REGISTER, 0x0B)       \
+    XX(EVENT, 0x0C)          \
+    XX(BATCH, 0x0D)          \
+    XX(AUTH_CHALLENGE, 0x0E) \
+    XX(AUTH_RESPONSE, 0x0F)  \
     XX(AUTH_SUCCESS, 0x10)
 
 typedef enum {
@@ -66,24 +66,24 @@ typedef enum {
 const char *wire_opcode_name(int opcode); /* "QUERY", or "UNKNOWN" */
 
 /* CQL error codes (spec section 9). */
-#define WIRE_ERROR_MAP(XX)                                                                         \
-    XX(SERVER_ERROR, 0x0000)                                                                       \
-    XX(PROTOCOL_ERROR, 0x000A)                                                                     \
-    XX(BAD_CREDENTIALS, 0x0100)                                                                    \
-    XX(UNAVAILABLE, 0x1000)                                                                        \
-    XX(OVERLOADED, 0x1001)                                                                         \
-    XX(IS_BOOTSTRAPPING, 0x1002)                                                                   \
-    XX(TRUNCATE_ERROR, 0x1003)                                                                     \
-    XX(WRITE_TIMEOUT, 0x1100)                                                                      \
-    XX(READ_TIMEOUT, 0x1200)                                                                       \
-    XX(READ_FAILURE, 0x1300)                                                                       \
-    XX(FUNCTION_FAILURE, 0x1400)                                                                   \
-    XX(WRITE_FAILURE, 0x1500)                                                                      \
-    XX(SYNTAX_ERROR, 0x2000)                                                                       \
-    XX(UNAUTHORIZED, 0x2100)                                                                       \
-    XX(INVALID, 0x2200)                                                                            \
-    XX(CONFIG_ERROR, 0x2300)                                                                       \
-    XX(ALREADY_EXISTS, 0x2400)                                                                     \
+#define WIRE_ERROR_MAP(XX)       \
+    XX(SERVER_ERROR, 0x0000)     \
+    XX(PROTOCOL_ERROR, 0x000A)   \
+    XX(BAD_CREDENTIALS, 0x0100)  \
+    XX(UNAVAILABLE, 0x1000)      \
+    XX(OVERLOADED, 0x1001)       \
+    XX(IS_BOOTSTRAPPING, 0x1002) \
+    XX(TRUNCATE_ERROR, 0x1003)   \
+    XX(WRITE_TIMEOUT, 0x1100)    \
+    XX(READ_TIMEOUT, 0x1200)     \
+    XX(READ_FAILURE, 0x1300)     \
+    XX(FUNCTION_FAILURE, 0x1400) \
+    XX(WRITE_FAILURE, 0x1500)    \
+    XX(SYNTAX_ERROR, 0x2000)     \
+    XX(UNAUTHORIZED, 0x2100)     \
+    XX(INVALID, 0x2200)          \
+    XX(CONFIG_ERROR, 0x2300)     \
+    XX(ALREADY_EXISTS, 0x2400)   \
     XX(UNPREPARED, 0x2500)
 
 enum {
@@ -258,25 +258,25 @@ int wire_lz4_decompress(const uint8_t *src, size_t len, size_t max_len, uint8_t 
 /* ---- requests -------------------------------------------------------- */
 
 /* QUERY/EXECUTE <query_parameters> flags (v4, one byte; v5 is four). */
-#define WIRE_QF_VALUES            0x01
-#define WIRE_QF_SKIP_METADATA     0x02
-#define WIRE_QF_PAGE_SIZE         0x04
-#define WIRE_QF_PAGING_STATE      0x08
+#define WIRE_QF_VALUES             0x01
+#define WIRE_QF_SKIP_METADATA      0x02
+#define WIRE_QF_PAGE_SIZE          0x04
+#define WIRE_QF_PAGING_STATE       0x08
 #define WIRE_QF_SERIAL_CONSISTENCY 0x10
-#define WIRE_QF_DEFAULT_TIMESTAMP 0x20
-#define WIRE_QF_NAMES_FOR_VALUES  0x40
+#define WIRE_QF_DEFAULT_TIMESTAMP  0x20
+#define WIRE_QF_NAMES_FOR_VALUES   0x40
 
 typedef struct wire_query_params_s {
     uint16_t consistency;
     uint8_t flags;
     size_t n_values;
-    wire_value_t *values;   /* n_values entries */
-    base_str_t *names;      /* non-NULL iff WIRE_QF_NAMES_FOR_VALUES */
-    int32_t page_size;      /* <= 0: no paging */
-    wire_value_t paging_state; /* len < 0: absent */
+    wire_value_t *values;        /* n_values entries */
+    base_str_t *names;           /* non-NULL iff WIRE_QF_NAMES_FOR_VALUES */
+    int32_t page_size;           /* <= 0: no paging */
+    wire_value_t paging_state;   /* len < 0: absent */
     uint16_t serial_consistency; /* WIRE_CL_SERIAL when absent */
     bool has_timestamp;
-    int64_t timestamp;      /* microseconds */
+    int64_t timestamp; /* microseconds */
 } wire_query_params_t;
 
 typedef struct wire_query_s {
@@ -294,9 +294,9 @@ typedef struct wire_execute_s {
 #define WIRE_BATCH_COUNTER  2
 
 typedef struct wire_batch_stmt_s {
-    bool prepared;       /* kind 1 */
-    base_str_t query;    /* kind 0 */
-    wire_value_t id;     /* kind 1 */
+    bool prepared;    /* kind 1 */
+    base_str_t query; /* kind 0 */
+    wire_value_t id;  /* kind 1 */
     size_t n_values;
     wire_value_t *values;
 } wire_batch_stmt_t;
@@ -321,12 +321,12 @@ typedef struct wire_request_s {
             base_str_t *keys;
             base_str_t *values;
         } startup;
-        wire_value_t auth_token;   /* AUTH_RESPONSE */
-        wire_query_t query;        /* QUERY */
-        base_str_t prepare;        /* PREPARE */
-        wire_execute_t execute;    /* EXECUTE */
-        wire_batch_t batch;        /* BATCH */
-        struct {                   /* REGISTER */
+        wire_value_t auth_token; /* AUTH_RESPONSE */
+        wire_query_t query;      /* QUERY */
+        base_str_t prepare;      /* PREPARE */
+        wire_execute_t execute;  /* EXECUTE */
+        wire_batch_t batch;      /* BATCH */
+        struct {                 /* REGISTER */
             size_t n;
             base_str_t *events;
         } reg;
@@ -357,7 +357,7 @@ int wire_request_decode(wire_request_t *out, const wire_header_t *h, const uint8
  */
 typedef struct wire_response_s {
     base_buf_t *out;
-    size_t start;     /* offset of the header in out */
+    size_t start; /* offset of the header in out */
     uint8_t version;
     int16_t stream;
     uint8_t opcode;
@@ -371,16 +371,15 @@ void wire_response_end(wire_response_t *rb, const char *const *warnings, size_t 
 
 /* Message bodies (append to rb->out between begin and end). */
 void wire_encode_error(base_buf_t *b, const base_error_t *err); /* <code><message><detail> */
-void wire_encode_supported(base_buf_t *b, const char *const *keys,
-                           const char *const *const *values, const size_t *n_values, size_t n);
+void wire_encode_supported(base_buf_t *b, const char *const *keys, const char *const *const *values,
+                           const size_t *n_values, size_t n);
 void wire_encode_authenticate(base_buf_t *b, const char *authenticator);
 void wire_encode_auth_success(base_buf_t *b, const uint8_t *token, int32_t len);
 
 /* Error details (fill err->detail for codes that carry more than a message). */
 void wire_error_detail_already_exists(base_error_t *err, const char *ks, const char *table);
 void wire_error_detail_unprepared(base_error_t *err, const uint8_t *id, size_t len);
-void wire_error_detail_unavailable(base_error_t *err, uint16_t cl, int32_t required,
-                                   int32_t alive);
+void wire_error_detail_unavailable(base_error_t *err, uint16_t cl, int32_t required, int32_t alive);
 void wire_error_detail_write_timeout(base_error_t *err, uint16_t cl, int32_t received,
                                      int32_t blockfor, const char *write_type);
 void wire_error_detail_read_timeout(base_error_t *err, uint16_t cl, int32_t received,
@@ -417,20 +416,20 @@ void wire_encode_rows_metadata(base_buf_t *b, const wire_col_spec_t *cols, size_
 /* A whole Rows result: kind, metadata, row count, then n_rows * n_cols cells
  * in row-major order. */
 void wire_encode_result_rows(base_buf_t *b, const wire_col_spec_t *cols, size_t n_cols,
-                             wire_value_t paging_state, bool no_metadata,
-                             const wire_value_t *cells, size_t n_rows);
+                             wire_value_t paging_state, bool no_metadata, const wire_value_t *cells,
+                             size_t n_rows);
 /* Prepared: id, bind metadata (with partition-key indexes, v4), result metadata. */
-void wire_encode_result_prepared(base_buf_t *b, uint8_t version, const uint8_t *id,
-                                 uint16_t id_len, const wire_col_spec_t *binds, size_t n_binds,
+void wire_encode_result_prepared(base_buf_t *b, uint8_t version, const uint8_t *id, uint16_t id_len,
+                                 const wire_col_spec_t *binds, size_t n_binds,
                                  const uint16_t *pk_indexes, size_t n_pk,
                                  const wire_col_spec_t *cols, size_t n_cols);
 
 /* Schema change, shared by RESULT Schema_change and EVENT SCHEMA_CHANGE. */
 typedef struct wire_schema_change_s {
-    const char *change;  /* CREATED, UPDATED, DROPPED */
-    const char *target;  /* KEYSPACE, TABLE, TYPE, FUNCTION, AGGREGATE */
+    const char *change; /* CREATED, UPDATED, DROPPED */
+    const char *target; /* KEYSPACE, TABLE, TYPE, FUNCTION, AGGREGATE */
     const char *keyspace;
-    const char *name;    /* table/type/function name; NULL for KEYSPACE */
+    const char *name;             /* table/type/function name; NULL for KEYSPACE */
     const char *const *arg_types; /* FUNCTION/AGGREGATE only */
     size_t n_arg_types;
 } wire_schema_change_t;

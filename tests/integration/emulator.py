@@ -41,13 +41,14 @@ def binary():
 
 
 class Emulator:
-    def __init__(self, tls=True, args=()):
+    def __init__(self, tls=True, args=(), data_dir=None):
         self.tls = tls
         self.args = list(args)
+        self.own_data_dir = data_dir is None
+        self.data_dir = data_dir
         self.proc = None
         self.port = None
         self.host = "127.0.0.1"
-        self.data_dir = None
         self.ca_path = None
         self._lines = []
         self._cond = threading.Condition()
@@ -56,7 +57,8 @@ class Emulator:
     # -- lifecycle ---------------------------------------------------------
 
     def start(self):
-        self.data_dir = tempfile.mkdtemp(prefix="emu-it-")
+        if self.own_data_dir:
+            self.data_dir = tempfile.mkdtemp(prefix="emu-it-")
         cmd = [binary(), "--port", "0", "--data-dir", self.data_dir] + self.args
         if not self.tls:
             cmd.append("--no-tls")
@@ -71,7 +73,7 @@ class Emulator:
         self.port = int(m.group(2))
         self.wait_for_log(r"\bready$", START_TIMEOUT)
         if self.tls:
-            self.ca_path = os.path.join(self.data_dir, "exported-ca.pem")
+            self.ca_path = os.path.join(self.data_dir, "exported-ca-%d.pem" % self.port)
             with open(self.ca_path, "w") as f:
                 subprocess.run([binary(), "certs", "export", "--data-dir", self.data_dir],
                                stdout=f, check=True, env=env, timeout=START_TIMEOUT)
@@ -91,6 +93,7 @@ class Emulator:
                 self.proc.wait()
                 raise AssertionError("emulator did not exit within 30 s of SIGTERM")
             self._reader.join(timeout=10)
+            self.proc.stderr.close()
             log = self.log()
             bad = [m for m in _SANITIZER_MARKS if m in log]
             if rc != 0 or bad:
@@ -98,7 +101,8 @@ class Emulator:
                                      % (rc, " with sanitizer reports" if bad else "", log[-6000:]))
         finally:
             self.proc = None
-            shutil.rmtree(self.data_dir, ignore_errors=True)
+            if self.own_data_dir:
+                shutil.rmtree(self.data_dir, ignore_errors=True)
 
     # -- log ---------------------------------------------------------------
 
@@ -152,3 +156,26 @@ class Emulator:
             ctx.check_hostname = False
             ctx.verify_mode = ssl.CERT_NONE
         return ctx
+
+    def cluster(self, key=KEY, user=ACCOUNT, verify=True, ssl=None, consistency_level=None,
+                **kw):
+        """A Python-driver Cluster for this server: TLS verified against the
+        exported CA (when the server runs TLS), PasswordAuthenticator with the
+        account, local DC = the emulator's region. Keyword args override."""
+        from cassandra import ConsistencyLevel
+        from cassandra.auth import PlainTextAuthProvider
+        from cassandra.cluster import EXEC_PROFILE_DEFAULT, Cluster, ExecutionProfile
+        from cassandra.policies import DCAwareRoundRobinPolicy, TokenAwarePolicy
+        profile = ExecutionProfile(
+            load_balancing_policy=TokenAwarePolicy(DCAwareRoundRobinPolicy(local_dc=REGION)),
+            consistency_level=consistency_level or ConsistencyLevel.LOCAL_ONE,
+            request_timeout=30)
+        opts = dict(contact_points=[self.host], port=self.port,
+                    auth_provider=PlainTextAuthProvider(user, key),
+                    execution_profiles={EXEC_PROFILE_DEFAULT: profile},
+                    connect_timeout=15, control_connection_timeout=15)
+        use_tls = self.tls if ssl is None else ssl
+        if use_tls:
+            opts["ssl_context"] = self.ssl_context(verify)
+        opts.update(kw)
+        return Cluster(**opts)

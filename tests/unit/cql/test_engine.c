@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include <cmocka.h>
 
 #include "cql/cql.h"
@@ -130,8 +131,8 @@ static void pages_through_a_partition(void **state)
         snprintf(q, sizeof(q), "INSERT INTO ks.t (k, c) VALUES (%d, %d)", i % 3, i);
         ok(f, q);
     }
-    wire_query_params_t p = {.consistency = WIRE_CL_ONE, .page_size = 4,
-                             .paging_state = {NULL, -1}};
+    wire_query_params_t p = {
+        .consistency = WIRE_CL_ONE, .page_size = 4, .paging_state = {NULL, -1}};
     size_t total = 0;
     uint8_t state_buf[256];
     for (int page = 0; page < 20; page++) {
@@ -143,6 +144,7 @@ static void pages_through_a_partition(void **state)
         assert_true(f->r.paging_state.len <= (int32_t)sizeof(state_buf));
         memcpy(state_buf, f->r.paging_state.ptr, (size_t)f->r.paging_state.len);
         p.paging_state.ptr = state_buf;
+        p.paging_state.len = f->r.paging_state.len;
     }
     assert_int_equal(total, 25);
 }
@@ -179,8 +181,8 @@ static void serves_system_tables_drivers_read(void **state)
     ok(f, "SELECT * FROM system_schema.columns WHERE keyspace_name = 'system' AND table_name = "
           "'local'");
     assert_int_equal(f->r.n_rows, 18);
-    const char *tables[] = {"tables", "columns", "types", "functions", "aggregates",
-                            "triggers", "indexes", "views"};
+    const char *tables[] = {"tables",     "columns",  "types",   "functions",
+                            "aggregates", "triggers", "indexes", "views"};
     for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
         char q[96];
         snprintf(q, sizeof(q), "SELECT * FROM system_schema.%s", tables[i]);
@@ -206,8 +208,8 @@ static void prepared_statement_binds_by_position(void **state)
     memcpy(id, f->r.prepared_id, 16);
     uint8_t k[4] = {0, 0, 0, 7};
     wire_value_t vals[2] = {{k, 4}, {(const uint8_t *)"ann", 3}};
-    wire_query_params_t p = {.consistency = WIRE_CL_ONE, .n_values = 2, .values = vals,
-                             .paging_state = {NULL, -1}};
+    wire_query_params_t p = {
+        .consistency = WIRE_CL_ONE, .n_values = 2, .values = vals, .paging_state = {NULL, -1}};
     wire_value_t idv = {id, 16};
     assert_int_equal(cql_execute(f->e, f->s, idv, &p, &f->a, &f->r, &f->err), BASE_OK);
     ok(f, "SELECT name FROM ks.users WHERE id = 7");

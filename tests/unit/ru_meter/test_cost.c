@@ -1,12 +1,12 @@
 /* Unit tests for ru_meter/cost.c: every operation kind against hand-computed
  * charges, the coefficient setter, and cost_model.json = the defaults. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
 
-#include <math.h>
+#include <cmocka.h>
 
 #include "ru_meter/ru_meter.h"
 
@@ -243,8 +243,7 @@ static char *read_cost_model_json(void)
     char path[4096];
     const char *tail = strstr(__FILE__, "tests/unit/ru_meter/");
     assert_non_null(tail);
-    snprintf(path, sizeof(path), "%.*sru_meter/cost_model.json", (int)(tail - __FILE__),
-             __FILE__);
+    snprintf(path, sizeof(path), "%.*sru_meter/cost_model.json", (int)(tail - __FILE__), __FILE__);
     FILE *f = fopen(path, "rb");
     assert_non_null(f);
     static char text[65536];

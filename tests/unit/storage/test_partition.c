@@ -309,6 +309,78 @@ static void set_collection_replaces_older_elements(void **state)
 }
 
 
+static void deletion_wins_a_timestamp_tie_within_one_mutation(void **state)
+{
+    fixture_t *f = *state;
+    test_key_t key = test_key(1);
+    uint32_t col = 4;
+    /* A clear at the same timestamp as the element hides it (DELETE l and
+     * an element in one batch). */
+    storage_mutation_t m = test_mut(&key, "r");
+    storage_cell_t e = test_elem(col, "a", "", 10);
+    m.row_marker = true;
+    m.marker_ts = 10;
+    m.clear_cols = &col;
+    m.n_clear_cols = 1;
+    m.delete_ts = 10;
+    m.cells = &e;
+    m.n_cells = 1;
+    storage_apply(f->t, &m, 0, NULL);
+    storage_row_view_t v;
+    assert_true(test_row(f->t, 1, "r", 0, &v));
+    assert_int_equal(v.n_cells, 0);
+
+    /* A row deleted and re-inserted at one timestamp stays deleted. */
+    storage_mutation_t both = test_mut(&key, "s");
+    storage_cell_t c = test_cell(1, "x", 20);
+    both.delete_row = true;
+    both.delete_ts = 20;
+    both.row_marker = true;
+    both.marker_ts = 20;
+    both.cells = &c;
+    both.n_cells = 1;
+    storage_apply(f->t, &both, 0, NULL);
+    assert_false(test_row(f->t, 1, "s", 0, &v));
+}
+
+
+static void collection_replaced_without_delete_ts_clears_just_below_the_write(void **state)
+{
+    fixture_t *f = *state;
+    test_key_t key = test_key(1);
+    uint32_t col = 4;
+    storage_cell_t old = test_elem(col, "old", "", 99);
+    storage_mutation_t add = test_mut(&key, "r");
+    add.cells = &old;
+    add.n_cells = 1;
+    storage_apply(f->t, &add, 0, NULL);
+
+    /* INSERT ... l = {new} USING TIMESTAMP 100 */
+    storage_mutation_t m = test_mut(&key, "r");
+    storage_cell_t e = test_elem(col, "new", "", 100);
+    m.row_marker = true;
+    m.marker_ts = 100;
+    m.clear_cols = &col;
+    m.n_clear_cols = 1;
+    m.cells = &e;
+    m.n_cells = 1;
+    storage_apply(f->t, &m, 0, NULL);
+    storage_row_view_t v;
+    assert_true(test_row(f->t, 1, "r", 0, &v));
+    assert_int_equal(v.n_cells, 1);
+    assert_memory_equal(v.cells[0].path, "new", 3);
+
+    /* UPDATE ... SET l = null: nothing written, so now_us times it. */
+    storage_mutation_t null_set = test_mut(&key, "r");
+    null_set.clear_cols = &col;
+    null_set.n_clear_cols = 1;
+    storage_apply(f->t, &null_set, 101, NULL);
+    assert_true(test_row(f->t, 1, "r", 0, &v));
+    assert_int_equal(v.n_cells, 0);
+    assert_true(v.has_marker);
+}
+
+
 static void large_collection_written_at_once_keeps_order(void **state)
 {
     fixture_t *f = *state;
@@ -366,6 +438,8 @@ int main(void)
         T(range_tombstone_ages_out_under_a_newer_partition_deletion),
         T(static_cells_are_per_partition),
         T(set_collection_replaces_older_elements),
+        T(deletion_wins_a_timestamp_tie_within_one_mutation),
+        T(collection_replaced_without_delete_ts_clears_just_below_the_write),
         T(large_collection_written_at_once_keeps_order),
         T(shadowed_writes_leave_no_partition_behind),
     };

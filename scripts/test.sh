@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# test.sh - install what is needed, then build and run every test (unit and
+# integration) twice: in a Release build and in an ASan+UBSan build. The
+# integration tests start the built binary on free loopback ports and drive
+# it with the Python and Node.js drivers. Exits non-zero if any test fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+./scripts/setup.sh
+JOBS="${JOBS:-2}"
+
+build() { # build <dir> <cmake args...>
+    local dir="$1"
+    shift
+    cmake -S . -B "$dir" "$@" >/dev/null
+    cmake --build "$dir" -j"$JOBS"
+}
+
+build build-release -DCMAKE_BUILD_TYPE=Release
+build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSANITIZE=ON
+
+status=0
+echo "== Release build: unit + integration tests"
+(cd build-release && ctest --output-on-failure -j"$JOBS") || status=1
+
+echo "== ASan+UBSan build: unit + integration tests"
+(
+    cd build-asan
+    export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1"
+    export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+    ctest --output-on-failure -j"$JOBS"
+) || status=1
+
+if [ "$status" -ne 0 ]; then
+    echo "test.sh: some tests failed (see above)" >&2
+fi
+exit "$status"

@@ -1,0 +1,381 @@
+"""Byte-level protocol tests against the real binary over TLS (with CA
+verification): version negotiation, handshake and auth states, framing
+(split and batched frames, many streams), oversized and malformed frames,
+compression, plaintext on the TLS port, RequestCharge and EVENT pushes."""
+
+import socket
+import struct
+import time
+import unittest
+
+from cqlwire import OP, RawClient, bytes_, query_body, string, string_list, string_map
+from emulator import ACCOUNT, KEY, Emulator
+
+EMU = None
+
+
+def setUpModule():
+    global EMU
+    EMU = Emulator().start()
+
+
+def tearDownModule():
+    EMU.stop()
+
+
+def ready_client(**kw):
+    return RawClient(EMU, **kw).ready(ACCOUNT, KEY)
+
+
+class VersionNegotiation(unittest.TestCase):
+    def check_refused(self, version, stream=5, header_len=9):
+        c = RawClient(EMU)
+        try:
+            if header_len == 8:  # v1/v2: one-byte stream id
+                c.send_raw(struct.pack(">BBbBI", version, 0, stream, OP["OPTIONS"], 0))
+            else:
+                c.send(OP["OPTIONS"], b"", stream=stream, version=version)
+            f = c.recv()
+            self.assertEqual(f.version, 0x84)
+            self.assertEqual(f.stream, stream)
+            code, msg = f.error()
+            self.assertEqual(code, 0x000A)
+            self.assertEqual(msg, "Invalid or unsupported protocol version (%d); supported "
+                                  "versions are (3/v3, 4/v4)" % version)
+        finally:
+            c.close()
+
+    def test_dse_v2_probe_is_refused_with_a_v4_header_and_the_stream_id(self):
+        self.check_refused(0x42, stream=7)
+
+    def test_dse_v1_probe_is_refused(self):
+        self.check_refused(0x41)
+
+    def test_v5_is_refused(self):
+        self.check_refused(5, stream=300)
+
+    def test_v1_and_v2_are_refused(self):
+        self.check_refused(1, header_len=8)
+        self.check_refused(2, header_len=8)
+
+    def test_v3_is_served_with_v3_headers(self):
+        c = RawClient(EMU, version=3)
+        try:
+            f = c.startup()
+            self.assertEqual(f.version, 0x83)
+            self.assertEqual(f.opcode, OP["AUTHENTICATE"])
+            f = c.auth(ACCOUNT, KEY)
+            self.assertEqual(f.opcode, OP["AUTH_SUCCESS"])
+        finally:
+            c.close()
+
+    def test_changing_version_mid_connection_is_a_protocol_error(self):
+        c = RawClient(EMU)
+        try:
+            c.request(OP["OPTIONS"])
+            c.send(OP["OPTIONS"], version=3, stream=2)
+            f = c.recv()
+            self.assertEqual(f.error()[0], 0x000A)
+            self.assertTrue(c.is_closed())
+        finally:
+            c.close()
+
+
+class Handshake(unittest.TestCase):
+    def setUp(self):
+        self.c = RawClient(EMU)
+
+    def tearDown(self):
+        self.c.close()
+
+    def test_options_lists_cql_version_compression_and_protocol_versions(self):
+        f = self.c.request(OP["OPTIONS"], stream=3)
+        self.assertEqual(f.opcode, OP["SUPPORTED"])
+        self.assertEqual(f.stream, 3)
+        from cqlwire import Reader
+        opts = Reader(f.body).string_multimap()
+        self.assertEqual(opts["CQL_VERSION"], ["3.4.4"])
+        self.assertEqual(opts["COMPRESSION"], ["lz4"])
+        self.assertEqual(opts["PROTOCOL_VERSIONS"], ["3/v3", "4/v4"])
+
+    def test_startup_with_driver_keys_asks_for_the_password_authenticator(self):
+        f = self.c.startup({"CQL_VERSION": "3.0.0", "DRIVER_NAME": "x", "DRIVER_VERSION": "1",
+                            "CLIENT_ID": "abc", "APPLICATION_NAME": "t", "NO_COMPACT": "true"})
+        self.assertEqual(f.opcode, OP["AUTHENTICATE"])
+        from cqlwire import Reader
+        self.assertEqual(Reader(f.body).string(),
+                         "org.apache.cassandra.auth.PasswordAuthenticator")
+
+    def test_wrong_key_gets_bad_credentials_and_the_connection_can_retry(self):
+        self.c.startup()
+        f = self.c.auth(ACCOUNT, "not-the-key", stream=9)
+        self.assertEqual(f.stream, 9)
+        self.assertEqual(f.error(), (0x0100, "Provided username localhost and/or password are "
+                                             "incorrect"))
+        f = self.c.query("SELECT * FROM system.local")
+        self.assertEqual(f.error()[0], 0x000A)  # still not authenticated
+        f = self.c.auth(ACCOUNT, KEY)
+        self.assertEqual(f.opcode, OP["AUTH_SUCCESS"])
+        self.assertIsNone(struct.unpack(">i", f.body[:4])[0] >= 0 or None)  # null token
+
+    def test_wrong_account_name_is_refused(self):
+        self.c.startup()
+        code, msg = self.c.auth("someone", KEY).error()
+        self.assertEqual(code, 0x0100)
+        self.assertIn("someone", msg)
+
+    def test_requests_before_startup_are_protocol_errors(self):
+        for op, body in (("QUERY", query_body("SELECT * FROM system.local")),
+                         ("PREPARE", b"\0\0\0\1x"), ("REGISTER", string_list(["SCHEMA_CHANGE"])),
+                         ("AUTH_RESPONSE", bytes_(b"\0a\0b"))):
+            f = self.c.request(OP[op], body, stream=4)
+            self.assertEqual(f.stream, 4)
+            code, msg = f.error()
+            self.assertEqual(code, 0x000A, op)
+            self.assertIn("Unexpected message " + op, msg)
+
+    def test_queries_before_authentication_are_refused(self):
+        self.c.startup()
+        code, msg = self.c.query("SELECT * FROM system.local").error()
+        self.assertEqual(code, 0x000A)
+        self.assertIn("not authenticated", msg)
+
+    def test_second_startup_is_a_protocol_error(self):
+        self.c.ready(ACCOUNT, KEY)
+        code, _ = self.c.startup().error()
+        self.assertEqual(code, 0x000A)
+
+    def test_unknown_compression_is_refused(self):
+        code, msg = self.c.startup({"CQL_VERSION": "3.4.4", "COMPRESSION": "snappy"}).error()
+        self.assertEqual(code, 0x000A)
+        self.assertEqual(msg, "Unknown compression algorithm: snappy")
+
+    def test_missing_cql_version_is_refused(self):
+        code, msg = self.c.startup({"DRIVER_NAME": "x"}).error()
+        self.assertEqual(code, 0x000A)
+        self.assertIn("CQL_VERSION", msg)
+
+    def test_register_answers_ready_and_rejects_unknown_events(self):
+        self.c.ready(ACCOUNT, KEY)
+        f = self.c.request(OP["REGISTER"], string_list(["TOPOLOGY_CHANGE", "STATUS_CHANGE",
+                                                        "SCHEMA_CHANGE"]))
+        self.assertEqual(f.opcode, OP["READY"])
+        code, msg = self.c.request(OP["REGISTER"], string_list(["NOPE"])).error()
+        self.assertEqual(code, 0x000A)
+        self.assertIn("NOPE", msg)
+
+
+class Framing(unittest.TestCase):
+    def test_a_frame_sent_one_byte_at_a_time_is_reassembled(self):
+        c = RawClient(EMU)
+        try:
+            data = c.frame_bytes(OP["OPTIONS"], stream=11)
+            for i in range(len(data)):
+                c.send_raw(data[i:i + 1])
+                time.sleep(0.002)
+            f = c.recv()
+            self.assertEqual((f.opcode, f.stream), (OP["SUPPORTED"], 11))
+        finally:
+            c.close()
+
+    def test_many_frames_in_one_write_are_all_answered_in_order(self):
+        c = RawClient(EMU)
+        try:
+            streams = list(range(1, 200)) + [32767, -5 & 0x7fff]
+            c.send_raw(b"".join(c.frame_bytes(OP["OPTIONS"], stream=s) for s in streams))
+            got = [c.recv() for _ in streams]
+            self.assertEqual([f.stream for f in got], streams)
+            self.assertTrue(all(f.opcode == OP["SUPPORTED"] for f in got))
+        finally:
+            c.close()
+
+    def test_frame_over_the_maximum_is_a_protocol_error_then_close(self):
+        c = RawClient(EMU)
+        try:
+            c.send_raw(struct.pack(">BBhBI", 4, 0, 12, OP["QUERY"], 300 * 1024 * 1024))
+            f = c.recv()
+            self.assertEqual(f.stream, 12)
+            self.assertEqual(f.error()[0], 0x000A)
+            self.assertTrue(c.is_closed())
+        finally:
+            c.close()
+
+    def test_malformed_bodies_get_protocol_errors_and_the_connection_lives_on(self):
+        c = RawClient(EMU)
+        try:
+            bad = [(OP["STARTUP"], b"\x00\x05\x00\x01a"),         # truncated map
+                   (OP["STARTUP"], string_map({"A": "b"}) + b"x"),  # trailing garbage
+                   (OP["RESULT"], b""),                            # not a request
+                   (0x7f, b"")]                                    # no such opcode
+            for i, (op, body) in enumerate(bad):
+                f = c.request(op, body, stream=20 + i)
+                self.assertEqual(f.stream, 20 + i)
+                self.assertEqual(f.error()[0], 0x000A, (op, body))
+            self.assertEqual(c.request(OP["OPTIONS"]).opcode, OP["SUPPORTED"])
+            c.ready(ACCOUNT, KEY)
+            f = c.request(OP["QUERY"], b"\x00\x00\x00\x10abc", stream=30)  # short long-string
+            self.assertEqual(f.error()[0], 0x000A)
+            self.assertEqual(f.stream, 30)
+        finally:
+            c.close()
+
+    def test_a_compressed_frame_without_negotiation_is_refused(self):
+        c = RawClient(EMU)
+        try:
+            c.send(OP["OPTIONS"], b"\0\0\0\0", flags=0x01)
+            self.assertEqual(c.recv().error()[0], 0x000A)
+        finally:
+            c.close()
+
+    def test_a_response_frame_from_a_client_is_refused(self):
+        c = RawClient(EMU)
+        try:
+            c.send(OP["OPTIONS"], version=0x84, stream=3)
+            f = c.recv()
+            self.assertEqual(f.error()[0], 0x000A)
+            self.assertTrue(c.is_closed())
+        finally:
+            c.close()
+
+
+class PlaintextOnTheTlsPort(unittest.TestCase):
+    def test_plaintext_client_is_refused_with_a_log_line_and_the_server_carries_on(self):
+        c = RawClient(EMU, tls=False)
+        try:
+            c.send(OP["OPTIONS"], stream=1)
+            try:
+                f = c.recv()
+                code, msg = f.error()
+                self.assertEqual(code, 0x000A)
+                self.assertIn("TLS", msg)
+            except ConnectionError:
+                pass  # the error frame is best effort; the close is not
+            self.assertTrue(c.is_closed())
+        finally:
+            c.close()
+        EMU.wait_for_log(r"refused plaintext connection from 127\.0\.0\.1:\d+ on the TLS port: "
+                         r"use TLS or --no-tls")
+        ok = RawClient(EMU)
+        try:
+            self.assertEqual(ok.request(OP["OPTIONS"]).opcode, OP["SUPPORTED"])
+        finally:
+            ok.close()
+
+    def test_silent_plaintext_garbage_is_closed(self):
+        s = socket.create_connection((EMU.host, EMU.port), timeout=5)
+        try:
+            s.sendall(b"GET / HTTP/1.1\r\n\r\n")
+            self.assertEqual(s.recv(100), b"")
+        finally:
+            s.close()
+
+    def test_tls_with_wrong_hostname_fails_verification(self):
+        import ssl
+        with self.assertRaises(ssl.SSLCertVerificationError):
+            RawClient(EMU, server_hostname="not-this-host.example")
+
+    def test_tls_1_1_is_refused(self):
+        import ssl
+        import warnings
+        ctx = EMU.ssl_context()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            ctx.minimum_version = ssl.TLSVersion.TLSv1
+            ctx.maximum_version = ssl.TLSVersion.TLSv1_1
+        with self.assertRaises(ssl.SSLError):
+            RawClient(EMU, ssl_context=ctx)
+
+    def test_tls_1_2_and_1_3_are_served(self):
+        import ssl
+        for v in (ssl.TLSVersion.TLSv1_2, ssl.TLSVersion.TLSv1_3):
+            ctx = EMU.ssl_context()
+            ctx.minimum_version = ctx.maximum_version = v
+            c = RawClient(EMU, ssl_context=ctx)
+            try:
+                self.assertEqual(c.request(OP["OPTIONS"]).opcode, OP["SUPPORTED"])
+            finally:
+                c.close()
+
+
+class Compression(unittest.TestCase):
+    def test_lz4_is_used_both_ways_after_startup(self):
+        c = RawClient(EMU)
+        try:
+            c.ready(ACCOUNT, KEY, {"CQL_VERSION": "3.4.4", "COMPRESSION": "lz4"})
+            f = c.query("SELECT key, release_version FROM system.local WHERE key = 'local'")
+            self.assertEqual(f.opcode, OP["RESULT"])
+            self.assertTrue(f.flags & 0x01, "the response should be compressed")
+            self.assertIn("RequestCharge", f.custom_payload)
+        finally:
+            c.close()
+
+
+class Statements(unittest.TestCase):
+    def test_every_statement_response_carries_request_charge(self):
+        c = ready_client()
+        try:
+            ok = c.query("SELECT release_version FROM system.local WHERE key = 'local'",
+                         stream=40)
+            self.assertEqual(ok.opcode, OP["RESULT"])
+            self.assertEqual(ok.stream, 40)
+            self.assertTrue(ok.flags & 0x04)
+            self.assertEqual(len(ok.custom_payload["RequestCharge"]), 8)
+            self.assertGreater(ok.request_charge(), 0.0)
+            bad = c.query("SELECT * FROM no_such_keyspace.no_such_table", stream=41)
+            self.assertEqual(bad.opcode, OP["ERROR"])
+            self.assertTrue(bad.flags & 0x04)
+            self.assertEqual(len(bad.custom_payload["RequestCharge"]), 8)
+            syntax = c.query("SELEKT nonsense", stream=42)
+            self.assertEqual(syntax.error()[0], 0x2000)
+            self.assertIn("RequestCharge", syntax.custom_payload)
+        finally:
+            c.close()
+
+    def test_v3_responses_carry_no_payload(self):
+        c = RawClient(EMU, version=3).ready(ACCOUNT, KEY)
+        try:
+            f = c.query("SELECT release_version FROM system.local WHERE key = 'local'")
+            self.assertEqual(f.version, 0x83)
+            self.assertEqual(f.opcode, OP["RESULT"])
+            self.assertFalse(f.flags & 0x04)
+        finally:
+            c.close()
+
+    def test_many_streams_in_flight_are_answered_with_their_ids(self):
+        c = ready_client()
+        try:
+            streams = list(range(100, 164))
+            c.send_raw(b"".join(c.frame_bytes(
+                OP["QUERY"], query_body("SELECT key FROM system.local WHERE key = 'local'"),
+                stream=s) for s in streams))
+            got = [c.recv() for _ in streams]
+            self.assertEqual(sorted(f.stream for f in got), streams)
+            self.assertTrue(all(f.opcode == OP["RESULT"] for f in got))
+        finally:
+            c.close()
+
+    def test_schema_changes_are_pushed_to_registered_connections(self):
+        listener = ready_client()
+        worker = ready_client()
+        try:
+            f = listener.request(OP["REGISTER"], string_list(["SCHEMA_CHANGE"]))
+            self.assertEqual(f.opcode, OP["READY"])
+            f = worker.query("CREATE KEYSPACE IF NOT EXISTS evt_ks WITH replication = "
+                             "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+            self.assertEqual(f.opcode, OP["RESULT"], f.body)
+            ev = listener.recv()
+            self.assertEqual(ev.opcode, OP["EVENT"])
+            self.assertEqual(ev.stream, -1)
+            from cqlwire import Reader
+            r = Reader(ev.body)
+            self.assertEqual(r.string(), "SCHEMA_CHANGE")
+            self.assertEqual(r.string(), "CREATED")
+            self.assertEqual(r.string(), "KEYSPACE")
+            self.assertEqual(r.string(), "evt_ks")
+        finally:
+            listener.close()
+            worker.close()
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -1,0 +1,188 @@
+/* Unit tests for ru_meter/stats.c and histogram.c: percentiles, per-second
+ * rates and the snapshot per shape, table and partition. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "ru_meter/ru_int.h"
+
+#define SEC 1000000LL
+#define MS  1000LL
+
+
+static void assert_within(double got, double want, double rel)
+{
+    if (fabs(got - want) > want * rel) {
+        fail_msg("got %.4f, want %.4f within %.1f%%", got, want, rel * 100);
+    }
+}
+
+
+static void percentiles_are_within_the_bucket_error(void **state)
+{
+    (void)state;
+    ru_hist_t *h = calloc(1, sizeof(*h));
+    for (int i = 1; i <= 100; i++) {
+        ru__hist_add(h, i); /* 1 .. 100 RU */
+    }
+    assert_int_equal(h->count, 100);
+    assert_within(ru__hist_percentile(h, 50), 50, 0.035);
+    assert_within(ru__hist_percentile(h, 99), 99, 0.035);
+    assert_true(ru__hist_percentile(h, 100) == 100);
+    assert_true(ru__hist_percentile(h, 0) == 1);
+    free(h);
+}
+
+
+static void identical_charges_report_exactly(void **state)
+{
+    (void)state;
+    ru_hist_t *h = calloc(1, sizeof(*h));
+    for (int i = 0; i < 1000; i++) {
+        ru__hist_add(h, 5.5);
+    }
+    assert_true(ru__hist_percentile(h, 50) == 5.5);
+    assert_true(ru__hist_percentile(h, 99) == 5.5);
+    free(h);
+}
+
+
+static void skewed_samples_put_p99_in_the_tail(void **state)
+{
+    (void)state;
+    ru_hist_t *h = calloc(1, sizeof(*h));
+    for (int i = 0; i < 980; i++) {
+        ru__hist_add(h, 1.0);
+    }
+    for (int i = 0; i < 20; i++) {
+        ru__hist_add(h, 250.0);
+    }
+    assert_within(ru__hist_percentile(h, 50), 1.0, 0.035);
+    assert_within(ru__hist_percentile(h, 99), 250, 0.035);
+    free(h);
+}
+
+
+static void buckets_are_monotonic_and_bounded(void **state)
+{
+    (void)state;
+    size_t prev = 0;
+    for (double v = 0; v < 1e7; v = v * 1.01 + 0.01) {
+        size_t i = ru__hist_index(v);
+        assert_true(i >= prev);
+        assert_true(i < RU_HIST_BUCKETS);
+        prev = i;
+    }
+    assert_int_equal(ru__hist_index(0.05), 5); /* exact below 0.16 RU */
+    assert_int_equal(ru__hist_index(1e30), RU_HIST_BUCKETS - 1);
+    assert_int_equal(ru__hist_index(-3), 0);
+}
+
+
+static void rates_track_each_second_and_the_peak(void **state)
+{
+    (void)state;
+    ru_rate_t r;
+    ru__rate_init(&r);
+    ru__rate_add(&r, 100, 100 * MS);
+    ru__rate_add(&r, 200, 500 * MS);
+    ru__rate_add(&r, 50, SEC + 200 * MS);
+    assert_true(r.peak == 300);
+    assert_true(ru__rate_last_second(&r, SEC + 500 * MS) == 300);
+    assert_true(ru__rate_last_second(&r, 2 * SEC + 300 * MS) == 50);
+    assert_true(ru__rate_last_second(&r, 5 * SEC) == 0);
+    ru__rate_add(&r, 10, 4 * SEC); /* a gap: the previous second was empty */
+    assert_true(ru__rate_last_second(&r, 4 * SEC + 1) == 0);
+    assert_true(r.peak == 300);
+}
+
+
+static void snapshot_summarises_shapes_tables_and_partitions(void **state)
+{
+    (void)state;
+    ru_meter_t *m = ru_meter_new(NULL);
+    ru_request_t rd = {.keyspace = "ks", .table = "t", .shape = "SELECT v FROM t WHERE k = ?"};
+    ru_request_t wr = {
+        .keyspace = "ks", .table = "t", .shape = "INSERT INTO t (k, v) VALUES (?, ?)"};
+    ru_op_t read = {.kind = RU_OP_READ, .point_read = true, .rows_read = 1, .bytes_read = 100};
+    ru_op_t write = {.kind = RU_OP_WRITE, .rows_written = 1, .bytes_written = 100};
+    ru_op_t fail = {.kind = RU_OP_WRITE, .failed = true};
+    for (int64_t now = 0; now < 2 * SEC; now += 100 * MS) {
+        if (now < SEC) {
+            ru_meter_charge(m, &rd, NULL, &read, now); /* 10 x 1 RU in second 0 */
+        }
+        if (now % (200 * MS) == 0) {
+            ru_meter_charge(m, &wr, NULL, &write, now); /* 10 x 5.5 over 2 s */
+        }
+    }
+    ru_meter_charge(m, &wr, NULL, &fail, 2500 * MS);
+    ru_snapshot_t snap;
+    ru_meter_snapshot(m, 3 * SEC, &snap);
+
+    assert_true(snap.observed_s == 3.0);
+    assert_int_equal(snap.total.count, 21);
+    assert_true(fabs(snap.total.ru_total - 65) < 1e-9);
+    assert_int_equal(snap.n_shapes, 2);
+    /* highest RU first */
+    assert_string_equal(snap.shapes[0].shape, "INSERT INTO t (k, v) VALUES (?, ?)");
+    assert_int_equal(snap.shapes[0].s.count, 11);
+    assert_int_equal(snap.shapes[0].s.failed, 1);
+    assert_true(snap.shapes[0].s.ru_max == 5.5);
+    assert_true(fabs(snap.shapes[0].s.ru_mean - 55.0 / 11) < 1e-9);
+    assert_true(snap.shapes[0].s.ru_p50 == 5.5);
+    assert_string_equal(snap.shapes[1].keyspace, "ks");
+    assert_string_equal(snap.shapes[1].table, "t");
+    assert_true(snap.shapes[1].s.ru_p99 == 1.0);
+
+    const ru_table_stats_t *t = &snap.tables[0];
+    assert_string_equal(t->keyspace, "ks");
+    assert_string_equal(t->table, "t");
+    assert_int_equal(t->throughput.kind, RU_TP_MANUAL);
+    assert_int_equal(t->throughput.ru_s, 400);
+    /* second 0: 10 reads (10 RU) + 5 writes (27.5 RU) */
+    assert_true(fabs(t->peak_ru_s - 37.5) < 1e-9);
+    assert_int_equal(t->n_parts, 1);
+    assert_true(fabs(t->parts[0].peak_ru_s - 37.5) < 1e-9);
+    assert_true(fabs(t->parts[0].peak_share - 37.5 / 400) < 1e-9);
+    assert_true(fabs(t->parts[0].ru_last_s - 0) < 1e-9); /* second 2 had the failure only */
+    ru_snapshot_fini(&snap);
+
+    ru_meter_snapshot(m, 2 * SEC, &snap);
+    assert_true(fabs(snap.tables[0].parts[0].ru_last_s - 27.5) < 1e-9);
+    ru_snapshot_fini(&snap);
+    ru_meter_free(m);
+}
+
+
+static void snapshot_of_an_idle_meter_is_empty(void **state)
+{
+    (void)state;
+    ru_meter_t *m = ru_meter_new(NULL);
+    ru_snapshot_t snap;
+    ru_meter_snapshot(m, 42 * SEC, &snap);
+    assert_int_equal(snap.n_tables, 0);
+    assert_int_equal(snap.n_shapes, 0);
+    assert_true(snap.observed_s == 1);
+    assert_true(snap.total.ru_mean == 0);
+    ru_snapshot_fini(&snap);
+    ru_meter_free(m);
+}
+
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(percentiles_are_within_the_bucket_error),
+        cmocka_unit_test(identical_charges_report_exactly),
+        cmocka_unit_test(skewed_samples_put_p99_in_the_tail),
+        cmocka_unit_test(buckets_are_monotonic_and_bounded),
+        cmocka_unit_test(rates_track_each_second_and_the_peak),
+        cmocka_unit_test(snapshot_summarises_shapes_tables_and_partitions),
+        cmocka_unit_test(snapshot_of_an_idle_meter_is_empty),
+    };
+    return cmocka_run_group_tests_name("ru_meter/stats", tests, NULL, NULL);
+}
