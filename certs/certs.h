@@ -23,12 +23,12 @@
 
 #include "base/base.h"
 
-#define CERTS_PATH_MAX     4096
-#define CERTS_MAX_SANS     64
-#define CERTS_CA_CN        "Cosmos Cassandra Emulator Local CA"
-#define CERTS_CA_DAYS      3650
-#define CERTS_SERVER_DAYS  825
-#define CERTS_RENEW_DAYS   30 /* regenerate when this close to expiry */
+#define CERTS_PATH_MAX    4096
+#define CERTS_MAX_SANS    64
+#define CERTS_CA_CN       "Cosmos Cassandra Emulator Local CA"
+#define CERTS_CA_DAYS     3650
+#define CERTS_SERVER_DAYS 825
+#define CERTS_RENEW_DAYS  30 /* regenerate when this close to expiry */
 
 typedef struct certs_files_s {
     char ca_cert[CERTS_PATH_MAX];

@@ -45,8 +45,7 @@ static int mkdir_p(const char *dir, base_error_t *err)
         char saved = *p;
         *p = '\0';
         if (mkdir(path, 0700) != 0 && errno != EEXIST) {
-            return base_error_set(err, 0, "cannot create directory %s: %s", path,
-                                  strerror(errno));
+            return base_error_set(err, 0, "cannot create directory %s: %s", path, strerror(errno));
         }
         *p = saved;
         if (saved == '\0') {

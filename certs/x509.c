@@ -60,8 +60,8 @@ static X509 *cert_new(EVP_PKEY *key, const char *cn, int days)
         X509_NAME_add_entry_by_txt(name, "O", MBSTRING_UTF8,
                                    (const unsigned char *)"Cosmos Cassandra Emulator", -1, -1,
                                    0) != 1 ||
-        X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_UTF8, (const unsigned char *)cn, -1,
-                                   -1, 0) != 1) {
+        X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_UTF8, (const unsigned char *)cn, -1, -1,
+                                   0) != 1) {
         goto fail;
     }
     BN_free(serial);
@@ -255,8 +255,10 @@ int certs__canon_host(const char *host, char *out, size_t cap, base_error_t *err
         return BASE_OK;
     }
     if (!valid_dns_name(host) || strlen(host) + 5 > cap) {
-        return base_error_set(err, 0, "invalid certificate host name '%.200s': use an IP address "
-                                      "or a DNS name", host);
+        return base_error_set(err, 0,
+                              "invalid certificate host name '%.200s': use an IP address "
+                              "or a DNS name",
+                              host);
     }
     size_t n = (size_t)snprintf(out, cap, "DNS:%s", host);
     for (size_t i = 4; i < n; i++) {

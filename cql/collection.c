@@ -48,13 +48,12 @@ ssize_t cql__collection_split(const wire_type_t *t, wire_value_t v, base_arena_t
     cql_cursor_t c;
     cql__cursor_init(&c, v);
     int32_t n = 0;
-    if (!cql__cursor_i32(&c, &n) || n < 0 ||
-        (size_t)n > cql__cursor_left(&c) / (is_map ? 8 : 4)) {
+    if (!cql__cursor_i32(&c, &n) || n < 0 || (size_t)n > cql__cursor_left(&c) / (is_map ? 8 : 4)) {
         return -1;
     }
     wire_value_t *k = base_arena_alloc(a, ((size_t)n ? (size_t)n : 1) * sizeof(*k));
-    wire_value_t *val = is_map ? base_arena_alloc(a, ((size_t)n ? (size_t)n : 1) * sizeof(*val))
-                               : NULL;
+    wire_value_t *val =
+        is_map ? base_arena_alloc(a, ((size_t)n ? (size_t)n : 1) * sizeof(*val)) : NULL;
     for (int32_t i = 0; i < n; i++) {
         if (!cql__cursor_value(&c, &k[i]) || (is_map && !cql__cursor_value(&c, &val[i]))) {
             return -1;

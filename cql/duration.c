@@ -23,7 +23,7 @@ typedef struct builder_s {
 } builder_t;
 
 static const char *const unit_names[] = {
-    "",        "years",   "months",  "weeks",        "days",         "hours",
+    "",        "years",   "months",       "weeks",        "days",        "hours",
     "minutes", "seconds", "milliseconds", "microseconds", "nanoseconds",
 };
 
@@ -61,8 +61,8 @@ static int add(builder_t *b, int unit, int64_t n, base_error_t *err)
     b->unit = unit;
     static const int64_t months_per[] = {0, 12, 1};
     static const int64_t days_per[] = {0, 0, 0, 7, 1};
-    static const int64_t nanos_per[] = {0,          0,         0,         0,     0, NS_PER_HOUR,
-                                        NS_PER_MIN, NS_PER_SEC, NS_PER_MS, NS_PER_US, 1};
+    static const int64_t nanos_per[] = {
+        0, 0, 0, 0, 0, NS_PER_HOUR, NS_PER_MIN, NS_PER_SEC, NS_PER_MS, NS_PER_US, 1};
     if (unit <= 2) {
         if (limit(err, n, (INT32_MAX - b->months) / months_per[unit], "months") != BASE_OK) {
             return BASE_ERROR;
@@ -297,7 +297,7 @@ static size_t put_vint(uint8_t *p, int64_t x)
         p[i] = (uint8_t)v;
         v >>= 8;
     }
-    p[0] |= (uint8_t)~(0xFFu >> (size - 1));
+    p[0] |= (uint8_t) ~(0xFFu >> (size - 1));
     return size;
 }
 

@@ -31,11 +31,14 @@
  *   udt
  *
  * DESC inverts every byte of the component. Ties of cql__value_compare that
- * carry different bytes are broken, never reordered: decimals equal in value
- * order by scale (1.0 < 1.00), and a tuple with trailing nulls sorts after
- * the same tuple without them. Values that differ only in non-canonical
- * bytes (non-minimal varints, booleans other than 0/1, NaN payloads) encode
- * alike, and decode to the canonical form.
+ * carry different bytes are broken, so decoding is exact: decimals equal in
+ * value order by scale (1.0 < 1.00), and a tuple with trailing nulls sorts
+ * after the same tuple without them. At the top level that only refines
+ * Cassandra's order; inside a frozen collection, tuple or UDT the tie-break
+ * comes before the later elements, the one case where the two orders can
+ * disagree. Values that differ only in non-canonical bytes (non-minimal
+ * varints, booleans other than 0/1, NaN payloads) encode alike and decode
+ * to the canonical form.
  */
 #include "cql/value_int.h"
 
@@ -347,6 +350,9 @@ static bool get_decimal(reader_t *r, base_buf_t *out)
         e[i] ^= neg;
     }
     int64_t exp = (int64_t)(base_load_u64(e) ^ 0x8000000000000000ULL);
+    if (exp < -(1LL << 40) || exp > (1LL << 40)) {
+        return false; /* no real decimal has such an exponent */
+    }
     base_buf_t digits;
     base_buf_init(&digits);
     if (neg) {
@@ -574,12 +580,16 @@ wire_value_t cql__pk_compose(const wire_value_t *parts, size_t n, base_arena_t *
         return (wire_value_t){base_arena_memdup(a, parts[0].ptr, (size_t)parts[0].len),
                               parts[0].len};
     }
+    /* A part that is null or longer than a short can hold makes the empty
+     * value: no composite key is empty (each part takes at least 3 bytes), so
+     * it matches no partition, and it is safe to hash. Callers reject such keys
+     * with Cassandra's message before writing. */
+    wire_value_t out = {(const uint8_t *)"", 0};
     base_buf_t b;
     base_buf_init(&b);
-    wire_value_t out = {NULL, WIRE_VALUE_NULL};
     for (size_t i = 0; i < n; i++) {
         if (parts[i].len < 0 || parts[i].len > UINT16_MAX) {
-            goto done; /* not representable: the caller rejects such keys */
+            goto done;
         }
         base_buf_put_u16(&b, (uint16_t)parts[i].len);
         base_buf_put(&b, parts[i].ptr, (size_t)parts[i].len);

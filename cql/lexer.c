@@ -15,16 +15,18 @@
 
 #define CQL_KW_MAX_LEN 12 /* "columnfamily", "materialized" */
 
+/* clang-format off */
 static const struct {
     const char *name;
     uint8_t len;
     bool reserved;
 } keywords[CQL_KW__COUNT] = {
-    {"", 0, false},
+    {"", 0, false}, /* CQL_KW_NONE */
 #define XX(id, name, reserved) {name, sizeof(name) - 1, reserved},
     CQL_KEYWORD_MAP(XX)
 #undef XX
 };
+/* clang-format on */
 
 
 static inline bool is_alpha(unsigned char c)
@@ -144,12 +146,37 @@ static bool digits(const char *s, size_t len, size_t *i)
 }
 
 
+/* Components "<digits><unit>" at *pi, units taken in the order given (each
+ * at most once); counts them in *n. With all_or_none, a run that is not a
+ * component is a failure rather than the end of the part. */
+static bool iso_part(const char *s, size_t len, size_t *pi, const char *units, bool all_or_none,
+                     size_t *n)
+{
+    size_t i = *pi;
+    for (const char *u = units; *u != '\0' && i < len; u++) {
+        size_t j = i;
+        if (!digits(s, len, &j) || j >= len) {
+            if (all_or_none) {
+                return false;
+            }
+            break;
+        }
+        u = strchr(u, (char)lower((unsigned char)s[j]));
+        if (u == NULL || *u == '\0') {
+            return false;
+        }
+        i = j + 1;
+        (*n)++;
+    }
+    *pi = i;
+    return true;
+}
+
+
 /* ISO 8601 "P[nY][nM][nD][T[nH][nM][nS]]" or "PnW", each component optional
  * but at least one present. */
 bool cql__lexer_is_iso_duration(const char *s, size_t len)
 {
-    static const char date_units[] = "ymd";
-    static const char time_units[] = "hms";
     size_t i = 1, n = 0;
     if (len < 3 || lower((unsigned char)s[0]) != 'p') {
         return false;
@@ -158,38 +185,13 @@ bool cql__lexer_is_iso_duration(const char *s, size_t len)
         return i + 1 == len;
     }
     i = 1;
-    const char *units = date_units;
-    for (int u = 0; u < 3 && i < len; u++) {
-        size_t j = i;
-        if (digits(s, len, &j) && j < len) {
-            unsigned char c = lower((unsigned char)s[j]);
-            for (; u < 3 && units[u] != (char)c; u++) {
-            }
-            if (u == 3) {
-                return false;
-            }
-            i = j + 1;
-            n++;
-        } else {
-            break;
-        }
+    if (!iso_part(s, len, &i, "ymd", false, &n)) {
+        return false;
     }
     if (i < len && lower((unsigned char)s[i]) == 't') {
         i++;
-        units = time_units;
-        for (int u = 0; u < 3 && i < len; u++) {
-            size_t j = i;
-            if (!digits(s, len, &j) || j >= len) {
-                return false;
-            }
-            unsigned char c = lower((unsigned char)s[j]);
-            for (; u < 3 && units[u] != (char)c; u++) {
-            }
-            if (u == 3) {
-                return false;
-            }
-            i = j + 1;
-            n++;
+        if (!iso_part(s, len, &i, "hms", true, &n)) {
+            return false;
         }
     }
     return n > 0 && i == len;
@@ -322,7 +324,9 @@ static bool scan_quoted(const char *s, size_t len, size_t *pi, char q, bool *esc
 }
 
 
-static void skip_space_and_comments(cql_lexer_t *lx, cql_token_t *tok)
+/* Advances lx->pos over blanks and comments; false for an unclosed block
+ * comment. */
+static bool skip_space_and_comments(cql_lexer_t *lx)
 {
     const char *s = lx->text;
     size_t len = lx->len, i = lx->pos;
@@ -338,12 +342,7 @@ static void skip_space_and_comments(cql_lexer_t *lx, cql_token_t *tok)
             for (; j + 1 < len && !(s[j] == '*' && s[j + 1] == '/'); j++) {
             }
             if (j + 1 >= len) {
-                tok->type = CQL_TOK_ERROR;
-                tok->expect = "'*/'";
-                tok->off = len;
-                tok->len = 0;
-                lx->pos = len;
-                return;
+                return false;
             }
             i = j + 2;
         } else {
@@ -351,6 +350,7 @@ static void skip_space_and_comments(cql_lexer_t *lx, cql_token_t *tok)
         }
     }
     lx->pos = i;
+    return true;
 }
 
 
@@ -358,7 +358,10 @@ static cql_tok_type_t punct(const char *s, size_t len, size_t *pi)
 {
     size_t i = *pi;
     char c = s[i];
-    char n = i + 1 < len ? s[i + 1] : 0;
+    char n = '\0';
+    if (i + 1 < len) {
+        n = s[i + 1];
+    }
     *pi = i + 1;
     switch (c) {
     case '?':
@@ -427,84 +430,118 @@ void cql__lexer_init(cql_lexer_t *lx, const char *text, size_t len)
 }
 
 
+/* An identifier or keyword, a UUID, or the ISO duration alternative form. */
+static void scan_word(const char *s, size_t len, size_t *pi, cql_token_t *tok)
+{
+    size_t i = *pi;
+    if (is_hex((unsigned char)s[i]) && match_uuid(s, len, i)) {
+        tok->type = CQL_TOK_UUID;
+        *pi = i + 36;
+    } else if ((s[i] | 0x20) == 'p' && match_iso_alt(s, len, i)) {
+        tok->type = CQL_TOK_DURATION;
+        *pi = i + 20;
+    } else {
+        while (i < len && is_ident_char((unsigned char)s[i])) {
+            i++;
+        }
+        tok->type = CQL_TOK_IDENT;
+        tok->kw = cql__keyword_find(s + *pi, i - *pi);
+        *pi = i;
+    }
+}
+
+
+/* A UUID, a 0x blob, or a number or duration. */
+static cql_tok_type_t scan_numeric(const char *s, size_t len, size_t *pi)
+{
+    size_t i = *pi;
+    if (match_uuid(s, len, i)) {
+        *pi = i + 36;
+        return CQL_TOK_UUID;
+    }
+    if (s[i] == '0' && i + 1 < len && (s[i + 1] | 0x20) == 'x') {
+        for (i += 2; i < len && is_hex((unsigned char)s[i]); i++) {
+        }
+        *pi = i;
+        return CQL_TOK_HEX;
+    }
+    digits(s, len, pi);
+    return scan_number(s, len, pi);
+}
+
+
+/* $$...$$; false when the text ends first. */
+static bool scan_dollar(const char *s, size_t len, size_t *pi)
+{
+    size_t j = *pi + 2;
+    for (; j + 1 < len && !(s[j] == '$' && s[j + 1] == '$'); j++) {
+    }
+    if (j + 1 >= len) {
+        return false;
+    }
+    *pi = j + 2;
+    return true;
+}
+
+
+/* Ends the token stream with an ERROR: at the end of the text for an
+ * unterminated run (expect says what was missing), else on the offending
+ * character, its whole UTF-8 sequence quoted. */
+static void lex_error(cql_lexer_t *lx, cql_token_t *tok, const char *expect)
+{
+    size_t n = 0;
+    if (expect == NULL && tok->off < lx->len) {
+        n = 1;
+        while (n < 4 && tok->off + n < lx->len &&
+               ((unsigned char)lx->text[tok->off + n] & 0xC0) == 0x80) {
+            n++;
+        }
+    }
+    tok->type = CQL_TOK_ERROR;
+    tok->expect = expect;
+    tok->off = expect != NULL ? lx->len : tok->off;
+    tok->len = n;
+    lx->pos = lx->len;
+}
+
+
 void cql__lexer_next(cql_lexer_t *lx, cql_token_t *tok)
 {
     tok->kw = CQL_KW_NONE;
     tok->escaped = false;
     tok->expect = NULL;
     tok->type = CQL_TOK_EOF;
-    skip_space_and_comments(lx, tok);
-    if (tok->type == CQL_TOK_ERROR) {
+    if (!skip_space_and_comments(lx)) {
+        tok->off = lx->len;
+        lex_error(lx, tok, "'*/'");
         return;
     }
     const char *s = lx->text;
     size_t len = lx->len, i = lx->pos;
     tok->off = i;
+    tok->len = 0;
     if (i >= len) {
-        tok->len = 0;
         return;
     }
     unsigned char c = (unsigned char)s[i];
-    if (is_hex(c) && match_uuid(s, len, i)) {
-        tok->type = CQL_TOK_UUID;
-        i += 36;
-    } else if (is_alpha(c)) {
-        if ((c | 0x20) == 'p' && match_iso_alt(s, len, i)) {
-            tok->type = CQL_TOK_DURATION;
-            i += 20;
-        } else {
-            size_t start = i;
-            while (i < len && is_ident_char((unsigned char)s[i])) {
-                i++;
-            }
-            tok->type = CQL_TOK_IDENT;
-            tok->kw = cql__keyword_find(s + start, i - start);
-        }
+    if (is_alpha(c)) {
+        scan_word(s, len, &i, tok);
     } else if (is_digit(c)) {
-        if (c == '0' && i + 1 < len && (s[i + 1] | 0x20) == 'x') {
-            i += 2;
-            while (i < len && is_hex((unsigned char)s[i])) {
-                i++;
-            }
-            tok->type = CQL_TOK_HEX;
-        } else {
-            digits(s, len, &i);
-            tok->type = scan_number(s, len, &i);
-        }
+        tok->type = scan_numeric(s, len, &i);
     } else if (c == '\'' || c == '"') {
         tok->type = c == '\'' ? CQL_TOK_STRING : CQL_TOK_QIDENT;
         if (!scan_quoted(s, len, &i, (char)c, &tok->escaped)) {
-            tok->type = CQL_TOK_ERROR;
-            tok->expect = c == '\'' ? "'''" : "'\"'";
-            tok->off = len;
+            lex_error(lx, tok, c == '\'' ? "'''" : "'\"'");
+            return;
         }
     } else if (c == '$' && i + 1 < len && s[i + 1] == '$') {
-        size_t j = i + 2;
-        for (; j + 1 < len && !(s[j] == '$' && s[j + 1] == '$'); j++) {
+        tok->type = CQL_TOK_STRING;
+        if (!scan_dollar(s, len, &i)) {
+            lex_error(lx, tok, "'$$'");
+            return;
         }
-        if (j + 1 >= len) {
-            tok->type = CQL_TOK_ERROR;
-            tok->expect = "'$$'";
-            tok->off = len;
-            i = len;
-        } else {
-            tok->type = CQL_TOK_STRING;
-            i = j + 2;
-        }
-    } else {
-        size_t j = i;
-        tok->type = punct(s, len, &j);
-        i = tok->type == CQL_TOK_ERROR ? i + 1 : j;
-    }
-    if (tok->type == CQL_TOK_ERROR) {
-        /* Quote the whole offending UTF-8 sequence, not half of it. */
-        size_t n = tok->off < len ? 1 : 0;
-        while (n > 0 && tok->off + n < len && n < 4 &&
-               ((unsigned char)s[tok->off + n] & 0xC0) == 0x80) {
-            n++;
-        }
-        tok->len = n;
-        lx->pos = len;
+    } else if ((tok->type = punct(s, len, &i)) == CQL_TOK_ERROR) {
+        lex_error(lx, tok, NULL);
         return;
     }
     tok->len = i - tok->off;

@@ -113,16 +113,16 @@ static void primary_key(cql_parser_t *p, cql_create_table_t *ct)
     if (cql__accept(p, CQL_TOK_LPAREN)) {
         do {
             const char *c = cql__parse_ident(p);
-            cql__vec_add(p, &part, &c, sizeof(c));
+            cql__vec_push(p, &part, c);
         } while (!p->failed && cql__accept(p, CQL_TOK_COMMA));
         cql__expect(p, CQL_TOK_RPAREN);
     } else {
         const char *c = cql__parse_ident(p);
-        cql__vec_add(p, &part, &c, sizeof(c));
+        cql__vec_push(p, &part, c);
     }
     while (!p->failed && cql__accept(p, CQL_TOK_COMMA)) {
         const char *c = cql__parse_ident(p);
-        cql__vec_add(p, &clus, &c, sizeof(c));
+        cql__vec_push(p, &clus, c);
     }
     cql__expect(p, CQL_TOK_RPAREN);
     ct->n_partition = part.n;
@@ -357,8 +357,8 @@ static void create_type(cql_parser_t *p, cql_stmt_t *st)
     do {
         const char *name = cql__parse_ident(p);
         const cql_type_ast_t *type = cql__parse_type(p);
-        cql__vec_add(p, &names, &name, sizeof(name));
-        cql__vec_add(p, &types, &type, sizeof(type));
+        cql__vec_push(p, &names, name);
+        cql__vec_push(p, &types, type);
     } while (!p->failed && cql__accept(p, CQL_TOK_COMMA));
     cql__expect(p, CQL_TOK_RPAREN);
     ct->n_fields = names.n;
@@ -394,7 +394,7 @@ static const char *other_object(cql_parser_t *p, const char *verb)
     }
     for (size_t i = 0; i < sizeof(objects) / sizeof(objects[0]); i++) {
         if (objects[i].kw == t->kw) {
-            return verb[0] == 'C' ? objects[i].create
+            return verb[0] == 'C'   ? objects[i].create
                    : verb[0] == 'A' ? objects[i].alter
                                     : objects[i].drop;
         }

@@ -88,7 +88,7 @@ static void function_selector(cql_parser_t *p, cql_selector_t *s)
     if (!cql__accept(p, CQL_TOK_RPAREN)) {
         do {
             cql_selector_t *arg = selector(p);
-            cql__vec_add(p, &args, &arg, sizeof(arg));
+            cql__vec_push(p, &args, arg);
         } while (!p->failed && cql__accept(p, CQL_TOK_COMMA));
         cql__expect(p, CQL_TOK_RPAREN);
     }
@@ -127,8 +127,9 @@ static void selector_body(cql_parser_t *p, cql_selector_t *s)
         }
         s->kind = CQL_SEL_CAST;
         s->name = "cast";
-        s->args = cql__alloc(p, sizeof(*s->args));
-        s->args[0] = arg;
+        cql_vec_t args = {0};
+        cql__vec_push(p, &args, arg);
+        s->args = args.data;
         s->n_args = 1;
         s->text = concat(
             p, (const char *[]){"cast(", arg->text, " as ", cql__type_text(p, s->cast_type), ")"},
@@ -212,7 +213,7 @@ static void in_values(cql_parser_t *p, const cql_term_t **rhs, size_t *n_in,
     if (cql__expect(p, CQL_TOK_LPAREN) && !cql__accept(p, CQL_TOK_RPAREN)) {
         do {
             const cql_term_t *t = cql__parse_term(p);
-            cql__vec_add(p, &v, &t, sizeof(t));
+            cql__vec_push(p, &v, t);
         } while (!p->failed && cql__accept(p, CQL_TOK_COMMA));
         cql__expect(p, CQL_TOK_RPAREN);
     }
@@ -228,7 +229,7 @@ static void column_tuple(cql_parser_t *p, cql_relation_t *r)
     cql__expect(p, CQL_TOK_LPAREN);
     do {
         const char *c = cql__parse_ident(p);
-        cql__vec_add(p, &cols, &c, sizeof(c));
+        cql__vec_push(p, &cols, c);
     } while (!p->failed && cql__accept(p, CQL_TOK_COMMA));
     cql__expect(p, CQL_TOK_RPAREN);
     r->n_columns = cols.n;
@@ -426,7 +427,7 @@ static void ident_list(cql_parser_t *p, size_t *n, const char ***out)
     cql_vec_t v = {0};
     do {
         const char *name = cql__parse_ident(p);
-        cql__vec_add(p, &v, &name, sizeof(name));
+        cql__vec_push(p, &v, name);
     } while (!p->failed && cql__accept(p, CQL_TOK_COMMA));
     *n = v.n;
     *out = v.data;
@@ -469,14 +470,14 @@ void cql__parse_select(cql_parser_t *p, cql_stmt_t *st)
         cql_selector_t *star = cql__alloc(p, sizeof(*star));
         star->kind = CQL_SEL_STAR;
         star->text = "*";
-        cql__vec_add(p, &sels, &star, sizeof(star));
+        cql__vec_push(p, &sels, star);
     } else {
         do {
             cql_selector_t *sel = selector(p);
             if (sel != NULL && cql__accept_kw(p, CQL_KW_AS)) {
                 sel->alias = cql__parse_ident(p);
             }
-            cql__vec_add(p, &sels, &sel, sizeof(sel));
+            cql__vec_push(p, &sels, sel);
         } while (!p->failed && cql__accept(p, CQL_TOK_COMMA));
     }
     s->n_selectors = sels.n;
@@ -522,14 +523,14 @@ static void insert_values(cql_parser_t *p, cql_insert_t *ins)
     cql__advance(p); /* '(' */
     do {
         const char *c = cql__parse_ident(p);
-        cql__vec_add(p, &cols, &c, sizeof(c));
+        cql__vec_push(p, &cols, c);
     } while (!p->failed && cql__accept(p, CQL_TOK_COMMA));
     cql__expect(p, CQL_TOK_RPAREN);
     cql__expect_kw(p, CQL_KW_VALUES);
     cql__expect(p, CQL_TOK_LPAREN);
     do {
         const cql_term_t *t = cql__parse_term(p);
-        cql__vec_add(p, &vals, &t, sizeof(t));
+        cql__vec_push(p, &vals, t);
     } while (!p->failed && cql__accept(p, CQL_TOK_COMMA));
     cql__expect(p, CQL_TOK_RPAREN);
     if (!p->failed && cols.n != vals.n) {
@@ -752,7 +753,7 @@ void cql__parse_batch(cql_parser_t *p, cql_stmt_t *st)
             cql__error_no_viable(p);
             break;
         }
-        cql__vec_add(p, &v, &sub, sizeof(sub));
+        cql__vec_push(p, &v, sub);
         cql__accept(p, CQL_TOK_SEMI);
     }
     b->n_stmts = v.n;

@@ -136,6 +136,15 @@ static cql_term_t *new_term(cql_parser_t *p, cql_term_kind_t kind)
 }
 
 
+static void set_single_item(cql_parser_t *p, cql_term_t *t, cql_term_t *item)
+{
+    cql_vec_t v = {0};
+    cql__vec_push(p, &v, item);
+    t->n_items = 1;
+    t->items = v.data;
+}
+
+
 static cql_term_t *literal(cql_parser_t *p, cql_lit_kind_t lit, const char *text)
 {
     cql_term_t *t = new_term(p, CQL_TERM_LITERAL);
@@ -207,7 +216,7 @@ static cql_term_t *new_bind(cql_parser_t *p, const char *name)
     cql_term_t *t = new_term(p, CQL_TERM_BIND);
     t->bind_index = (int)p->binds.n;
     t->bind_name = name;
-    cql__vec_add(p, &p->binds, &name, sizeof(name));
+    cql__vec_push(p, &p->binds, name);
     return t;
 }
 
@@ -296,7 +305,7 @@ static cql_term_t *function_call(cql_parser_t *p)
     if (!cql__accept(p, CQL_TOK_RPAREN)) {
         do {
             cql_term_t *arg = cql__parse_term(p);
-            cql__vec_add(p, &args, &arg, sizeof(arg));
+            cql__vec_push(p, &args, arg);
         } while (!p->failed && cql__accept(p, CQL_TOK_COMMA));
         cql__expect(p, CQL_TOK_RPAREN);
     }
@@ -311,7 +320,7 @@ static void term_list(cql_parser_t *p, cql_vec_t *items, cql_tok_type_t close)
 {
     do {
         cql_term_t *item = cql__parse_term(p);
-        cql__vec_add(p, items, &item, sizeof(item));
+        cql__vec_push(p, items, item);
     } while (!p->failed && cql__accept(p, CQL_TOK_COMMA));
     cql__expect(p, close);
 }
@@ -346,23 +355,23 @@ static cql_term_t *brace_literal(cql_parser_t *p)
             const char *name = cql__parse_ident(p);
             cql__expect(p, CQL_TOK_COLON);
             cql_term_t *v = cql__parse_term(p);
-            cql__vec_add(p, &names, &name, sizeof(name));
-            cql__vec_add(p, &items, &v, sizeof(v));
+            cql__vec_push(p, &names, name);
+            cql__vec_push(p, &items, v);
         } while (!p->failed && cql__accept(p, CQL_TOK_COMMA));
         cql__expect(p, CQL_TOK_RBRACE);
         t->field_names = names.data;
     } else {
         cql_term_t *first = cql__parse_term(p);
-        cql__vec_add(p, &items, &first, sizeof(first));
+        cql__vec_push(p, &items, first);
         if (cql__accept(p, CQL_TOK_COLON)) {
             cql_term_t *v = cql__parse_term(p);
-            cql__vec_add(p, &items, &v, sizeof(v));
+            cql__vec_push(p, &items, v);
             while (!p->failed && cql__accept(p, CQL_TOK_COMMA)) {
                 cql_term_t *k = cql__parse_term(p);
                 cql__expect(p, CQL_TOK_COLON);
                 v = cql__parse_term(p);
-                cql__vec_add(p, &items, &k, sizeof(k));
-                cql__vec_add(p, &items, &v, sizeof(v));
+                cql__vec_push(p, &items, k);
+                cql__vec_push(p, &items, v);
             }
             cql__expect(p, CQL_TOK_RBRACE);
         } else {
@@ -413,10 +422,7 @@ static cql_term_t *paren_term(cql_parser_t *p)
         cql__advance(p); /* '(' */
         t->cast_type = cql__parse_type(p);
         cql__expect(p, CQL_TOK_RPAREN);
-        cql_term_t *inner = cql__parse_term(p);
-        t->items = cql__alloc(p, sizeof(*t->items));
-        t->items[0] = inner;
-        t->n_items = 1;
+        set_single_item(p, t, cql__parse_term(p));
         return t;
     }
     cql_term_t *t = new_term(p, CQL_TERM_TUPLE);
@@ -469,9 +475,7 @@ static cql_term_t *term(cql_parser_t *p)
             return out;
         }
         out = new_term(p, CQL_TERM_NEGATE);
-        out->items = cql__alloc(p, sizeof(*out->items));
-        out->items[0] = cql__parse_term(p);
-        out->n_items = 1;
+        set_single_item(p, out, cql__parse_term(p));
         return out;
     }
     case CQL_TOK_IDENT:
@@ -522,6 +526,47 @@ cql_term_t *cql__parse_term(cql_parser_t *p)
 
 /* ---- types -------------------------------------------------------------------------- */
 
+/* The parameter count of a collection or tuple type name before '<'
+ * (SIZE_MAX: any, at least one), or 0 when t names none; sets ty->name. */
+static size_t collection_kind(cql_parser_t *p, const cql_token_t *t, cql_type_ast_t *ty)
+{
+    base_str_t word = {p->text + t->off, t->len};
+    if (t->kw == CQL_KW_LIST || t->kw == CQL_KW_SET) {
+        ty->name = t->kw == CQL_KW_LIST ? "list" : "set";
+        return 1;
+    }
+    if (base_str_eq_cstr_ci(word, "map")) {
+        ty->name = "map";
+        return 2;
+    }
+    if (base_str_eq_cstr_ci(word, "tuple")) {
+        ty->name = "tuple";
+        return SIZE_MAX;
+    }
+    return 0;
+}
+
+
+/* '<' type (',' type)* '>' with exactly want parameters (any for SIZE_MAX). */
+static void type_params(cql_parser_t *p, cql_type_ast_t *ty, size_t want)
+{
+    cql_vec_t params = {0};
+    cql__expect(p, CQL_TOK_LT);
+    for (;;) {
+        cql__vec_push(p, &params, cql__parse_type(p));
+        if (p->failed || params.n == want) {
+            break;
+        }
+        if (want == 2 ? !cql__expect(p, CQL_TOK_COMMA) : !cql__accept(p, CQL_TOK_COMMA)) {
+            break;
+        }
+    }
+    cql__expect(p, CQL_TOK_GT);
+    ty->n_params = params.n;
+    ty->params = params.data;
+}
+
+
 static const cql_type_ast_t *type(cql_parser_t *p)
 {
     const cql_token_t *t = cql__peek(p, 0);
@@ -533,10 +578,7 @@ static const cql_type_ast_t *type(cql_parser_t *p)
         return ty;
     }
     if (t->type == CQL_TOK_IDENT && cql__peek_is(p, 1, CQL_TOK_LT)) {
-        base_str_t word = {p->text + t->off, t->len};
-        size_t want = 0;
-        switch (t->kw) {
-        case CQL_KW_FROZEN: {
+        if (t->kw == CQL_KW_FROZEN) {
             cql__advance(p);
             cql__advance(p);
             const cql_type_ast_t *inner = cql__parse_type(p);
@@ -547,41 +589,10 @@ static const cql_type_ast_t *type(cql_parser_t *p)
             }
             return ty;
         }
-        case CQL_KW_LIST:
-            ty->name = "list";
-            want = 1;
-            break;
-        case CQL_KW_SET:
-            ty->name = "set";
-            want = 1;
-            break;
-        default:
-            if (base_str_eq_cstr_ci(word, "map")) {
-                ty->name = "map";
-                want = 2;
-            } else if (base_str_eq_cstr_ci(word, "tuple")) {
-                ty->name = "tuple";
-                want = SIZE_MAX;
-            }
-            break;
-        }
+        size_t want = collection_kind(p, t, ty);
         if (want > 0) {
-            cql_vec_t params = {0};
             cql__advance(p);
-            cql__advance(p);
-            for (;;) {
-                const cql_type_ast_t *param = cql__parse_type(p);
-                cql__vec_add(p, &params, &param, sizeof(param));
-                if (p->failed || params.n == want) {
-                    break;
-                }
-                if (want == 2 ? !cql__expect(p, CQL_TOK_COMMA) : !cql__accept(p, CQL_TOK_COMMA)) {
-                    break;
-                }
-            }
-            cql__expect(p, CQL_TOK_GT);
-            ty->n_params = params.n;
-            ty->params = params.data;
+            type_params(p, ty, want);
             return ty;
         }
     }

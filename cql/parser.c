@@ -73,7 +73,7 @@ static void put(char *buf, size_t cap, size_t *at, const char *s, size_t n)
 {
     for (size_t i = 0; i < n && *at + 1 < cap; i++) {
         char c = s[i];
-        buf[(*at)++] = (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
+        buf[(*at)++] = (char)((c == '\n' || c == '\r' || c == '\t') ? ' ' : c);
     }
     buf[*at] = '\0';
 }
@@ -390,8 +390,7 @@ static void statement(cql_parser_t *p, cql_stmt_t *st)
 }
 
 
-int cql__parse(const char *text, size_t len, base_arena_t *a, cql_stmt_t **out,
-               base_error_t *err)
+int cql__parse(const char *text, size_t len, base_arena_t *a, cql_stmt_t **out, base_error_t *err)
 {
     cql_parser_t p;
     memset(&p, 0, sizeof(p));
@@ -409,6 +408,12 @@ int cql__parse(const char *text, size_t len, base_arena_t *a, cql_stmt_t **out,
     cql__accept(&p, CQL_TOK_SEMI);
     if (!p.failed && !cql__peek_is(&p, 0, CQL_TOK_EOF)) {
         cql__error_mismatch(&p, "EOF");
+    }
+    if (!p.failed && p.binds.n > CQL_PARSE_MAX_BINDS) {
+        /* The protocol counts bound values in a [short]. */
+        return base_error_set(err, CQL_ERR_INVALID,
+                              "Too many markers(?). %zu markers exceed the allowed maximum of %d",
+                              p.binds.n, CQL_PARSE_MAX_BINDS);
     }
     if (p.failed) {
         return BASE_ERROR;

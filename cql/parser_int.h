@@ -20,11 +20,12 @@
 #include "cql/ast.h"
 #include "cql/lexer.h"
 
-#define CQL_PARSE_MAX_DEPTH  64
-#define CQL_PARSE_LOOKAHEAD  16 /* power of two; the grammar peeks at most 9 ahead */
-#define CQL_PARSE_HISTORY    10 /* tokens shown before the offending one */
-#define CQL_ERR_SYNTAX       0x2000
-#define CQL_ERR_INVALID      0x2200
+#define CQL_PARSE_MAX_DEPTH 64
+#define CQL_PARSE_LOOKAHEAD 16 /* power of two; the grammar peeks at most 9 ahead */
+#define CQL_PARSE_HISTORY   10 /* tokens shown before the offending one */
+#define CQL_PARSE_MAX_BINDS 65535
+#define CQL_ERR_SYNTAX      0x2000
+#define CQL_ERR_INVALID     0x2200
 
 /* An arena-backed growable array; old storage is abandoned to the arena on
  * growth, so the waste is bounded by the final size. */
@@ -43,13 +44,13 @@ typedef struct cql_parser_s {
     cql_token_t la[CQL_PARSE_LOOKAHEAD]; /* ring of lexed, unconsumed tokens */
     unsigned la_head;
     unsigned la_n;
-    cql_token_t eof;                     /* what peek returns once failed */
-    size_t hist[CQL_PARSE_HISTORY];      /* offsets of the last consumed tokens */
+    cql_token_t eof;                /* what peek returns once failed */
+    size_t hist[CQL_PARSE_HISTORY]; /* offsets of the last consumed tokens */
     size_t n_consumed;
-    size_t prev_end;                     /* end offset of the last consumed token */
+    size_t prev_end; /* end offset of the last consumed token */
     int depth;
     bool failed;
-    cql_vec_t binds;                     /* const char *name per bind marker */
+    cql_vec_t binds; /* const char *name per bind marker */
 } cql_parser_t;
 
 /* ---- tokens (parser.c) ----------------------------------------------------- */
@@ -132,15 +133,21 @@ static inline void cql__leave(cql_parser_t *p)
 
 /* ---- errors (parser.c); each records only the first error ------------------ */
 
-void cql__error_no_viable(cql_parser_t *p);                 /* at peek(0) */
+void cql__error_no_viable(cql_parser_t *p); /* at peek(0) */
 void cql__error_mismatch(cql_parser_t *p, const char *expecting);
 void cql__error_at(cql_parser_t *p, const cql_token_t *tok, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-void cql__error_invalid(cql_parser_t *p, const char *msg);  /* 0x2200, no position */
+void cql__error_invalid(cql_parser_t *p, const char *msg); /* 0x2200, no position */
 
 /* ---- arena helpers (parser.c) ----------------------------------------------- */
 
 void cql__vec_add(cql_parser_t *p, cql_vec_t *v, const void *elem, size_t size);
+
+/* Appends a pointer (the vec then holds an array of that pointer type). */
+static inline void cql__vec_push(cql_parser_t *p, cql_vec_t *v, const void *ptr)
+{
+    cql__vec_add(p, v, &ptr, sizeof(ptr));
+}
 void *cql__alloc(cql_parser_t *p, size_t size); /* zeroed */
 
 /* ---- names, terms, types (parse_term.c) ------------------------------------- */

@@ -65,7 +65,23 @@ static bool digits(const char **s, int min, int max, int64_t *out)
 }
 
 
-/* [+-]hh, [+-]hhmm or [+-]hh:mm as minutes east of UTC. */
+/* Exactly n digits, whatever follows. */
+static bool fixed_digits(const char **s, int n, int64_t *out)
+{
+    int64_t v = 0;
+    for (int i = 0; i < n; i++) {
+        if (!isdigit((unsigned char)(*s)[i])) {
+            return false;
+        }
+        v = v * 10 + ((*s)[i] - '0');
+    }
+    *s += n;
+    *out = v;
+    return true;
+}
+
+
+/* [+-]h, [+-]hh, [+-]hhmm or [+-]hh:mm as minutes east of UTC. */
 static bool offset(const char **s, int64_t *minutes)
 {
     int sign = **s == '-' ? -1 : 1;
@@ -74,17 +90,13 @@ static bool offset(const char **s, int64_t *minutes)
     }
     (*s)++;
     int64_t h, m = 0;
-    const char *start = *s;
-    if (!digits(s, 1, 2, &h)) {
+    bool two = isdigit((unsigned char)(*s)[0]) && isdigit((unsigned char)(*s)[1]);
+    if (!fixed_digits(s, two ? 2 : 1, &h)) {
         return false;
     }
-    if (**s == ':') {
-        (*s)++;
-        if (!digits(s, 2, 2, &m)) {
-            return false;
-        }
-    } else if (*s - start == 2 && isdigit((unsigned char)**s)) {
-        if (!digits(s, 2, 2, &m)) {
+    if (**s == ':' || (two && isdigit((unsigned char)**s))) {
+        *s += **s == ':';
+        if (!fixed_digits(s, 2, &m)) {
             return false;
         }
     }
@@ -150,8 +162,8 @@ bool cql__timestamp_parse(const char *s, int64_t *ms)
     if (*s != '\0' && !zone(&s, &tz)) {
         return false;
     }
-    if (*s != '\0' || mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, (unsigned)mo) ||
-        h > 23 || mi > 59 || sec > 59) {
+    if (*s != '\0' || mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, (unsigned)mo) || h > 23 ||
+        mi > 59 || sec > 59) {
         return false;
     }
     int64_t days = cql__days_from_civil(y, (unsigned)mo, (unsigned)d);
@@ -171,9 +183,8 @@ bool cql__date_parse(const char *s, uint32_t *days)
     int64_t y, mo, d;
     const char *start = s;
     /* ISO: a year of more than four digits must carry its sign. */
-    if (!digits(&s, 4, 10, &y) || (s - start > 4 && !signed_year) ||
-        *s++ != '-' || !digits(&s, 2, 2, &mo) || *s++ != '-' || !digits(&s, 2, 2, &d) ||
-        *s != '\0') {
+    if (!digits(&s, 4, 10, &y) || (s - start > 4 && !signed_year) || *s++ != '-' ||
+        !digits(&s, 2, 2, &mo) || *s++ != '-' || !digits(&s, 2, 2, &d) || *s != '\0') {
         return false;
     }
     y *= sign;
@@ -220,8 +231,8 @@ bool cql__time_parse(const char *s, int64_t *ns)
         s++;
     }
     size_t len = strlen(s);
-    while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\n' ||
-                       s[len - 1] == '\r')) {
+    while (len > 0 &&
+           (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\n' || s[len - 1] == '\r')) {
         len--;
     }
     const char *c1 = memchr(s, ':', len);

@@ -10,19 +10,19 @@
  */
 #include "cql/value_int.h"
 
-#define NATIVE(id_)                                                                                \
-    {                                                                                              \
-        .id = (id_)                                                                                \
+#define NATIVE(id_) \
+    {               \
+        .id = (id_) \
     }
 
 static const wire_type_t natives[] = {
-    NATIVE(WIRE_TYPE_ASCII),   NATIVE(WIRE_TYPE_BIGINT),    NATIVE(WIRE_TYPE_BLOB),
-    NATIVE(WIRE_TYPE_BOOLEAN), NATIVE(WIRE_TYPE_COUNTER),   NATIVE(WIRE_TYPE_DECIMAL),
-    NATIVE(WIRE_TYPE_DOUBLE),  NATIVE(WIRE_TYPE_FLOAT),     NATIVE(WIRE_TYPE_INT),
-    NATIVE(WIRE_TYPE_TIMESTAMP), NATIVE(WIRE_TYPE_UUID),    NATIVE(WIRE_TYPE_VARCHAR),
-    NATIVE(WIRE_TYPE_VARINT),  NATIVE(WIRE_TYPE_TIMEUUID),  NATIVE(WIRE_TYPE_INET),
-    NATIVE(WIRE_TYPE_DATE),    NATIVE(WIRE_TYPE_TIME),      NATIVE(WIRE_TYPE_SMALLINT),
-    NATIVE(WIRE_TYPE_TINYINT), NATIVE(WIRE_TYPE_DURATION),
+    NATIVE(WIRE_TYPE_ASCII),     NATIVE(WIRE_TYPE_BIGINT),   NATIVE(WIRE_TYPE_BLOB),
+    NATIVE(WIRE_TYPE_BOOLEAN),   NATIVE(WIRE_TYPE_COUNTER),  NATIVE(WIRE_TYPE_DECIMAL),
+    NATIVE(WIRE_TYPE_DOUBLE),    NATIVE(WIRE_TYPE_FLOAT),    NATIVE(WIRE_TYPE_INT),
+    NATIVE(WIRE_TYPE_TIMESTAMP), NATIVE(WIRE_TYPE_UUID),     NATIVE(WIRE_TYPE_VARCHAR),
+    NATIVE(WIRE_TYPE_VARINT),    NATIVE(WIRE_TYPE_TIMEUUID), NATIVE(WIRE_TYPE_INET),
+    NATIVE(WIRE_TYPE_DATE),      NATIVE(WIRE_TYPE_TIME),     NATIVE(WIRE_TYPE_SMALLINT),
+    NATIVE(WIRE_TYPE_TINYINT),   NATIVE(WIRE_TYPE_DURATION),
 };
 
 #define N_NATIVES (sizeof(natives) / sizeof(natives[0]))
@@ -31,16 +31,16 @@ static const struct {
     const char *name;
     uint16_t id;
 } native_names[] = {
-    {"ascii", WIRE_TYPE_ASCII},       {"bigint", WIRE_TYPE_BIGINT},
-    {"blob", WIRE_TYPE_BLOB},         {"boolean", WIRE_TYPE_BOOLEAN},
-    {"counter", WIRE_TYPE_COUNTER},   {"date", WIRE_TYPE_DATE},
-    {"decimal", WIRE_TYPE_DECIMAL},   {"double", WIRE_TYPE_DOUBLE},
-    {"duration", WIRE_TYPE_DURATION}, {"float", WIRE_TYPE_FLOAT},
-    {"inet", WIRE_TYPE_INET},         {"int", WIRE_TYPE_INT},
-    {"smallint", WIRE_TYPE_SMALLINT}, {"text", WIRE_TYPE_VARCHAR},
-    {"varchar", WIRE_TYPE_VARCHAR},   {"time", WIRE_TYPE_TIME},
+    {"ascii", WIRE_TYPE_ASCII},         {"bigint", WIRE_TYPE_BIGINT},
+    {"blob", WIRE_TYPE_BLOB},           {"boolean", WIRE_TYPE_BOOLEAN},
+    {"counter", WIRE_TYPE_COUNTER},     {"date", WIRE_TYPE_DATE},
+    {"decimal", WIRE_TYPE_DECIMAL},     {"double", WIRE_TYPE_DOUBLE},
+    {"duration", WIRE_TYPE_DURATION},   {"float", WIRE_TYPE_FLOAT},
+    {"inet", WIRE_TYPE_INET},           {"int", WIRE_TYPE_INT},
+    {"smallint", WIRE_TYPE_SMALLINT},   {"text", WIRE_TYPE_VARCHAR},
+    {"varchar", WIRE_TYPE_VARCHAR},     {"time", WIRE_TYPE_TIME},
     {"timestamp", WIRE_TYPE_TIMESTAMP}, {"timeuuid", WIRE_TYPE_TIMEUUID},
-    {"tinyint", WIRE_TYPE_TINYINT},   {"uuid", WIRE_TYPE_UUID},
+    {"tinyint", WIRE_TYPE_TINYINT},     {"uuid", WIRE_TYPE_UUID},
     {"varint", WIRE_TYPE_VARINT},
 };
 

@@ -148,8 +148,7 @@ void cql__timeuuid_from_ms(uint8_t out[16], int64_t ms, bool max)
 int64_t cql__timeuuid_ms(const uint8_t uuid[16])
 {
     uint64_t ticks = ((uint64_t)(uuid[6] & 0x0F) << 56) | ((uint64_t)uuid[7] << 48) |
-                     ((uint64_t)uuid[4] << 40) | ((uint64_t)uuid[5] << 32) |
-                     base_load_u32(uuid);
+                     ((uint64_t)uuid[4] << 40) | ((uint64_t)uuid[5] << 32) | base_load_u32(uuid);
     return (int64_t)(ticks / 10000) - 12219292800000LL;
 }
 

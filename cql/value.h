@@ -84,7 +84,11 @@ const char *cql__value_to_json(const wire_type_t *t, wire_value_t v, base_arena_
 
 /* Appends v in an order-preserving, prefix-free encoding: memcmp on the
  * output orders like cql__value_compare, and no encoding is a prefix of
- * another. desc inverts every byte so the order reverses. */
+ * another. desc inverts every byte so the order reverses. Null and empty
+ * values are encodable (null first, then empty). Where compare has ties
+ * between different bytes (decimals equal in value with different scales,
+ * tuples differing only by trailing nulls) the encoding breaks them, so
+ * those stay distinct keys (see keyenc.c). */
 void cql__keyenc_append(base_buf_t *b, const wire_type_t *t, wire_value_t v, bool desc);
 /* Decodes one component written by cql__keyenc_append; returns bytes
  * consumed, or 0 if the input is malformed. */
@@ -92,7 +96,10 @@ size_t cql__keyenc_decode(const wire_type_t *t, const uint8_t *p, size_t len, bo
                           base_arena_t *a, wire_value_t *out);
 
 /* Partition key bytes as Cassandra serializes them for the token: a single
- * component as is; several as ([short len][bytes][byte 0])*. */
+ * component as is; several as ([short len][bytes][byte 0])*. With several
+ * components, a null part or one over 65535 bytes yields the empty value (a
+ * key no partition has): callers check "Key length of %d is longer than
+ * maximum of 65535" themselves. */
 wire_value_t cql__pk_compose(const wire_value_t *parts, size_t n, base_arena_t *a);
 /* Splits composed bytes back into n parts; false if malformed. */
 bool cql__pk_decompose(wire_value_t pk, size_t n, wire_value_t *parts);

@@ -133,6 +133,9 @@ static int varint_cmp(wire_value_t a, wire_value_t b)
     if (sa != sb) {
         return sa < sb ? -1 : 1;
     }
+    if (sa == 0) {
+        return 0; /* zero may be empty or 0x00 */
+    }
     if (la != lb) {
         /* Same sign: a longer minimal form is further from zero. */
         return (la < lb ? -1 : 1) * (sa < 0 ? -1 : 1);

@@ -228,9 +228,8 @@ static void put_term_text(base_buf_t *b, const cql_term_t *term, base_arena_t *a
         put_items(b, term, "(", ")", a);
         return;
     case CQL_TERM_CAST:
-        base_buf_printf(b, "(%s)", term->cast_type && term->cast_type->name
-                                       ? term->cast_type->name
-                                       : "?");
+        base_buf_printf(b, "(%s)",
+                        term->cast_type && term->cast_type->name ? term->cast_type->name : "?");
         put_term_text(b, term->items[0], a);
         return;
     case CQL_TERM_NEGATE:
@@ -294,17 +293,17 @@ static cql_fit_t literal_fit(const cql_term_t *term, const wire_type_t *t)
         }
         return id == WIRE_TYPE_COUNTER || id == WIRE_TYPE_DATE || id == WIRE_TYPE_DECIMAL ||
                        id == WIRE_TYPE_DOUBLE || id == WIRE_TYPE_DURATION ||
-                       id == WIRE_TYPE_FLOAT || id == WIRE_TYPE_SMALLINT ||
-                       id == WIRE_TYPE_TIME || id == WIRE_TYPE_TIMESTAMP ||
-                       id == WIRE_TYPE_TINYINT || id == WIRE_TYPE_VARINT
+                       id == WIRE_TYPE_FLOAT || id == WIRE_TYPE_SMALLINT || id == WIRE_TYPE_TIME ||
+                       id == WIRE_TYPE_TIMESTAMP || id == WIRE_TYPE_TINYINT ||
+                       id == WIRE_TYPE_VARINT
                    ? CQL_FIT_WEAK
                    : CQL_FIT_NOT;
     case CQL_LIT_UUID:
         return id == WIRE_TYPE_UUID || id == WIRE_TYPE_TIMEUUID ? CQL_FIT_WEAK : CQL_FIT_NOT;
     case CQL_LIT_FLOAT:
-        return id == WIRE_TYPE_DOUBLE                               ? CQL_FIT_EXACT
+        return id == WIRE_TYPE_DOUBLE                             ? CQL_FIT_EXACT
                : id == WIRE_TYPE_DECIMAL || id == WIRE_TYPE_FLOAT ? CQL_FIT_WEAK
-                                                                   : CQL_FIT_NOT;
+                                                                  : CQL_FIT_NOT;
     case CQL_LIT_BOOLEAN:
         return id == WIRE_TYPE_BOOLEAN ? CQL_FIT_EXACT : CQL_FIT_NOT;
     case CQL_LIT_HEX:
@@ -389,16 +388,16 @@ cql_fit_t cql__term_fit(const cql_term_t *term, const wire_type_t *t)
         if (r == NULL) {
             return CQL_FIT_WEAK; /* the call reports the real error later */
         }
-        return cql__type_equal(r, t)                     ? CQL_FIT_EXACT
-               : cql__type_value_compatible(t, r)       ? CQL_FIT_WEAK
-                                                         : CQL_FIT_NOT;
+        return cql__type_equal(r, t)              ? CQL_FIT_EXACT
+               : cql__type_value_compatible(t, r) ? CQL_FIT_WEAK
+                                                  : CQL_FIT_NOT;
     }
     case CQL_TERM_CAST: {
         base_arena_t tmp;
         base_arena_init(&tmp, 1024);
         const wire_type_t *ct = cast_type(term->cast_type, &tmp);
-        cql_fit_t fit = ct == NULL                        ? CQL_FIT_NOT
-                        : cql__type_equal(ct, t)          ? CQL_FIT_EXACT
+        cql_fit_t fit = ct == NULL                          ? CQL_FIT_NOT
+                        : cql__type_equal(ct, t)            ? CQL_FIT_EXACT
                         : cql__type_value_compatible(t, ct) ? CQL_FIT_WEAK
                                                             : CQL_FIT_NOT;
         base_arena_fini(&tmp);
@@ -524,13 +523,15 @@ static int literal_value(const cql_term_t *term, const wire_type_t *t, base_aren
     }
     switch (t->id) {
     case WIRE_TYPE_VARCHAR:
+        if (!cql__utf8_valid((const uint8_t *)s, strlen(s))) {
+            return base_error_set(err, WIRE_ERR_INVALID, "String didn't validate.");
+        }
         *out = (wire_value_t){(const uint8_t *)base_arena_strndup(a, s, strlen(s)),
                               (int32_t)strlen(s)};
         return BASE_OK;
     case WIRE_TYPE_ASCII:
         if (!is_ascii(s)) {
-            return invalid(err,
-                           "Invalid ASCII character in string literal: %s: Input length = 1",
+            return invalid(err, "Invalid ASCII character in string literal: %s: Input length = 1",
                            "java.nio.charset.UnmappableCharacterException");
         }
         *out = (wire_value_t){(const uint8_t *)base_arena_strndup(a, s, strlen(s)),
@@ -592,10 +593,6 @@ static int literal_value(const cql_term_t *term, const wire_type_t *t, base_aren
         return invalid(err, "Unable to make inet address from '%s'", s);
     case WIRE_TYPE_DURATION: {
         cql_duration_t d;
-        if (*s == '\0') {
-            *out = empty_value();
-            return BASE_OK;
-        }
         if (cql__duration_parse(s, &d, err) != BASE_OK) {
             return BASE_ERROR;
         }
@@ -620,9 +617,9 @@ static int eval_literal(const cql_term_t *term, const wire_type_t *t, const char
         return BASE_OK;
     }
     if (literal_fit(term, t) == CQL_FIT_NOT) {
-        return base_error_set(err, WIRE_ERR_INVALID, "Invalid %s constant (%s) for \"%s\" of type %s",
-                              lit_kind_name(term->lit), lit_text(term, a), col,
-                              cql__type_name(t, a));
+        return base_error_set(
+            err, WIRE_ERR_INVALID, "Invalid %s constant (%s) for \"%s\" of type %s",
+            lit_kind_name(term->lit), lit_text(term, a), col, cql__type_name(t, a));
     }
     return literal_value(term, t, a, out, err);
 }
@@ -707,8 +704,7 @@ static int eval_list_or_set(const cql_term_t *term, const wire_type_t *t, const 
     const char *spec = base_arena_sprintf(a, "value(%s)", col);
     wire_value_t *vals = base_arena_alloc(a, (term->n_items + 1) * sizeof(*vals));
     for (size_t i = 0; i < term->n_items; i++) {
-        if (eval_element(term->items[i], et, kind, col, spec, binds, a, &vals[i], err) !=
-            BASE_OK) {
+        if (eval_element(term->items[i], et, kind, col, spec, binds, a, &vals[i], err) != BASE_OK) {
             return BASE_ERROR;
         }
         if (vals[i].len == WIRE_VALUE_UNSET) {
@@ -726,8 +722,7 @@ static int eval_list_or_set(const cql_term_t *term, const wire_type_t *t, const 
 
 
 static int eval_map(const cql_term_t *term, const wire_type_t *t, const char *col,
-                    const cql_binds_t *binds, base_arena_t *a, wire_value_t *out,
-                    base_error_t *err)
+                    const cql_binds_t *binds, base_arena_t *a, wire_value_t *out, base_error_t *err)
 {
     if (term->n_items == 0) {
         /* {} is Cassandra's empty set literal, which a map also accepts. */
@@ -743,10 +738,9 @@ static int eval_map(const cql_term_t *term, const wire_type_t *t, const char *co
     for (size_t i = 0; i < term->n_items; i++) {
         const wire_type_t *et = t->sub[i % 2];
         if (cql__term_fit(term->items[i], et) == CQL_FIT_NOT) {
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Invalid map literal for %s: %s %s is not of type %s", col,
-                                  i % 2 ? "value" : "key", cql__term_text(term->items[i], a),
-                                  cql__type_name(et, a));
+            return base_error_set(
+                err, WIRE_ERR_INVALID, "Invalid map literal for %s: %s %s is not of type %s", col,
+                i % 2 ? "value" : "key", cql__term_text(term->items[i], a), cql__type_name(et, a));
         }
     }
     size_t n = term->n_items / 2;
@@ -757,8 +751,8 @@ static int eval_map(const cql_term_t *term, const wire_type_t *t, const char *co
     for (size_t i = 0; i < n; i++) {
         if (eval_element(term->items[2 * i], t->sub[0], "map", col, kspec, binds, a, &keys[i],
                          err) != BASE_OK ||
-            eval_element(term->items[2 * i + 1], t->sub[1], "map", col, vspec, binds, a,
-                         &vals[i], err) != BASE_OK) {
+            eval_element(term->items[2 * i + 1], t->sub[1], "map", col, vspec, binds, a, &vals[i],
+                         err) != BASE_OK) {
             return BASE_ERROR;
         }
         if (keys[i].len == WIRE_VALUE_UNSET || vals[i].len == WIRE_VALUE_UNSET) {
@@ -777,9 +771,8 @@ static int eval_tuple(const cql_term_t *term, const wire_type_t *t, const char *
                       base_error_t *err)
 {
     if (t->id != WIRE_TYPE_TUPLE && t->id != WIRE_TYPE_UDT) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "Invalid tuple type literal for %s of type %s", col,
-                              cql__type_name(t, a));
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid tuple type literal for %s of type %s",
+                              col, cql__type_name(t, a));
     }
     for (size_t i = 0; i < term->n_items; i++) {
         if (i >= t->n_sub) {
@@ -818,13 +811,11 @@ static int eval_tuple(const cql_term_t *term, const wire_type_t *t, const char *
 
 
 static int eval_udt(const cql_term_t *term, const wire_type_t *t, const char *col,
-                    const cql_binds_t *binds, base_arena_t *a, wire_value_t *out,
-                    base_error_t *err)
+                    const cql_binds_t *binds, base_arena_t *a, wire_value_t *out, base_error_t *err)
 {
     if (t->id != WIRE_TYPE_UDT) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "Invalid user type literal for %s of type %s", col,
-                              cql__type_name(t, a));
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid user type literal for %s of type %s",
+                              col, cql__type_name(t, a));
     }
     /* Literal values by field position; NULL for fields the literal omits. */
     const cql_term_t **by_field = base_arena_calloc(a, t->n_sub + 1, sizeof(*by_field));
@@ -987,8 +978,7 @@ static int eval_negate(const cql_term_t *term, const wire_type_t *t, const char 
 
 
 int cql__term_eval(const cql_term_t *term, const wire_type_t *t, const char *col,
-                   const cql_binds_t *binds, base_arena_t *a, wire_value_t *out,
-                   base_error_t *err)
+                   const cql_binds_t *binds, base_arena_t *a, wire_value_t *out, base_error_t *err)
 {
     if (col == NULL) {
         col = "?";

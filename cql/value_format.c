@@ -29,10 +29,11 @@ char *cql__double_format(double d, bool is_float, base_arena_t *a)
     if (d == 0) {
         return base_arena_sprintf(a, "%s0.0", signbit(d) ? "-" : "");
     }
-    /* Shortest decimal that reads back to the same value. */
+    /* The closest of the shortest decimals that read back to the same value,
+     * with at least two digits as Java's spec asks (1.4E-45, not 1.0E-45). */
     char sci[64];
     int max = is_float ? 9 : 17;
-    for (int p = 1; p <= max; p++) {
+    for (int p = 2; p <= max; p++) {
         snprintf(sci, sizeof(sci), "%.*e", p - 1, d);
         bool same = is_float ? strtof(sci, NULL) == (float)d : strtod(sci, NULL) == d;
         if (same) {
@@ -251,8 +252,7 @@ static bool put_scalar(base_buf_t *b, const wire_type_t *t, wire_value_t v, base
 static void put_cql(base_buf_t *b, const wire_type_t *t, wire_value_t v, base_arena_t *a);
 
 
-static void put_cql_elements(base_buf_t *b, const wire_type_t *t, wire_value_t v,
-                             base_arena_t *a)
+static void put_cql_elements(base_buf_t *b, const wire_type_t *t, wire_value_t v, base_arena_t *a)
 {
     cql_cursor_t c;
     cql__cursor_init(&c, v);
@@ -350,7 +350,7 @@ static void put_cql(base_buf_t *b, const wire_type_t *t, wire_value_t v, base_ar
             return;
         }
         put_str(b, (dur.months | dur.days) == 0 && dur.nanos == 0 ? "0s"
-                                                                   : cql__duration_format(&dur, a));
+                                                                  : cql__duration_format(&dur, a));
         return;
     default:
         put_cql_elements(b, t, v, a);
@@ -394,8 +394,7 @@ static void put_json_field(base_buf_t *b, const char *name)
 }
 
 
-static void put_json_elements(base_buf_t *b, const wire_type_t *t, wire_value_t v,
-                              base_arena_t *a)
+static void put_json_elements(base_buf_t *b, const wire_type_t *t, wire_value_t v, base_arena_t *a)
 {
     cql_cursor_t c;
     cql__cursor_init(&c, v);

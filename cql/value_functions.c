@@ -32,9 +32,9 @@ typedef enum {
 typedef struct fn_s {
     const char *name; /* lower-case, as the parser gives it */
     fn_kind_t kind;
-    size_t n_args;    /* 0 or 1 */
-    uint16_t arg;     /* argument type id */
-    uint16_t ret;     /* return type id */
+    size_t n_args; /* 0 or 1 */
+    uint16_t arg;  /* argument type id */
+    uint16_t ret;  /* return type id */
 } fn_t;
 
 static const fn_t catalog[] = {
@@ -98,8 +98,7 @@ static const char *signature(const fn_t *f, base_arena_t *a)
                                   cql__type_name(native(f->ret), a));
     }
     return base_arena_sprintf(a, "system.%s : (%s) -> %s", f->name,
-                              cql__type_name(native(f->arg), a),
-                              cql__type_name(native(f->ret), a));
+                              cql__type_name(native(f->arg), a), cql__type_name(native(f->ret), a));
 }
 
 
@@ -133,13 +132,12 @@ static cql_fit_t match_args(const fn_t *f, const cql_term_t *term)
 
 
 /* FunctionResolver.get, for the native functions above. */
-static int resolve(const cql_term_t *term, const wire_type_t *receiver, base_arena_t *a,
-                   fn_t *out, base_error_t *err)
+static int resolve(const cql_term_t *term, const wire_type_t *receiver, base_arena_t *a, fn_t *out,
+                   base_error_t *err)
 {
     const char *name = term->text != NULL ? term->text : "";
-    const char *shown = term->keyspace != NULL ? base_arena_sprintf(a, "%s.%s", term->keyspace,
-                                                                    name)
-                                               : name;
+    const char *shown =
+        term->keyspace != NULL ? base_arena_sprintf(a, "%s.%s", term->keyspace, name) : name;
     if (term->keyspace != NULL && strcmp(term->keyspace, "system") != 0) {
         return base_error_set(err, WIRE_ERR_INVALID, "Unknown function %s called", shown);
     }
@@ -149,8 +147,7 @@ static int resolve(const cql_term_t *term, const wire_type_t *receiver, base_are
                               "statements");
     }
     if (strcmp(name, "token") == 0 || strcmp(name, "fromjson") == 0) {
-        return base_error_set(err, WIRE_ERR_INVALID, "%s() is not supported in this context",
-                              name);
+        return base_error_set(err, WIRE_ERR_INVALID, "%s() is not supported in this context", name);
     }
     fn_t cand[MAX_CANDIDATES];
     size_t n = 0;

@@ -120,8 +120,7 @@ static int validate_collection(const wire_type_t *t, wire_value_t v, base_error_
         for (int part = 0; part < (is_map ? 2 : 1); part++) {
             wire_value_t e;
             if (!cql__cursor_value(&c, &e)) {
-                return base_error_set(err, WIRE_ERR_INVALID, "Not enough bytes to read a %s",
-                                      kind);
+                return base_error_set(err, WIRE_ERR_INVALID, "Not enough bytes to read a %s", kind);
             }
             if (e.len < 0) {
                 return base_error_set(err, WIRE_ERR_INVALID,
@@ -219,8 +218,7 @@ static int validate_inet(wire_value_t v, base_error_t *err)
     if ((size_t)v.len > n) {
         strcat(hex, "...");
     }
-    return base_error_set(err, WIRE_ERR_INVALID, "Expected 4 or 16 byte inetaddress; got %s",
-                          hex);
+    return base_error_set(err, WIRE_ERR_INVALID, "Expected 4 or 16 byte inetaddress; got %s", hex);
 }
 
 

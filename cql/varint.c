@@ -47,8 +47,8 @@ static mag_t mag_from_be(const uint8_t *p, size_t len)
 size_t cql__varint_minimal(const uint8_t *p, size_t len, const uint8_t **start)
 {
     size_t i = 0;
-    while (len - i > 1 && ((p[i] == 0x00 && !(p[i + 1] & 0x80)) ||
-                           (p[i] == 0xFF && (p[i + 1] & 0x80)))) {
+    while (len - i > 1 &&
+           ((p[i] == 0x00 && !(p[i + 1] & 0x80)) || (p[i] == 0xFF && (p[i + 1] & 0x80)))) {
         i++;
     }
     if (start != NULL) {
@@ -152,8 +152,7 @@ char *cql__varint_to_text(const uint8_t *p, size_t len, base_arena_t *a)
 
 
 /* Digits (validated by the caller) to minimal two's complement bytes. */
-static void digits_to_varint(const char *d, size_t nd, bool neg, base_arena_t *a,
-                             wire_value_t *out)
+static void digits_to_varint(const char *d, size_t nd, bool neg, base_arena_t *a, wire_value_t *out)
 {
     mag_t m;
     m.limb = base_calloc(nd / 9 + 2, sizeof(uint32_t));
@@ -316,8 +315,8 @@ char *cql__decimal_to_text(const uint8_t *p, size_t len, bool plain, base_arena_
     if (neg) {
         base_buf_put_u8(&b, '-');
     }
-    bool too_long = (scale < 0 && -scale > PLAIN_PAD_MAX) ||
-                    (scale > 0 && scale - (int64_t)nd > PLAIN_PAD_MAX);
+    bool too_long =
+        (scale < 0 && -scale > PLAIN_PAD_MAX) || (scale > 0 && scale - (int64_t)nd > PLAIN_PAD_MAX);
     if (scale == 0) {
         base_buf_put(&b, d, nd);
     } else if (plain && !too_long) {

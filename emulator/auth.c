@@ -9,12 +9,12 @@
  * through timing. The messages are Cassandra's, so client code that matches
  * on them keeps working.
  */
+#include "emulator/auth.h"
+
 #include <ctype.h>
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
-
-#include "emulator/auth.h"
 
 static void digest(const void *p, size_t n, unsigned char out[32])
 {
@@ -53,8 +53,7 @@ int emu_auth_check_plain(wire_value_t token, const char *account, const char *ke
         return base_error_set(err, WIRE_ERR_BAD_CREDENTIALS, "Password must not be null");
     }
     if (nuls == 1 || cut[0] == cut[1] + 1) {
-        return base_error_set(err, WIRE_ERR_BAD_CREDENTIALS,
-                              "Authentication ID must not be null");
+        return base_error_set(err, WIRE_ERR_BAD_CREDENTIALS, "Authentication ID must not be null");
     }
     const uint8_t *user = p + cut[1] + 1;
     size_t user_len = cut[0] - cut[1] - 1;

@@ -6,9 +6,9 @@
  * about 1 RU per KB read, a 1 KB write about 5.5 RU); ru_meter will replace
  * the body of emu_charge, not its callers.
  */
-#include <math.h>
-
 #include "emulator/charge.h"
+
+#include <math.h>
 
 double emu_charge(const cql_stats_t *stats, bool failed)
 {

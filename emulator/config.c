@@ -11,13 +11,13 @@
  * --cert is given it is the TLS private key file, otherwise the account
  * key. --tls-key and --account-key say it without ambiguity.
  */
+#include "emulator/config.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "emulator/config.h"
 
 typedef enum {
     OPT_HELP,
@@ -183,8 +183,7 @@ static int apply(emu_config_t *c, const option_t *o, const char *val, const char
         return 0;
     case OPT_CERT_HOST:
         if (c->n_cert_hosts == EMU_MAX_CERT_HOSTS) {
-            return fail(msg, cap, "%s: at most %d certificate host names", src,
-                        EMU_MAX_CERT_HOSTS);
+            return fail(msg, cap, "%s: at most %d certificate host names", src, EMU_MAX_CERT_HOSTS);
         }
         c->cert_hosts[c->n_cert_hosts++] = base_strdup(val);
         return 0;
@@ -298,16 +297,18 @@ static int resolve(emu_config_t *c, char *raw_key, char *msg, size_t cap)
 {
     if (raw_key != NULL && c->cert_file != NULL) {
         if (c->tls_key_file != NULL) {
-            return fail(msg, cap, "--key is ambiguous with both --cert and --tls-key: use "
-                                  "--account-key for the account key");
+            return fail(msg, cap,
+                        "--key is ambiguous with both --cert and --tls-key: use "
+                        "--account-key for the account key");
         }
         set_str(&c->tls_key_file, raw_key);
     } else if (raw_key != NULL) {
         set_str(&c->account_key, raw_key);
     }
     if ((c->cert_file == NULL) != (c->tls_key_file == NULL)) {
-        return fail(msg, cap, c->cert_file ? "--cert needs its private key: --tls-key FILE"
-                                           : "--tls-key needs --cert FILE");
+        return fail(msg, cap,
+                    c->cert_file ? "--cert needs its private key: --tls-key FILE"
+                                 : "--tls-key needs --cert FILE");
     }
     if (!c->tls && c->cert_file != NULL) {
         return fail(msg, cap, "--cert and --tls-key cannot be combined with --no-tls");

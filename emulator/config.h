@@ -14,14 +14,14 @@
 #include "cql/cql.h"
 #include "emulator/log.h"
 
-#define EMU_DEFAULT_BIND        "127.0.0.1"
-#define EMU_DEFAULT_PORT        10350
-#define EMU_DEFAULT_ACCOUNT     "localhost"
-#define EMU_DEFAULT_ACCOUNT_KEY                                                                    \
+#define EMU_DEFAULT_BIND    "127.0.0.1"
+#define EMU_DEFAULT_PORT    10350
+#define EMU_DEFAULT_ACCOUNT "localhost"
+#define EMU_DEFAULT_ACCOUNT_KEY \
     "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw=="
-#define EMU_DEFAULT_REGION      "South Central US"
+#define EMU_DEFAULT_REGION       "South Central US"
 #define EMU_DEFAULT_MAX_FRAME_MB 256
-#define EMU_MAX_CERT_HOSTS      32
+#define EMU_MAX_CERT_HOSTS       32
 
 typedef enum {
     EMU_CMD_SERVE = 0,
@@ -34,7 +34,7 @@ typedef struct emu_config_s {
     emu_command_t command;
     /* endpoint */
     char *bind;
-    int port;        /* 0: any free port (the "listening on" line tells which) */
+    int port; /* 0: any free port (the "listening on" line tells which) */
     bool tls;
     char *data_dir;
     char *cert_file; /* the user's own certificate (chain) and key, or NULL */
@@ -45,7 +45,7 @@ typedef struct emu_config_s {
     char *account;
     char *account_key;
     /* engine */
-    char *region;    /* system.local data_center */
+    char *region; /* system.local data_center */
     cql_profile_t profile;
     size_t max_frame; /* bytes */
     emu_log_level_t log_level;

@@ -21,6 +21,8 @@
  *     frame, and faults that leave the byte stream unusable (bad version,
  *     oversized frame) close the connection once the error is flushed.
  */
+#include "emulator/conn.h"
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <unistd.h>
@@ -29,7 +31,6 @@
 #include <event2/bufferevent.h>
 
 #include "emulator/auth.h"
-#include "emulator/conn.h"
 #include "emulator/dispatch.h"
 #include "emulator/log.h"
 #include "emulator/tls.h"
@@ -37,6 +38,7 @@
 #define PEEK_TIMEOUT_SEC  10
 #define OUTPUT_HIGH_WATER (64u * 1024 * 1024) /* stop reading past this much queued */
 #define ARENA_BLOCK       (64u * 1024)
+#define OUT_KEEP_MAX      (4u * 1024 * 1024) /* largest output buffer kept between reads */
 
 typedef enum {
     CONN_PEEK,
@@ -162,10 +164,9 @@ static void refuse_plaintext(emu_conn_t *c)
     uint8_t in[64];
     ssize_t n = recv(c->fd, in, sizeof(in), 0); /* consumed, so close() sends FIN, not RST */
     emu_log(EMU_LOG_INFO, c->id,
-            "refused plaintext connection from %s on the TLS port: use TLS or --no-tls",
-            c->peer);
-    if (n < WIRE_HEADER_SIZE || (in[0] != 0x03 && in[0] != 0x04 && in[0] != 0x05 &&
-                                 in[0] != 0x41 && in[0] != 0x42)) {
+            "refused plaintext connection from %s on the TLS port: use TLS or --no-tls", c->peer);
+    if (n < WIRE_HEADER_SIZE ||
+        (in[0] != 0x03 && in[0] != 0x04 && in[0] != 0x05 && in[0] != 0x41 && in[0] != 0x42)) {
         return;
     }
     base_error_t err;
@@ -214,8 +215,7 @@ static void on_peek(evutil_socket_t fd, short what, void *arg)
     start_protocol(c, bev);
 }
 
-void emu_conn_accept(emu_server_t *s, evutil_socket_t fd, const struct sockaddr *addr,
-                     int addr_len)
+void emu_conn_accept(emu_server_t *s, evutil_socket_t fd, const struct sockaddr *addr, int addr_len)
 {
     (void)addr_len;
     emu_conn_t *c = base_calloc(1, sizeof(*c));
@@ -272,6 +272,10 @@ static void flush_out(emu_conn_t *c)
     if (c->out.len > 0) {
         bufferevent_write(c->bev, c->out.data, c->out.len);
         base_buf_reset(&c->out);
+    }
+    if (c->out.cap > OUT_KEEP_MAX) { /* one huge result must not pin its buffer forever */
+        base_buf_fini(&c->out);
+        base_buf_init(&c->out);
     }
 }
 
@@ -337,7 +341,8 @@ static void on_startup(emu_conn_t *c, int16_t stream, const wire_request_t *req)
         }
     }
     if (!has_cql_version) {
-        base_error_set(&err, WIRE_ERR_PROTOCOL_ERROR, "Missing value CQL_VERSION in STARTUP message");
+        base_error_set(&err, WIRE_ERR_PROTOCOL_ERROR,
+                       "Missing value CQL_VERSION in STARTUP message");
         send_error(c, stream, WIRE_OP_STARTUP, &err);
         return;
     }
@@ -355,8 +360,7 @@ static void on_auth_response(emu_conn_t *c, int16_t stream, const wire_request_t
 {
     const emu_config_t *cfg = c->srv->cfg;
     base_error_t err;
-    if (emu_auth_check_plain(req->u.auth_token, cfg->account, cfg->account_key, &err) !=
-        BASE_OK) {
+    if (emu_auth_check_plain(req->u.auth_token, cfg->account, cfg->account_key, &err) != BASE_OK) {
         emu_log(EMU_LOG_INFO, c->id, "authentication failed from %s: %s", c->peer, err.msg);
         send_error(c, stream, WIRE_OP_AUTH_RESPONSE, &err);
         return;
@@ -454,8 +458,7 @@ static void handle_frame(emu_conn_t *c, const wire_header_t *h, const uint8_t *b
             send_error(c, h->stream, h->opcode, &err);
             return;
         }
-        if (wire_lz4_decompress(body, len, c->srv->cfg->max_frame, &plain, &len, &err) !=
-            BASE_OK) {
+        if (wire_lz4_decompress(body, len, c->srv->cfg->max_frame, &plain, &len, &err) != BASE_OK) {
             send_error(c, h->stream, h->opcode, &err);
             return;
         }
@@ -500,7 +503,8 @@ static bool process_input(emu_conn_t *c, struct evbuffer *in)
         if (avail < WIRE_HEADER_SIZE - 1) {
             return true; /* v1/v2 headers are 8 bytes: need that much to judge */
         }
-        evbuffer_copyout(in, hdr, avail < WIRE_HEADER_SIZE ? WIRE_HEADER_SIZE - 1 : WIRE_HEADER_SIZE);
+        evbuffer_copyout(in, hdr,
+                         avail < WIRE_HEADER_SIZE ? WIRE_HEADER_SIZE - 1 : WIRE_HEADER_SIZE);
         int version = hdr[0] & 0x7f;
         if (version != 3 && version != 4) {
             reject_version(c, hdr, version);

@@ -8,8 +8,9 @@
  * trusted only as far as their shape: a status or result kind we do not
  * know becomes a Server error (0x0000), never a malformed frame.
  */
-#include "emulator/charge.h"
 #include "emulator/dispatch.h"
+
+#include "emulator/charge.h"
 
 static bool is_statement(uint8_t opcode)
 {
@@ -55,8 +56,8 @@ static void encode_result(base_buf_t *b, uint8_t version, const cql_result_t *re
         break;
     case WIRE_RESULT_PREPARED:
         wire_encode_result_prepared(b, version, res->prepared_id, sizeof(res->prepared_id),
-                                    res->binds, res->n_binds, res->pk_indexes,
-                                    res->n_pk_indexes, res->cols, res->n_cols);
+                                    res->binds, res->n_binds, res->pk_indexes, res->n_pk_indexes,
+                                    res->cols, res->n_cols);
         break;
     case WIRE_RESULT_SCHEMA_CHANGE:
         wire_encode_result_schema_change(b, &res->schema_change);
@@ -95,11 +96,10 @@ void emu_dispatch(cql_engine_t *e, cql_session_t *s, const wire_request_t *req,
 
     int rc = run(e, s, req, a, &res, &err);
     if (rc == BASE_OK && !known_kind(res.kind)) {
-        rc = base_error_set(&err, WIRE_ERR_SERVER_ERROR, "internal error: result kind %d",
-                            res.kind);
+        rc =
+            base_error_set(&err, WIRE_ERR_SERVER_ERROR, "internal error: result kind %d", res.kind);
     } else if (rc != BASE_OK && (rc != BASE_ERROR || err.msg[0] == '\0')) {
-        rc = base_error_set(&err, WIRE_ERR_SERVER_ERROR, "internal error: %s",
-                            base_strerror(rc));
+        rc = base_error_set(&err, WIRE_ERR_SERVER_ERROR, "internal error: %s", base_strerror(rc));
     }
     bool failed = rc != BASE_OK;
     double charge = emu_charge(&res.stats, failed);

@@ -7,6 +7,7 @@
  * kinds are accepted because both drivers ask for all three.
  */
 #include "emulator/events.h"
+
 #include "emulator/conn.h"
 
 typedef struct subscription_s {

@@ -6,6 +6,8 @@
  * that waits for the "ready" line. Format:
  *   2026-12-02T17:20:00.123Z INFO  [c12] message
  */
+#include "emulator/log.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,8 +15,6 @@
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
-
-#include "emulator/log.h"
 
 static emu_log_level_t current_level = EMU_LOG_INFO;
 
@@ -60,8 +60,7 @@ void emu_log(emu_log_level_t level, uint64_t conn_id, const char *fmt, ...)
     n += (size_t)snprintf(line + n, sizeof(line) - n, ".%03dZ %s ", (int)(tv.tv_usec / 1000),
                           level_names[level]);
     if (conn_id != 0) {
-        n += (size_t)snprintf(line + n, sizeof(line) - n, "[c%llu] ",
-                              (unsigned long long)conn_id);
+        n += (size_t)snprintf(line + n, sizeof(line) - n, "[c%llu] ", (unsigned long long)conn_id);
     }
     va_list ap;
     va_start(ap, fmt);

@@ -14,6 +14,8 @@
  * and close, leave the loop when the last one is gone (or after a short
  * grace period), then free everything, so ASan's leak check stays clean.
  */
+#include "emulator/server.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netdb.h>
@@ -21,7 +23,6 @@
 
 #include "emulator/conn.h"
 #include "emulator/log.h"
-#include "emulator/server.h"
 #include "emulator/tls.h"
 
 #define DRAIN_TIMEOUT_SEC 2
@@ -89,7 +90,8 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 /* Resolves --bind/--port (numeric or a name) to the first usable address. */
 static int resolve(const emu_config_t *cfg, struct sockaddr_storage *ss, socklen_t *len)
 {
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+    struct addrinfo hints = {.ai_family = AF_UNSPEC,
+                             .ai_socktype = SOCK_STREAM,
                              .ai_flags = AI_PASSIVE | AI_NUMERICSERV};
     struct addrinfo *res = NULL;
     char port[8];
@@ -119,8 +121,8 @@ static void rpc_address(const struct sockaddr_storage *ss, cql_config_t *cc)
         cc->rpc_port = ntohs(in6->sin6_port);
     } else {
         const struct sockaddr_in *in = (const struct sockaddr_in *)ss;
-        uint32_t a = in->sin_addr.s_addr == htonl(INADDR_ANY) ? htonl(INADDR_LOOPBACK)
-                                                             : in->sin_addr.s_addr;
+        uint32_t a =
+            in->sin_addr.s_addr == htonl(INADDR_ANY) ? htonl(INADDR_LOOPBACK) : in->sin_addr.s_addr;
         memcpy(cc->rpc_address, &a, 4);
         cc->rpc_address_len = 4;
         cc->rpc_port = ntohs(in->sin_port);

@@ -79,19 +79,20 @@ class Emulator:
                                stdout=f, check=True, env=env, timeout=START_TIMEOUT)
         return self
 
-    def stop(self):
-        """SIGTERM, then assert the server exited 0 with a clean sanitizer log."""
+    def stop(self, sig=signal.SIGTERM):
+        """SIGTERM (or sig), then assert the server exited 0 with a clean
+        sanitizer log."""
         if self.proc is None:
             return
         try:
             if self.proc.poll() is None:
-                self.proc.send_signal(signal.SIGTERM)
+                self.proc.send_signal(sig)
             try:
                 rc = self.proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-                raise AssertionError("emulator did not exit within 30 s of SIGTERM")
+                raise AssertionError("emulator did not exit within 30 s of %s" % sig.name)
             self._reader.join(timeout=10)
             self.proc.stderr.close()
             log = self.log()

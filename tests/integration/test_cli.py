@@ -5,6 +5,7 @@ the account flags, and a clean SIGTERM shutdown."""
 
 import os
 import shutil
+import signal
 import socket
 import ssl
 import subprocess
@@ -140,6 +141,31 @@ class Serving(unittest.TestCase):
         finally:
             emu.stop()
 
+    def test_cassandra_profile_warnings_reach_the_driver(self):
+        from cassandra.query import BatchStatement, BatchType
+        emu = Emulator(tls=False, args=["--profile", "cassandra"])
+        emu.start()
+        try:
+            cluster = emu.cluster()
+            try:
+                session = cluster.connect()
+                session.execute("CREATE KEYSPACE w WITH replication = "
+                                "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+                session.execute("CREATE TABLE w.t (k int PRIMARY KEY, v text)")
+                insert = session.prepare("INSERT INTO w.t (k, v) VALUES (?, ?)")
+                batch = BatchStatement(batch_type=BatchType.UNLOGGED)
+                for k in range(10):
+                    batch.add(insert, [k, "x" * 1024])
+                rs = session.execute(batch)
+                warnings = rs.response_future.warnings or []
+                self.assertTrue(any("exceeding specified threshold" in w for w in warnings),
+                                warnings)
+                self.assertIn("RequestCharge", rs.response_future.custom_payload)
+            finally:
+                cluster.shutdown()
+        finally:
+            emu.stop()
+
     def test_account_and_key_flags_replace_the_defaults(self):
         emu = Emulator(tls=False, args=["--account", "myaccount", "--key", "s3cret"])
         emu.start()
@@ -191,6 +217,16 @@ class Serving(unittest.TestCase):
         for c in clients + [half]:
             self.assertTrue(c.is_closed())
             c.close()
+        self.assertIn("shutting down (4 connection(s))", emu.log())
+
+    def test_sigint_exits_cleanly_too(self):
+        emu = Emulator()
+        emu.start()
+        c = RawClient(emu).ready(ACCOUNT, KEY)
+        emu.stop(signal.SIGINT)
+        self.assertTrue(c.is_closed())
+        c.close()
+        self.assertIn("SIGINT: shutting down", emu.log())
 
 
 if __name__ == "__main__":

@@ -1,16 +1,15 @@
 /* Unit tests for certs/: generation into a temp dir, SANs, chain
  * verification, reuse, regeneration and CA export. */
+#include <arpa/inet.h>
+#include <ctype.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
-
-#include <arpa/inet.h>
-#include <ctype.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cmocka.h>
 #include <openssl/pem.h>
 #include <openssl/x509v3.h>
 
@@ -297,8 +296,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(second_call_reuses_both_certificates, setup, teardown),
         cmocka_unit_test_setup_teardown(changed_san_set_regenerates_only_the_server_certificate,
                                         setup, teardown),
-        cmocka_unit_test_setup_teardown(corrupt_server_certificate_is_regenerated, setup,
-                                        teardown),
+        cmocka_unit_test_setup_teardown(corrupt_server_certificate_is_regenerated, setup, teardown),
         cmocka_unit_test_setup_teardown(invalid_extra_host_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(export_creates_the_ca_and_prints_it, setup, teardown),
         cmocka_unit_test(wanted_sans_are_canonical_sorted_and_unique),

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include <cmocka.h>
 
 #include "cql/lexer.h"
@@ -199,10 +200,10 @@ static void operators_and_punctuation(void **state)
 {
     (void)state;
     static const cql_tok_type_t want[] = {
-        CQL_TOK_LTE, CQL_TOK_GTE, CQL_TOK_NEQ,      CQL_TOK_LT,       CQL_TOK_GT,
-        CQL_TOK_EQ,  CQL_TOK_QMARK, CQL_TOK_COLON,  CQL_TOK_LBRACKET, CQL_TOK_RBRACKET,
-        CQL_TOK_LBRACE, CQL_TOK_RBRACE, CQL_TOK_PLUS, CQL_TOK_STAR,   CQL_TOK_SEMI,
-        CQL_TOK_EOF,
+        CQL_TOK_LTE,      CQL_TOK_GTE,      CQL_TOK_NEQ,    CQL_TOK_LT,
+        CQL_TOK_GT,       CQL_TOK_EQ,       CQL_TOK_QMARK,  CQL_TOK_COLON,
+        CQL_TOK_LBRACKET, CQL_TOK_RBRACKET, CQL_TOK_LBRACE, CQL_TOK_RBRACE,
+        CQL_TOK_PLUS,     CQL_TOK_STAR,     CQL_TOK_SEMI,   CQL_TOK_EOF,
     };
     toks_t ts;
     lex("<= >= != < > = ? : [ ] { } + * ;", &ts);
@@ -269,8 +270,18 @@ static void lexer_never_reads_past_len(void **state)
 {
     (void)state;
     /* A heap buffer with no terminator: ASan catches any overread. */
-    static const char *texts[] = {"'ab", "12345678-1234-1234-1234-12345678901", "$$", "0x", "1.",
-                                  "1e+", "P0001-02-03T04:05:0", "--", "/*", "1m", "\"", "!"};
+    static const char *texts[] = {"'ab",
+                                  "12345678-1234-1234-1234-12345678901",
+                                  "$$",
+                                  "0x",
+                                  "1.",
+                                  "1e+",
+                                  "P0001-02-03T04:05:0",
+                                  "--",
+                                  "/*",
+                                  "1m",
+                                  "\"",
+                                  "!"};
     for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
         size_t n = strlen(texts[i]);
         char *buf = malloc(n);

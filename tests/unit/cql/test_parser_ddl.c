@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include <cmocka.h>
 
 #include "cql/ast.h"
@@ -35,10 +36,11 @@ static void use_keyspace(void **state)
 
 static void create_keyspace_with_replication_and_options(void **state)
 {
-    cql_stmt_t *st = parse_ok(state, "CREATE KEYSPACE IF NOT EXISTS excalibur WITH replication = "
-                                     "{'class': 'NetworkTopologyStrategy', 'DC1' : 1, 'DC2' : 3} "
-                                     "AND durable_writes = true AND cosmosdb_provisioned_throughput "
-                                     "= 400");
+    cql_stmt_t *st =
+        parse_ok(state, "CREATE KEYSPACE IF NOT EXISTS excalibur WITH replication = "
+                        "{'class': 'NetworkTopologyStrategy', 'DC1' : 1, 'DC2' : 3} "
+                        "AND durable_writes = true AND cosmosdb_provisioned_throughput "
+                        "= 400");
     assert_int_equal(st->kind, CQL_STMT_CREATE_KEYSPACE);
     const cql_keyspace_def_t *ks = &st->u.keyspace;
     assert_string_equal(ks->name, "excalibur");
@@ -67,9 +69,9 @@ static void cosmos_keyspace_needs_no_replication(void **state)
 
 static void alter_and_drop_keyspace(void **state)
 {
-    cql_stmt_t *st = parse_ok(
-        state, "ALTER KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-               "'replication_factor': 4}");
+    cql_stmt_t *st =
+        parse_ok(state, "ALTER KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+                        "'replication_factor': 4}");
     assert_int_equal(st->kind, CQL_STMT_ALTER_KEYSPACE);
     assert_string_equal(st->u.keyspace.name, "ks");
     assert_int_equal(st->u.keyspace.n_props, 1);
@@ -172,10 +174,10 @@ static void create_table_with_two_primary_keys_is_invalid(void **state)
 
 static void system_table_definitions_parse(void **state)
 {
-    cql_stmt_t *st = parse_ok(
-        state, "CREATE TABLE system.local (key text PRIMARY KEY, bootstrapped text, "
-               "broadcast_address inet, cluster_name text, tokens set<text>, "
-               "truncated_at map<uuid, blob>)");
+    cql_stmt_t *st =
+        parse_ok(state, "CREATE TABLE system.local (key text PRIMARY KEY, bootstrapped text, "
+                        "broadcast_address inet, cluster_name text, tokens set<text>, "
+                        "truncated_at map<uuid, blob>)");
     assert_string_equal(st->u.create_table.columns[0].name, "key");
     st = parse_ok(state, "CREATE TABLE system_schema.columns (keyspace_name text, table_name "
                          "text, column_name text, clustering_order text, column_name_bytes blob, "

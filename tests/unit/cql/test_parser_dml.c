@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include <cmocka.h>
 
 #include "cql/ast.h"
@@ -158,8 +159,8 @@ static void unreserved_keywords_are_column_names(void **state)
     cql_stmt_t *st = parse_ok(state, "SELECT key, type, ttl, writetime, count, date, time, "
                                      "timestamp, value, values, static, frozen FROM t");
     const cql_select_t *s = &st->u.select;
-    static const char *cols[] = {"key",       "type",  "ttl",    "writetime", "count",  "date",
-                                 "time",      "timestamp", "value", "values",  "static", "frozen"};
+    static const char *cols[] = {"key",  "type",      "ttl",   "writetime", "count",  "date",
+                                 "time", "timestamp", "value", "values",    "static", "frozen"};
     assert_int_equal(s->n_selectors, 12);
     for (size_t i = 0; i < 12; i++) {
         assert_int_equal(s->selectors[i]->kind, CQL_SEL_COLUMN);
@@ -191,9 +192,9 @@ static void where_supports_every_relation_form(void **state)
     const cql_select_t *s = &st->u.select;
     assert_int_equal(s->n_where, 19);
     const cql_relation_t *w = s->where;
-    static const cql_rel_op_t ops[] = {CQL_OP_EQ,  CQL_OP_LT,  CQL_OP_LTE, CQL_OP_GT, CQL_OP_GTE,
-                                       CQL_OP_NEQ, CQL_OP_IN,  CQL_OP_IN,  CQL_OP_CONTAINS,
-                                       CQL_OP_CONTAINS_KEY};
+    static const cql_rel_op_t ops[] = {CQL_OP_EQ,       CQL_OP_LT,          CQL_OP_LTE, CQL_OP_GT,
+                                       CQL_OP_GTE,      CQL_OP_NEQ,         CQL_OP_IN,  CQL_OP_IN,
+                                       CQL_OP_CONTAINS, CQL_OP_CONTAINS_KEY};
     for (size_t i = 0; i < 10; i++) {
         assert_int_equal(w[i].op, ops[i]);
         assert_int_equal(w[i].lhs, CQL_LHS_COLUMN);
@@ -241,8 +242,8 @@ static void where_supports_every_relation_form(void **state)
 
 static void token_relation_compares_with_token_function(void **state)
 {
-    cql_stmt_t *st =
-        parse_ok(state, "SELECT * FROM t WHERE token(userid) > token('tom') AND TOKEN(userid) <= ?");
+    cql_stmt_t *st = parse_ok(
+        state, "SELECT * FROM t WHERE token(userid) > token('tom') AND TOKEN(userid) <= ?");
     const cql_relation_t *w = st->u.select.where;
     assert_int_equal(w[0].rhs->kind, CQL_TERM_FUNCTION);
     assert_string_equal(w[0].rhs->text, "token");

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include <cmocka.h>
 
 #include "cql/ast.h"
@@ -87,7 +88,8 @@ static void positions_count_lines_and_characters(void **state)
     assert_starts_with(parse_err(state, "SELECT * FROM t WHERE a = '\xC3\xA9' b"),
                        "line 1:30 mismatched input 'b' expecting EOF");
     const char *msg = parse_err(state, "SELECT a,\n b\n FORM t");
-    assert_string_equal(msg, "line 3:1 no viable alternative at input 'FORM' (SELECT a,  b  [FORM]...)");
+    assert_string_equal(msg,
+                        "line 3:1 no viable alternative at input 'FORM' (SELECT a,  b  [FORM]...)");
 }
 
 
@@ -110,7 +112,8 @@ static void lexical_errors(void **state)
 
 static void snippet_shows_at_most_ten_tokens_before(void **state)
 {
-    const char *msg = parse_err(state, "SELECT a, b, c, d, e, f, g FROM t WHERE x = 1 AND AND y = 2");
+    const char *msg =
+        parse_err(state, "SELECT a, b, c, d, e, f, g FROM t WHERE x = 1 AND AND y = 2");
     assert_string_equal(msg, "line 1:50 no viable alternative at input 'AND' "
                              "(...f, g FROM t WHERE x = 1 AND [AND]...)");
 }
@@ -202,13 +205,31 @@ static void wide_flat_input_is_fine(void **state)
 }
 
 
+static void more_than_65535_markers_are_refused(void **state)
+{
+    parse_fx_t *fx = *state;
+    cql_stmt_t *st;
+    char *q = repeat("SELECT * FROM t WHERE k IN (?", ", ?", 65535, ")");
+    assert_int_equal(parse_copy(fx, q, strlen(q), &st), BASE_ERROR);
+    assert_int_equal(fx->err.code, 0x2200);
+    assert_string_equal(fx->err.msg,
+                        "Too many markers(?). 65536 markers exceed the allowed maximum of 65535");
+    free(q);
+    q = repeat("SELECT * FROM t WHERE k IN (?", ", ?", 65534, ")");
+    st = parse_ok(state, q);
+    assert_int_equal(st->n_binds, 65535);
+    free(q);
+}
+
+
 /* Every prefix and many single-byte mutations of valid statements either
  * parse or fail with a positioned message; ASan/UBSan check the rest. */
 static void truncated_and_mutated_statements_fail_cleanly(void **state)
 {
     static const char *valid[] = {
         "SELECT JSON a AS x, count(*), ttl(v), CAST(b AS text) FROM ks.t WHERE a = ? AND b IN "
-        "(1, 2) AND token(a) > 3 AND (c, d) >= (1, 'x') AND m CONTAINS KEY :k AND m['k'] = 1 GROUP BY a "
+        "(1, 2) AND token(a) > 3 AND (c, d) >= (1, 'x') AND m CONTAINS KEY :k AND m['k'] = 1 GROUP "
+        "BY a "
         "ORDER BY c DESC PER PARTITION LIMIT 1 LIMIT 10 ALLOW FILTERING",
         "INSERT INTO t (a, b, c) VALUES ({'k': [1, 2.5e3]}, (1, null), {f: -Infinity}) "
         "IF NOT EXISTS USING TTL 5 AND TIMESTAMP 6",
@@ -221,8 +242,8 @@ static void truncated_and_mutated_statements_fail_cleanly(void **state)
         "CREATE CUSTOM INDEX IF NOT EXISTS i ON t (entries(m)) USING 'c'",
         "ALTER TABLE t RENAME a TO b AND c TO d",
     };
-    static const char mutations[] = {'(', ')', '\'', '"', '$', '[', '{', '?', ':', '-', '/',
-                                     '*', '.', ',', ';', 'x', '0', ' ', '\0', (char)0xFF};
+    static const char mutations[] = {'(', ')', '\'', '"', '$', '[', '{', '?', ':',  '-',
+                                     '/', '*', '.',  ',', ';', 'x', '0', ' ', '\0', (char)0xFF};
     parse_fx_t *fx = *state;
     for (size_t v = 0; v < sizeof(valid) / sizeof(valid[0]); v++) {
         const char *q = valid[v];
@@ -267,6 +288,7 @@ int main(void)
         T(deep_nesting_is_a_syntax_error_not_a_crash),
         T(nesting_within_the_bound_is_fine),
         T(wide_flat_input_is_fine),
+        T(more_than_65535_markers_are_refused),
         T(truncated_and_mutated_statements_fail_cleanly),
     };
 #undef T

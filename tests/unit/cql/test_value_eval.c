@@ -101,7 +101,9 @@ static void boolean_and_floating_literals(void **state)
 static void decimal_and_varint_literals_are_arbitrary_precision(void **state)
 {
     (void)state;
-    assert_eval_hex(F("1.50"), T("decimal"), "0000000200" "96");
+    assert_eval_hex(F("1.50"), T("decimal"),
+                    "0000000200"
+                    "96");
     assert_eval_hex(F("-0.001"), T("decimal"), "00000003ff");
     assert_eval_hex(F("1e3"), T("decimal"), "fffffffd01");
     assert_eval_hex(I("0"), T("decimal"), "0000000000");
@@ -114,9 +116,9 @@ static void decimal_and_varint_literals_are_arbitrary_precision(void **state)
     assert_eval_hex(I("-129"), T("varint"), "ff7f");
     assert_eval_hex(I("18446744073709551616"), T("varint"), "010000000000000000");
     assert_eval_hex(I("-18446744073709551616"), T("varint"), "ff0000000000000000");
-    assert_eval_hex(I("123456789012345678901234567890"), T("varint"),
-                    "018ee90ff6c373e0ee4e3f0ad2");
-    assert_eval_error(F("1.5"), T("varint"), "Invalid FLOAT constant (1.5) for \"v\" of type varint");
+    assert_eval_hex(I("123456789012345678901234567890"), T("varint"), "018ee90ff6c373e0ee4e3f0ad2");
+    assert_eval_error(F("1.5"), T("varint"),
+                      "Invalid FLOAT constant (1.5) for \"v\" of type varint");
 }
 
 
@@ -212,7 +214,8 @@ static void duration_literals_in_all_three_syntaxes(void **state)
     assert_eval_hex(D("1µs"), T("duration"), "000087d0");
     assert_eval_error(D("1h1h"), T("duration"),
                       "Invalid duration. The hours are specified multiple times");
-    assert_eval_error(D("1m1h"), T("duration"), "Invalid duration. The minutes should be after hours");
+    assert_eval_error(D("1m1h"), T("duration"),
+                      "Invalid duration. The minutes should be after hours");
     assert_eval_error(D("1x"), T("duration"), "Unable to convert '1x' to a duration");
     assert_eval_error(D("P1Q"), T("duration"), "Unable to convert 'P1Q' to a duration");
     assert_eval_error(I("5"), T("duration"), "Unable to convert '5' to a duration");
@@ -235,8 +238,12 @@ static void null_literal_is_null_except_for_counters(void **state)
 static void bind_markers_validate_and_normalize(void **state)
 {
     (void)state;
-    wire_value_t vals[4] = {hexv("000000"), {NULL, WIRE_VALUE_UNSET}, {NULL, WIRE_VALUE_NULL},
-                            hexv("00000003" "0000000400000003" "0000000400000001"
+    wire_value_t vals[4] = {hexv("000000"),
+                            {NULL, WIRE_VALUE_UNSET},
+                            {NULL, WIRE_VALUE_NULL},
+                            hexv("00000003"
+                                 "0000000400000003"
+                                 "0000000400000001"
                                  "0000000400000003")};
     cql_binds_t binds = {4, vals, NULL};
     wire_value_t out;
@@ -250,7 +257,9 @@ static void bind_markers_validate_and_normalize(void **state)
     /* A bound set is sorted and deduplicated as Cassandra re-serializes it. */
     assert_int_equal(cql__term_eval(bind(3), set_of(T("int")), "v", &binds, &ta, &out, &terr),
                      BASE_OK);
-    assert_string_equal(tohex(out), "00000002" "0000000400000001" "0000000400000003");
+    assert_string_equal(tohex(out), "00000002"
+                                    "0000000400000001"
+                                    "0000000400000003");
     /* A list keeps its order. */
     assert_int_equal(cql__term_eval(bind(3), list_of(T("int")), "v", &binds, &ta, &out, &terr),
                      BASE_OK);
@@ -264,21 +273,37 @@ static void list_set_and_map_literals_serialize_like_cassandra(void **state)
 {
     (void)state;
     assert_eval_hex(terms(CQL_TERM_LIST, 3, I("3"), I("1"), I("3")), list_of(T("int")),
-                    "00000003" "0000000400000003" "0000000400000001" "0000000400000003");
+                    "00000003"
+                    "0000000400000003"
+                    "0000000400000001"
+                    "0000000400000003");
     assert_eval_hex(terms(CQL_TERM_SET, 4, I("3"), I("1"), I("2"), I("1")), set_of(T("int")),
-                    "00000003" "0000000400000001" "0000000400000002" "0000000400000003");
+                    "00000003"
+                    "0000000400000001"
+                    "0000000400000002"
+                    "0000000400000003");
     assert_eval_hex(terms(CQL_TERM_SET, 2, S("b"), S("a")), set_of(T("text")),
-                    "00000002" "0000000161" "0000000162");
+                    "00000002"
+                    "0000000161"
+                    "0000000162");
     /* Keys sorted, the last duplicate wins. */
     assert_eval_hex(terms(CQL_TERM_MAP, 6, S("b"), I("1"), S("a"), I("2"), S("a"), I("3")),
                     map_of(T("text"), T("int")),
-                    "00000002" "0000000161" "0000000400000003" "0000000162" "0000000400000001");
+                    "00000002"
+                    "0000000161"
+                    "0000000400000003"
+                    "0000000162"
+                    "0000000400000001");
     assert_eval_hex(terms(CQL_TERM_MAP, 0), set_of(T("int")), "00000000");
     assert_eval_hex(terms(CQL_TERM_MAP, 0), map_of(T("int"), T("int")), "00000000");
     assert_eval_hex(terms(CQL_TERM_LIST, 0), list_of(T("int")), "00000000");
     const wire_type_t *nested = list_of(frozen(set_of(T("int"))));
     assert_eval_hex(terms(CQL_TERM_LIST, 1, terms(CQL_TERM_SET, 2, I("2"), I("1"))), nested,
-                    "00000001" "00000014" "00000002" "0000000400000001" "0000000400000002");
+                    "00000001"
+                    "00000014"
+                    "00000002"
+                    "0000000400000001"
+                    "0000000400000002");
 }
 
 
@@ -318,7 +343,9 @@ static void tuple_literals(void **state)
     (void)state;
     const wire_type_t *tt = tuple_of(3, T("int"), T("text"), T("boolean"));
     assert_eval_hex(terms(CQL_TERM_TUPLE, 3, I("1"), S("a"), NUL()), tt,
-                    "0000000400000001" "0000000161" "ffffffff");
+                    "0000000400000001"
+                    "0000000161"
+                    "ffffffff");
     /* Fewer components than the type declares are allowed. */
     assert_eval_hex(terms(CQL_TERM_TUPLE, 1, I("1")), tt, "0000000400000001");
     assert_eval_error(terms(CQL_TERM_TUPLE, 4, I("1"), S("a"), B("true"), I("2")), tt,
@@ -331,12 +358,13 @@ static void tuple_literals(void **state)
     wire_value_t vals[2] = {hexv("00000007"), {NULL, WIRE_VALUE_UNSET}};
     cql_binds_t binds = {2, vals, NULL};
     wire_value_t out;
-    assert_int_equal(cql__term_eval(terms(CQL_TERM_TUPLE, 2, bind(0), S("x")), tt, "v", &binds,
-                                    &ta, &out, &terr),
+    assert_int_equal(cql__term_eval(terms(CQL_TERM_TUPLE, 2, bind(0), S("x")), tt, "v", &binds, &ta,
+                                    &out, &terr),
                      BASE_OK);
-    assert_string_equal(tohex(out), "0000000400000007" "0000000178");
-    assert_int_equal(cql__term_eval(terms(CQL_TERM_TUPLE, 2, bind(1), S("x")), tt, "v", &binds,
-                                    &ta, &out, &terr),
+    assert_string_equal(tohex(out), "0000000400000007"
+                                    "0000000178");
+    assert_int_equal(cql__term_eval(terms(CQL_TERM_TUPLE, 2, bind(1), S("x")), tt, "v", &binds, &ta,
+                                    &out, &terr),
                      BASE_ERROR);
     assert_string_equal(terr.msg, "Invalid unset value for tuple field number 0");
 }
@@ -348,7 +376,9 @@ static void udt_literals_fill_missing_fields_with_null(void **state)
     const wire_type_t *addr =
         udt_of("address", 3, "street", T("text"), "zip", T("int"), "city", T("text"));
     assert_eval_hex(udt_term(2, "zip", I("1"), "street", S("x")), addr,
-                    "0000000178" "0000000400000001" "ffffffff");
+                    "0000000178"
+                    "0000000400000001"
+                    "ffffffff");
     assert_eval_error(udt_term(1, "country", S("x")), addr,
                       "Unknown field 'country' in value of user defined type address");
     assert_eval_error(udt_term(1, "zip", S("x")), addr,

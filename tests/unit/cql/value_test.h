@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include <cmocka.h>
 
 #include "cql/value.h"
@@ -161,14 +162,14 @@ static inline cql_term_t *lit(cql_lit_kind_t kind, const char *text)
     return t;
 }
 
-#define S(x)    lit(CQL_LIT_STRING, (x))
-#define I(x)    lit(CQL_LIT_INTEGER, (x))
-#define F(x)    lit(CQL_LIT_FLOAT, (x))
-#define B(x)    lit(CQL_LIT_BOOLEAN, (x))
-#define U(x)    lit(CQL_LIT_UUID, (x))
-#define H(x)    lit(CQL_LIT_HEX, (x))
-#define D(x)    lit(CQL_LIT_DURATION, (x))
-#define NUL()   lit(CQL_LIT_NULL, "null")
+#define S(x)  lit(CQL_LIT_STRING, (x))
+#define I(x)  lit(CQL_LIT_INTEGER, (x))
+#define F(x)  lit(CQL_LIT_FLOAT, (x))
+#define B(x)  lit(CQL_LIT_BOOLEAN, (x))
+#define U(x)  lit(CQL_LIT_UUID, (x))
+#define H(x)  lit(CQL_LIT_HEX, (x))
+#define D(x)  lit(CQL_LIT_DURATION, (x))
+#define NUL() lit(CQL_LIT_NULL, "null")
 
 static inline cql_term_t *bind(int i)
 {
@@ -236,23 +237,23 @@ static inline int eval(const cql_term_t *term, const wire_type_t *t, wire_value_
 }
 
 /* Asserts evaluation succeeds with the given hex bytes. */
-#define assert_eval_hex(term, type, hex)                                                           \
-    do {                                                                                           \
-        wire_value_t out_;                                                                         \
-        int rc_ = eval((term), (type), &out_);                                                     \
-        if (rc_ != BASE_OK) {                                                                      \
-            fail_msg("unexpected error: %s", terr.msg);                                            \
-        }                                                                                          \
-        assert_string_equal(tohex(out_), (hex));                                                   \
+#define assert_eval_hex(term, type, hex)                \
+    do {                                                \
+        wire_value_t out_;                              \
+        int rc_ = eval((term), (type), &out_);          \
+        if (rc_ != BASE_OK) {                           \
+            fail_msg("unexpected error: %s", terr.msg); \
+        }                                               \
+        assert_string_equal(tohex(out_), (hex));        \
     } while (0)
 
 /* Asserts evaluation fails with Invalid and exactly the given message. */
-#define assert_eval_error(term, type, message)                                                     \
-    do {                                                                                           \
-        wire_value_t out_;                                                                         \
-        assert_int_equal(eval((term), (type), &out_), BASE_ERROR);                                 \
-        assert_int_equal(terr.code, 0x2200);                                                       \
-        assert_string_equal(terr.msg, (message));                                                  \
+#define assert_eval_error(term, type, message)                     \
+    do {                                                           \
+        wire_value_t out_;                                         \
+        assert_int_equal(eval((term), (type), &out_), BASE_ERROR); \
+        assert_int_equal(terr.code, 0x2200);                       \
+        assert_string_equal(terr.msg, (message));                  \
     } while (0)
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include <cmocka.h>
 
 #include "emulator/config.h"
@@ -58,10 +59,21 @@ static void defaults_match_the_documented_values(void **state)
 static void environment_sets_values_and_flags_win(void **state)
 {
     (void)state;
-    const char *env[] = {"COSMOS_EMULATOR_ACCOUNT", "acct", "COSMOS_EMULATOR_KEY", "envkey",
-                         "COSMOS_EMULATOR_PORT", "9042", "COSMOS_EMULATOR_BIND", "0.0.0.0",
-                         "COSMOS_EMULATOR_REGION", "West US 2", "COSMOS_EMULATOR_DATA_DIR",
-                         "/tmp/x", "COSMOS_EMULATOR_PROFILE", "cassandra", NULL};
+    const char *env[] = {"COSMOS_EMULATOR_ACCOUNT",
+                         "acct",
+                         "COSMOS_EMULATOR_KEY",
+                         "envkey",
+                         "COSMOS_EMULATOR_PORT",
+                         "9042",
+                         "COSMOS_EMULATOR_BIND",
+                         "0.0.0.0",
+                         "COSMOS_EMULATOR_REGION",
+                         "West US 2",
+                         "COSMOS_EMULATOR_DATA_DIR",
+                         "/tmp/x",
+                         "COSMOS_EMULATOR_PROFILE",
+                         "cassandra",
+                         NULL};
     const char *args[] = {"--port", "7000", "--region=East US", NULL};
     emu_config_t c;
     char msg[256];
@@ -92,8 +104,8 @@ static void key_is_the_account_key_without_cert(void **state)
 static void key_is_the_tls_key_with_cert_in_any_order(void **state)
 {
     (void)state;
-    const char *args[] = {"--key", "server.key", "--cert", "server.pem", "--account-key", "k2",
-                          NULL};
+    const char *args[] = {"--key",         "server.key", "--cert", "server.pem",
+                          "--account-key", "k2",         NULL};
     emu_config_t c;
     char msg[256];
     assert_int_equal(load(&c, NULL, args, msg), 0);
@@ -197,8 +209,16 @@ static void unknown_flags_and_missing_values_are_refused(void **state)
 static void cert_host_repeats_and_other_flags_parse(void **state)
 {
     (void)state;
-    const char *args[] = {"--cert-host", "a.example", "--cert-host=10.0.0.1", "--no-tls",
-                          "--max-frame-mb", "16", "--log-level", "debug", "--port", "0",
+    const char *args[] = {"--cert-host",
+                          "a.example",
+                          "--cert-host=10.0.0.1",
+                          "--no-tls",
+                          "--max-frame-mb",
+                          "16",
+                          "--log-level",
+                          "debug",
+                          "--port",
+                          "0",
                           NULL};
     emu_config_t c;
     char msg[256];
