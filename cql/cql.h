@@ -90,7 +90,53 @@ typedef struct cql_stats_s {
     int64_t first_token; /* a token the operation touched, for per-partition limits */
     bool has_token;
     uint16_t consistency;
+    const char *shape;   /* the statement with literals replaced by ?, for per-shape statistics */
+    size_t n_indexes;    /* secondary indexes maintained by the write */
+    bool index_lookup;   /* a read served by a secondary index */
+    size_t rows_deleted; /* rows, ranges or partitions deleted */
 } cql_stats_t;
+
+/* ---- hooks: admission control and throughput, for the RU meter above ------------------ */
+
+/* What cql knows of a statement after planning it and before it touches
+ * storage. Strings live until the statement finishes. */
+typedef struct cql_admission_s {
+    cql_op_kind_t kind;
+    const char *keyspace;
+    const char *table;
+    const char *shape;
+    bool has_token;   /* the single partition the statement targets, if one */
+    int64_t token;
+    uint16_t consistency;
+} cql_admission_t;
+
+/* A throughput setting being created, changed or dropped by DDL. */
+typedef struct cql_throughput_s {
+    const char *keyspace;
+    const char *table;          /* NULL for a keyspace (shared throughput) */
+    bool creating;              /* CREATE (false: ALTER, or dropped) */
+    bool dropped;
+    bool given;                 /* the statement named a throughput option */
+    int64_t provisioned;        /* cosmosdb_provisioned_throughput, 0 when absent */
+    int64_t autoscale_max;      /* cosmosdb_autoscale_max_throughput, 0 when absent */
+} cql_throughput_t;
+
+typedef struct cql_hooks_s {
+    /* Before a statement on a user table runs (once for a whole batch).
+     * BASE_OK lets it run; BASE_ERROR with err set (e.g. Overloaded 0x1001)
+     * refuses it, and a refused statement has no effect. */
+    int (*admit)(void *ud, const cql_admission_t *a, base_error_t *err);
+    /* Before a CREATE/ALTER with throughput (or any CREATE TABLE/KEYSPACE)
+     * takes effect, and after a DROP. BASE_ERROR with err (Invalid) makes the
+     * DDL fail with no effect. *physical_partitions, when set > 0, is how
+     * many physical partitions the table's token ring is split into. */
+    int (*throughput)(void *ud, const cql_throughput_t *tp, uint32_t *physical_partitions,
+                      base_error_t *err);
+    void *ud;
+} cql_hooks_t;
+
+/* Installs hooks (copied); NULL removes them. */
+void cql_engine_set_hooks(cql_engine_t *e, const cql_hooks_t *hooks);
 
 /* ---- results ------------------------------------------------------------- */
 

@@ -94,6 +94,7 @@ typedef struct cql_prepared_s {
     uint8_t id[16];
     char *keyspace; /* session keyspace at prepare time, may be NULL */
     char *text;
+    const char *shape; /* in arena */
     base_arena_t arena; /* owns the AST and metadata */
     cql_stmt_t *stmt;
     size_t n_binds;
@@ -114,6 +115,8 @@ struct cql_engine_s {
     uint64_t next_storage_id;
     size_t n_keyspaces, cap_keyspaces;
     cql_keyspace_t **keyspaces;
+    cql_hooks_t hooks;
+    bool has_hooks;
     cql_prepared_t **prepared; /* hash table */
     size_t n_prepared_buckets, n_prepared;
     cql_schema_listener_t listener;
@@ -136,11 +139,23 @@ typedef struct cql_ctx_s {
     int64_t now_us;
     int64_t batch_ts; /* batch-level timestamp, or INT64_MIN */
     bool in_batch;
+    bool admitted;         /* a batch was admitted as a whole */
+    const char *shape;
     cql_result_t *out;
     /* warnings collected while executing */
     size_t n_warnings, cap_warnings;
     const char **warnings;
 } cql_ctx_t;
+
+/* Statement text with literals replaced by '?' (arena). */
+const char *cql__shape(const char *text, size_t len, base_arena_t *a);
+/* Runs the admission hook for a statement on table t (no-op without hooks
+ * or for system tables). */
+int cql__admit(cql_ctx_t *c, const cql_table_t *t, cql_op_kind_t kind, bool has_token,
+               int64_t token, base_error_t *err);
+/* Runs the throughput hook; sets *n_physical (0: leave as is). */
+int cql__throughput_hook(cql_ctx_t *c, const cql_throughput_t *tp, uint32_t *n_physical,
+                         base_error_t *err);
 
 void cql__warn(cql_ctx_t *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

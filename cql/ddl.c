@@ -73,42 +73,59 @@ static const char *prop_text(const cql_property_t *p)
 }
 
 
-/* Throughput values follow the service's rules (ru_meter prices them). */
+/* Throughput options are parsed here and judged by the throughput hook (the
+ * RU meter), which knows the service's rules and error texts. */
 static int throughput_prop(cql_ctx_t *c, const cql_property_t *p, int64_t *manual,
                            int64_t *autoscale, base_error_t *err)
 {
+    (void)c;
     int64_t n = 0;
     if (prop_int(p, 0, INT64_MAX / 2, &n, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    if (!is_cosmos(c)) {
-        return BASE_OK; /* Apache Cassandra ignores what it does not price */
-    }
     if (strcmp(p->name, "cosmosdb_provisioned_throughput") == 0) {
-        if (n < 400) {
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "The offer throughput value %lld is below the minimum of 400 "
-                                  "RU/s. cosmosdb_provisioned_throughput must be at least 400.",
-                                  (long long)n);
-        }
-        if (n % 100 != 0) {
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "The offer throughput value %lld must be a multiple of 100.",
-                                  (long long)n);
-        }
         *manual = n;
         *autoscale = 0;
     } else {
-        if (n < 1000 || n % 1000 != 0) {
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "The autoscale max throughput value %lld is invalid: it must be "
-                                  "at least 1000 RU/s and a multiple of 1000.",
-                                  (long long)n);
-        }
         *autoscale = n;
         *manual = 0;
     }
     return BASE_OK;
+}
+
+
+/* Collects the throughput options of a statement for the hook. */
+static int throughput_of(cql_ctx_t *c, const cql_property_t *props, size_t n, cql_throughput_t *tp,
+                         base_error_t *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(props[i].name, "cosmosdb_provisioned_throughput") == 0 ||
+            strcmp(props[i].name, "cosmosdb_autoscale_max_throughput") == 0) {
+            tp->given = true;
+            if (throughput_prop(c, &props[i], &tp->provisioned, &tp->autoscale_max, err) !=
+                BASE_OK) {
+                return BASE_ERROR;
+            }
+        }
+    }
+    return BASE_OK;
+}
+
+
+static void split_ring(cql_table_t *t, uint32_t n_physical)
+{
+    if (n_physical > 0 && t->st != NULL) {
+        storage_table_set_physical_partitions(t->st, n_physical);
+    }
+}
+
+
+static void drop_hook(cql_ctx_t *c, const char *ks, const char *table)
+{
+    cql_throughput_t tp = {.keyspace = ks, .table = table, .dropped = true};
+    uint32_t n;
+    base_error_t ignored;
+    cql__throughput_hook(c, &tp, &n, &ignored);
 }
 
 
@@ -199,6 +216,12 @@ static int create_keyspace(cql_ctx_t *c, const cql_keyspace_def_t *d, base_error
     if (keyspace_props(c, NULL, d, true, err) != BASE_OK) {
         return BASE_ERROR;
     }
+    cql_throughput_t tp = {.keyspace = d->name, .creating = true};
+    uint32_t n_physical;
+    if (throughput_of(c, d->props, d->n_props, &tp, err) != BASE_OK ||
+        cql__throughput_hook(c, &tp, &n_physical, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
     cql_keyspace_t *ks = cql__keyspace_add(c->e, d->name);
     keyspace_props(c, ks, d, true, err);
     if (ks->n_repl == 0) {
@@ -226,6 +249,14 @@ static int alter_keyspace(cql_ctx_t *c, const cql_keyspace_def_t *d, base_error_
                               ks->name);
     }
     if (keyspace_props(c, NULL, d, false, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    cql_throughput_t tp = {.keyspace = ks->name};
+    uint32_t n_physical;
+    if (throughput_of(c, d->props, d->n_props, &tp, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (tp.given && cql__throughput_hook(c, &tp, &n_physical, err) != BASE_OK) {
         return BASE_ERROR;
     }
     keyspace_props(c, ks, d, false, err);
@@ -270,6 +301,10 @@ static int drop_keyspace(cql_ctx_t *c, const cql_drop_t *d, base_error_t *err)
         base_free(c->s->keyspace);
         c->s->keyspace = NULL;
     }
+    for (size_t i = 0; i < ks->n_tables; i++) {
+        drop_hook(c, name, ks->tables[i]->name);
+    }
+    drop_hook(c, name, NULL);
     remove_keyspace(c->e, ks);
     cql__schema_notify(c, "DROPPED", "KEYSPACE", name, NULL);
     return BASE_OK;
@@ -557,7 +592,17 @@ static int create_table(cql_ctx_t *c, const cql_create_table_t *d, base_error_t 
         return BASE_ERROR;
     }
     table_props(c, t, d->props, d->n_props, err);
+    uint32_t n_physical = 0;
+    if (!ks->system) {
+        cql_throughput_t tp = {.keyspace = ks->name, .table = t->name, .creating = true};
+        if (throughput_of(c, d->props, d->n_props, &tp, err) != BASE_OK ||
+            cql__throughput_hook(c, &tp, &n_physical, err) != BASE_OK) {
+            cql__table_free(c->e, t);
+            return BASE_ERROR;
+        }
+    }
     t->st = storage_table_create(c->e->db, c->e->next_storage_id++);
+    split_ring(t, n_physical);
     table_attach(ks, t);
     if (!ks->system) {
         cql__schema_notify(c, "CREATED", "TABLE", ks->name, t->name);
@@ -605,6 +650,7 @@ static int drop_table(cql_ctx_t *c, const cql_drop_t *d, base_error_t *err)
     char *name = base_arena_strndup(c->a, t->name, strlen(t->name));
     table_detach(ks, t);
     cql__table_free(c->e, t);
+    drop_hook(c, ks->name, name);
     cql__schema_notify(c, "DROPPED", "TABLE", ks->name, name);
     return BASE_OK;
 }
@@ -740,12 +786,22 @@ static int alter_table(cql_ctx_t *c, const cql_alter_table_t *d, base_error_t *e
     case CQL_ALTER_RENAME:
         rc = alter_rename(t, d, err);
         break;
-    case CQL_ALTER_WITH:
+    case CQL_ALTER_WITH: {
+        cql_throughput_t tp = {.keyspace = t->ks->name, .table = t->name};
+        uint32_t n_physical = 0;
         rc = table_props(c, NULL, d->props, d->n_props, err);
         if (rc == BASE_OK) {
+            rc = throughput_of(c, d->props, d->n_props, &tp, err);
+        }
+        if (rc == BASE_OK && tp.given) {
+            rc = cql__throughput_hook(c, &tp, &n_physical, err);
+        }
+        if (rc == BASE_OK) {
             rc = table_props(c, t, d->props, d->n_props, err);
+            split_ring(t, n_physical);
         }
         break;
+    }
     default:
         rc = base_error_set(err, WIRE_ERR_INVALID, "Altering of types is not allowed");
         break;

@@ -110,6 +110,49 @@ void cql_engine_set_listener(cql_engine_t *e, cql_schema_listener_t fn, void *ud
 }
 
 
+void cql_engine_set_hooks(cql_engine_t *e, const cql_hooks_t *hooks)
+{
+    e->has_hooks = hooks != NULL;
+    if (hooks != NULL) {
+        e->hooks = *hooks;
+    }
+}
+
+
+int cql__admit(cql_ctx_t *c, const cql_table_t *t, cql_op_kind_t kind, bool has_token,
+               int64_t token, base_error_t *err)
+{
+    if (!c->e->has_hooks || c->e->hooks.admit == NULL || t->vt != NULL || c->admitted) {
+        return BASE_OK;
+    }
+    cql_admission_t adm = {
+        .kind = kind,
+        .keyspace = t->ks->name,
+        .table = t->name,
+        .shape = c->shape,
+        .has_token = has_token,
+        .token = token,
+        .consistency = c->params ? c->params->consistency : WIRE_CL_ONE,
+    };
+    if (c->in_batch) {
+        c->admitted = true; /* a batch is admitted once, as a whole */
+        adm.kind = CQL_OP_BATCH;
+    }
+    return c->e->hooks.admit(c->e->hooks.ud, &adm, err);
+}
+
+
+int cql__throughput_hook(cql_ctx_t *c, const cql_throughput_t *tp, uint32_t *n_physical,
+                         base_error_t *err)
+{
+    *n_physical = 0;
+    if (!c->e->has_hooks || c->e->hooks.throughput == NULL) {
+        return BASE_OK;
+    }
+    return c->e->hooks.throughput(c->e->hooks.ud, tp, n_physical, err);
+}
+
+
 void cql_engine_schema_version(const cql_engine_t *e, uint8_t out[16])
 {
     memcpy(out, e->schema_version, 16);
@@ -187,6 +230,7 @@ static void ctx_init(cql_ctx_t *c, cql_engine_t *e, cql_session_t *s, base_arena
 
 static void ctx_finish(cql_ctx_t *c)
 {
+    c->out->stats.shape = c->shape;
     c->out->n_warnings = c->n_warnings;
     c->out->warnings = c->warnings;
 }
@@ -240,6 +284,7 @@ int cql_query(cql_engine_t *e, cql_session_t *s, base_str_t query,
     cql_ctx_t c;
     cql_stmt_t *st;
     ctx_init(&c, e, s, a, params, out);
+    c.shape = cql__shape(query.ptr, query.len, a);
     int rc = cql__parse(query.ptr, query.len, a, &st, err);
     if (rc == BASE_OK) {
         c.binds.names = st->bind_names;
@@ -336,6 +381,8 @@ int cql_prepare(cql_engine_t *e, cql_session_t *s, base_str_t query, base_arena_
     /* The AST and metadata live in the statement's own arena, for its whole life. */
     c.a = &p->arena;
     int rc = cql__parse(p->text, query.len, &p->arena, &p->stmt, err);
+    p->shape = cql__shape(p->text, query.len, &p->arena);
+    out->stats.shape = base_arena_strndup(a, p->shape, strlen(p->shape));
     if (rc == BASE_OK) {
         rc = cql__describe(&c, p->stmt, p, err);
     }
@@ -378,6 +425,7 @@ int cql_execute(cql_engine_t *e, cql_session_t *s, wire_value_t id,
         view.keyspace = p->keyspace;
         c.s = &view;
     }
+    c.shape = p->shape;
     c.binds.names = p->stmt->bind_names;
     int rc = bind_named(&c, p->stmt, params, err);
     if (rc == BASE_OK) {
@@ -397,24 +445,37 @@ int cql_batch(cql_engine_t *e, cql_session_t *s, const wire_batch_t *batch, base
     cql_ctx_t c;
     ctx_init(&c, e, s, a, &batch->params, out);
     cql_batch_t b = {.type = batch->type, .n_stmts = batch->n_stmts};
+    base_buf_t shape;
+    base_buf_init(&shape);
+    base_buf_printf(&shape, "BATCH");
+    int rc = BASE_OK;
     b.stmts = base_arena_alloc(a, (batch->n_stmts + 1) * sizeof(*b.stmts));
     for (size_t i = 0; i < batch->n_stmts; i++) {
         const wire_batch_stmt_t *ws = &batch->stmts[i];
+        const char *sh;
         if (ws->prepared) {
-            cql_prepared_t *p =
-                prepared_find(e, ws->id.ptr, ws->id.len > 0 ? (size_t)ws->id.len : 0);
+            size_t id_len = ws->id.len > 0 ? (size_t)ws->id.len : 0;
+            cql_prepared_t *p = prepared_find(e, ws->id.ptr, id_len);
             if (p == NULL) {
-                base_error_set(err, WIRE_ERR_UNPREPARED, "Prepared query with ID not found");
-                wire_error_detail_unprepared(err, ws->id.ptr,
-                                             ws->id.len > 0 ? (size_t)ws->id.len : 0);
-                return BASE_ERROR;
+                rc = base_error_set(err, WIRE_ERR_UNPREPARED, "Prepared query with ID not found");
+                wire_error_detail_unprepared(err, ws->id.ptr, id_len);
+                goto done;
             }
             b.stmts[i] = p->stmt;
-        } else if (cql__parse(ws->query.ptr, ws->query.len, a, &b.stmts[i], err) != BASE_OK) {
-            return BASE_ERROR;
+            sh = p->shape;
+        } else {
+            rc = cql__parse(ws->query.ptr, ws->query.len, a, &b.stmts[i], err);
+            if (rc != BASE_OK) {
+                goto done;
+            }
+            sh = cql__shape(ws->query.ptr, ws->query.len, a);
         }
+        base_buf_printf(&shape, "%s%s", i ? "; " : " ", sh);
     }
-    int rc = cql__exec_batch(&c, &b, batch, err);
+    c.shape = base_arena_strndup(a, (const char *)shape.data, shape.len);
+    rc = cql__exec_batch(&c, &b, batch, err);
+done:
+    base_buf_fini(&shape);
     ctx_finish(&c);
     return rc;
 }

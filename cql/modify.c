@@ -227,6 +227,8 @@ static void note_write(cql_ctx_t *c, const cql_table_t *t, const storage_mutatio
     st->bytes_written += ws->bytes_written;
     st->overwrites += ws->row_existed;
     st->partitions_touched++;
+    st->n_indexes = t->n_indexes;
+    st->rows_deleted += m->delete_partition || m->delete_row || m->delete_range;
     if (!st->has_token) {
         st->first_token = m->token;
         st->has_token = true;
@@ -478,6 +480,10 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
     m.ck = base_arena_memdup(c->a, ck.data, ck.len);
     m.ck_len = ck.len;
     base_buf_fini(&ck);
+    if (cql__admit(c, t, q->if_not_exists ? CQL_OP_LWT : CQL_OP_WRITE, true, m.token, err) !=
+        BASE_OK) {
+        return BASE_ERROR;
+    }
     if (q->if_not_exists) {
         cql_conditions_t cond = {.if_not_exists = true};
         storage_bound_t b = {m.ck, m.ck_len, true};
@@ -818,6 +824,11 @@ int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
         return BASE_ERROR;
     }
     size_t n_slices = plan.n_slices ? plan.n_slices : 1;
+    bool one = plan.n_keys == 1;
+    if (cql__admit(c, t, has_conditions(&q->cond) ? CQL_OP_LWT : CQL_OP_WRITE, one,
+                   one ? plan.tokens[0] : 0, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
     if (has_conditions(&q->cond) && (plan.n_keys > 1 || n_slices > 1)) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "IN on the clustering key columns is not supported with conditional "
@@ -893,6 +904,11 @@ int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err)
         return BASE_ERROR;
     }
     size_t n_slices = plan.n_slices ? plan.n_slices : 1;
+    bool one = plan.n_keys == 1;
+    if (cql__admit(c, t, has_conditions(&q->cond) ? CQL_OP_LWT : CQL_OP_DELETE, one,
+                   one ? plan.tokens[0] : 0, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
     for (size_t k = 0; k < plan.n_keys; k++) {
         for (size_t s = 0; s < n_slices; s++) {
             storage_mutation_t m = {.pk = plan.keys[k].ptr,
@@ -1023,6 +1039,8 @@ int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, 
         total.overwrites += s->overwrites;
         total.partitions_touched += s->partitions_touched;
         total.rows_read += s->rows_read;
+        total.rows_deleted += s->rows_deleted;
+        total.n_indexes = total.n_indexes > s->n_indexes ? total.n_indexes : s->n_indexes;
         if (!total.has_token && s->has_token) {
             total.first_token = s->first_token;
             total.has_token = true;
@@ -1033,6 +1051,7 @@ int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, 
                               "Counter and non-counter mutations cannot exist in the same batch");
     }
     total.n_statements = b->n_stmts;
+    total.shape = c->shape;
     c->out->stats = total;
     if (c->out->kind != WIRE_RESULT_ROWS) {
         c->out->kind = WIRE_RESULT_VOID;

@@ -908,6 +908,11 @@ int cql__exec_select(cql_ctx_t *c, const cql_select_t *q, base_error_t *err)
             st->first_token = r.plan.tokens[0];
             st->has_token = true;
         }
+        st->index_lookup = r.plan.uses_index;
+        bool one = r.plan.n_keys == 1;
+        if (cql__admit(c, t, CQL_OP_READ, one, one ? r.plan.tokens[0] : 0, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
         resume_t res = {0};
         if (params != NULL && params->paging_state.len > 0 &&
             parse_paging_state(params->paging_state, &res, &r.limit, err) != BASE_OK) {
