@@ -105,7 +105,7 @@ typedef struct cql_admission_s {
     const char *keyspace;
     const char *table;
     const char *shape;
-    bool has_token;   /* the single partition the statement targets, if one */
+    bool has_token; /* the single partition the statement targets, if one */
     int64_t token;
     uint16_t consistency;
 } cql_admission_t;
@@ -113,12 +113,12 @@ typedef struct cql_admission_s {
 /* A throughput setting being created, changed or dropped by DDL. */
 typedef struct cql_throughput_s {
     const char *keyspace;
-    const char *table;          /* NULL for a keyspace (shared throughput) */
-    bool creating;              /* CREATE (false: ALTER, or dropped) */
+    const char *table; /* NULL for a keyspace (shared throughput) */
+    bool creating;     /* CREATE (false: ALTER, or dropped) */
     bool dropped;
-    bool given;                 /* the statement named a throughput option */
-    int64_t provisioned;        /* cosmosdb_provisioned_throughput, 0 when absent */
-    int64_t autoscale_max;      /* cosmosdb_autoscale_max_throughput, 0 when absent */
+    bool given;            /* the statement named a throughput option */
+    int64_t provisioned;   /* cosmosdb_provisioned_throughput, 0 when absent */
+    int64_t autoscale_max; /* cosmosdb_autoscale_max_throughput, 0 when absent */
 } cql_throughput_t;
 
 typedef struct cql_hooks_s {

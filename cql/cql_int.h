@@ -94,7 +94,7 @@ typedef struct cql_prepared_s {
     uint8_t id[16];
     char *keyspace; /* session keyspace at prepare time, may be NULL */
     char *text;
-    const char *shape; /* in arena */
+    const char *shape;  /* in arena */
     base_arena_t arena; /* owns the AST and metadata */
     cql_stmt_t *stmt;
     size_t n_binds;
@@ -139,7 +139,7 @@ typedef struct cql_ctx_s {
     int64_t now_us;
     int64_t batch_ts; /* batch-level timestamp, or INT64_MIN */
     bool in_batch;
-    bool admitted;         /* a batch was admitted as a whole */
+    bool admitted; /* a batch was admitted as a whole */
     const char *shape;
     cql_result_t *out;
     /* warnings collected while executing */

@@ -58,8 +58,8 @@ const char *cql__shape(const char *text, size_t len, base_arena_t *a)
         }
         bool negative_number = prev == CQL_TOK_MINUS && is_literal(&tok);
         /* "f(" stays a call, "t (" stays a column list: keep the writer's choice */
-        bool call = tok.type == CQL_TOK_LPAREN && tok.off > 0 &&
-                    !isspace((unsigned char)text[tok.off - 1]);
+        bool call =
+            tok.type == CQL_TOK_LPAREN && tok.off > 0 && !isspace((unsigned char)text[tok.off - 1]);
         if (b.len > 0 && !glue_before(tok.type) && !call && prev != CQL_TOK_LPAREN &&
             prev != CQL_TOK_DOT && prev != CQL_TOK_LBRACKET && !negative_number) {
             base_buf_put_u8(&b, ' ');

@@ -20,7 +20,7 @@ packages=(
     libevent-dev libssl-dev liblz4-dev libcjson-dev  # the emulator's libraries
     libcmocka-dev                               # unit tests
     python3 python3-cassandra python3-lz4       # Python driver integration tests
-    openssl ca-certificates
+    openssl ca-certificates clang-format       # format check (tests/tools/check_format.sh)
 )
 # Node.js may come from elsewhere (e.g. NodeSource, whose nodejs bundles npm):
 # only ask Debian for what is missing, so the two never conflict.
