@@ -236,11 +236,37 @@ static void note_write(cql_ctx_t *c, const cql_table_t *t, const storage_mutatio
 }
 
 
-static void apply(cql_ctx_t *c, const cql_table_t *t, storage_mutation_t *m)
+/* Cosmos DB stores a row as one item of at most 2 MB and answers 413, which the
+ * Cassandra API maps to Write_failure (0x1500). The mutation's own bytes are
+ * what this checks: a row grown by many small updates is not caught. */
+#define COSMOS_MAX_ITEM (2u * 1024u * 1024u)
+
+static size_t mutation_bytes(const storage_mutation_t *m)
 {
+    size_t n = m->pk_len + m->ck_len;
+    for (size_t i = 0; i < m->n_cells; i++) {
+        n += m->cells[i].value_len + m->cells[i].path_len;
+    }
+    return n;
+}
+
+
+static int apply(cql_ctx_t *c, const cql_table_t *t, storage_mutation_t *m, base_error_t *err)
+{
+    size_t bytes = mutation_bytes(m);
+    if (c->e->cfg.profile == CQL_PROFILE_COSMOS && bytes > COSMOS_MAX_ITEM) {
+        base_error_set(err, WIRE_ERR_WRITE_FAILURE,
+                       "Request entity too large: the row written to %s.%s is %zu bytes, over "
+                       "the 2 MB (%u bytes) Azure Cosmos DB allows per item",
+                       t->ks->name, t->name, bytes, COSMOS_MAX_ITEM);
+        wire_error_detail_write_failure(err, c->out->stats.consistency, 0, 1, 1,
+                                        c->in_batch ? "UNLOGGED_BATCH" : "SIMPLE");
+        return BASE_ERROR;
+    }
     storage_write_stats_t ws = {0};
     storage_apply(t->st, m, c->now_us, &ws);
     note_write(c, t, m, &ws);
+    return BASE_OK;
 }
 
 
@@ -513,7 +539,9 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
     m.clear_cols = w.clear;
     m.n_clear_cols = w.n_clear;
     m.delete_ts = w.ts - 1; /* replacing a collection deletes it just before the write */
-    apply(c, t, &m);
+    if (apply(c, t, &m, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
     if (ws.n_cells > 0 || ws.n_clear > 0) {
         storage_mutation_t sm = {
             .pk = m.pk, .pk_len = m.pk_len, .token = m.token, .static_row = true};
@@ -864,7 +892,9 @@ int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
                 m.cells = w.cells, m.n_cells = w.n_cells;
                 m.clear_cols = w.clear, m.n_clear_cols = w.n_clear;
                 m.delete_ts = w.ts - 1;
-                apply(c, t, &m);
+                if (apply(c, t, &m, err) != BASE_OK) {
+                    return BASE_ERROR;
+                }
             }
             if (ws.n_cells > 0 || ws.n_clear > 0) {
                 storage_mutation_t sm = {
@@ -872,7 +902,9 @@ int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
                 sm.cells = ws.cells, sm.n_cells = ws.n_cells;
                 sm.clear_cols = ws.clear, sm.n_clear_cols = ws.n_clear;
                 sm.delete_ts = ws.ts - 1;
-                apply(c, t, &sm);
+                if (apply(c, t, &sm, err) != BASE_OK) {
+                    return BASE_ERROR;
+                }
             }
         }
     }
@@ -938,7 +970,9 @@ int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err)
                     m.range_start = sl->start;
                     m.range_end = sl->end;
                 }
-                apply(c, t, &m);
+                if (apply(c, t, &m, err) != BASE_OK) {
+                    return BASE_ERROR;
+                }
                 continue;
             }
             if (sl != NULL) {
@@ -977,7 +1011,9 @@ int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err)
             m.static_row = statics && t->n_ck > 0 && sl == NULL;
             m.cells = w.cells, m.n_cells = w.n_cells;
             m.clear_cols = w.clear, m.n_clear_cols = w.n_clear;
-            apply(c, t, &m);
+            if (apply(c, t, &m, err) != BASE_OK) {
+                return BASE_ERROR;
+            }
         }
     }
     return BASE_OK;

@@ -14,6 +14,8 @@
 
 #include "cql/select_plan.h"
 
+#define COSMOS_MAX_PAGE_BYTES (4u * 1024u * 1024u)
+
 typedef enum {
     OUT_COLUMN,
     OUT_TTL,
@@ -460,7 +462,10 @@ static bool offer(run_t *r, const cql_rec_t *rec, int64_t *part_left)
     (*part_left)--;
     r->last_part_left = *part_left;
     r->limit--;
-    if (r->limit <= 0 || (int64_t)r->n_rows >= r->page_size) {
+    /* The service caps a response page at 4 MB whatever the page size asked. */
+    bool page_bytes =
+        r->c->e->cfg.profile == CQL_PROFILE_COSMOS && st->bytes_returned >= COSMOS_MAX_PAGE_BYTES;
+    if (r->limit <= 0 || (int64_t)r->n_rows >= r->page_size || page_bytes) {
         r->full = true;
         if (r->limit <= 0) {
             return false; /* LIMIT reached: nothing more to page */

@@ -259,3 +259,15 @@ void wire_error_detail_read_failure(base_error_t *err, uint16_t cl, int32_t rece
     detail_int(err, n_failures);
     detail_byte(err, data_present ? 1 : 0);
 }
+
+
+void wire_error_detail_write_failure(base_error_t *err, uint16_t cl, int32_t received,
+                                     int32_t blockfor, int32_t n_failures, const char *write_type)
+{
+    detail_begin(err, WIRE_ERR_WRITE_FAILURE);
+    detail_short(err, cl);
+    detail_int(err, received);
+    detail_int(err, blockfor);
+    detail_int(err, n_failures);
+    detail_string(err, write_type, BASE_ERROR_DETAIL_MAX - 16);
+}

@@ -384,6 +384,9 @@ void wire_error_detail_write_timeout(base_error_t *err, uint16_t cl, int32_t rec
                                      int32_t blockfor, const char *write_type);
 void wire_error_detail_read_timeout(base_error_t *err, uint16_t cl, int32_t received,
                                     int32_t blockfor, bool data_present);
+/* v4 Write_failure: <cl><received><blockfor><numfailures><writeType>. */
+void wire_error_detail_write_failure(base_error_t *err, uint16_t cl, int32_t received,
+                                     int32_t blockfor, int32_t n_failures, const char *write_type);
 void wire_error_detail_read_failure(base_error_t *err, uint16_t cl, int32_t received,
                                     int32_t blockfor, int32_t n_failures, bool data_present);
 

@@ -296,6 +296,33 @@ static void hooks_refuse_statements_without_effect(void **state)
 }
 
 
+static void cosmos_limits_rows_to_2mb_and_pages_to_4mb(void **state)
+{
+    fixture_t *f = *state;
+    ok(f, "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+          "'replication_factor': 1}");
+    ok(f, "CREATE TABLE ks.blobs (k int, c int, b blob, PRIMARY KEY (k, c))");
+    const char *ins = "INSERT INTO ks.blobs (k, c, b) VALUES (1, ?, ?)";
+    static uint8_t big[2200000];
+    uint8_t c[4] = {0, 0, 0, 0};
+    wire_value_t vals[2] = {{c, 4}, {big, sizeof(big)}};
+    wire_query_params_t p = {
+        .consistency = WIRE_CL_ONE, .n_values = 2, .values = vals, .paging_state = {NULL, -1}};
+    assert_int_equal(run_params(f, ins, &p), BASE_ERROR);
+    assert_int_equal(f->err.code, WIRE_ERR_WRITE_FAILURE);
+    vals[1].len = 1000000;
+    for (uint8_t i = 0; i < 6; i++) {
+        c[3] = i;
+        assert_int_equal(run_params(f, ins, &p), BASE_OK);
+    }
+    wire_query_params_t q = {
+        .consistency = WIRE_CL_ONE, .page_size = 100, .paging_state = {NULL, -1}};
+    assert_int_equal(run_params(f, "SELECT * FROM ks.blobs WHERE k = 1", &q), BASE_OK);
+    assert_int_equal(f->r.n_rows, 5);
+    assert_true(f->r.paging_state.len > 0);
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -307,6 +334,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(prepared_statement_binds_by_position, setup, teardown),
         cmocka_unit_test_setup_teardown(filtering_needs_allow_filtering, setup, teardown),
         cmocka_unit_test_setup_teardown(hooks_refuse_statements_without_effect, setup, teardown),
+        cmocka_unit_test_setup_teardown(cosmos_limits_rows_to_2mb_and_pages_to_4mb, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests_name("cql/engine", tests, NULL, NULL);
 }
