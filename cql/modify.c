@@ -629,53 +629,63 @@ static int counter_add(write_t *w, const cql_column_t *col, const cql_rec_t *row
 }
 
 
-static int list_set_index(write_t *w, const cql_column_t *col, const cql_rec_t *row, bool exists,
-                          wire_value_t key, wire_value_t v, storage_partition_t *p,
-                          const storage_mutation_t *m, base_error_t *err)
+/* The stored element cells of a multi-cell column in the row m targets; they
+ * borrow from storage and stay valid until the next write. */
+static size_t stored_elements(write_t *w, storage_partition_t *p, const storage_mutation_t *m,
+                              const cql_column_t *col, const storage_cell_t **out)
 {
-    (void)row, (void)exists;
+    *out = NULL;
+    if (p == NULL) {
+        return 0;
+    }
+    storage_bound_t b = {m->ck, m->ck_len, true};
+    storage_row_iter_t *it =
+        storage_row_iter_new(p, m->ck_len ? &b : NULL, m->ck_len ? &b : NULL, false, w->c->now_us);
+    storage_row_view_t rv;
+    size_t n = 0;
+    if (storage_row_iter_next(it, &rv)) {
+        for (size_t i = 0; i < rv.n_cells; i++) {
+            if (rv.cells[i].col == col->id) {
+                *out = *out ? *out : &rv.cells[i];
+                n++;
+            }
+        }
+    }
+    storage_row_iter_free(it);
+    return n;
+}
+
+
+static int list_set_index(write_t *w, const cql_column_t *col, wire_value_t key, wire_value_t v,
+                          storage_partition_t *p, const storage_mutation_t *m, base_error_t *err)
+{
     if (key.len != 4) {
         return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for list index");
     }
     int32_t idx = (int32_t)base_load_u32(key.ptr);
-    /* find the idx-th element id of the stored list */
-    size_t n = 0;
-    if (p != NULL) {
-        storage_bound_t b = {m->ck, m->ck_len, true};
-        storage_row_iter_t *it = storage_row_iter_new(p, m->ck_len ? &b : NULL,
-                                                      m->ck_len ? &b : NULL, false, w->c->now_us);
-        storage_row_view_t rv;
-        if (storage_row_iter_next(it, &rv)) {
-            for (size_t i = 0; i < rv.n_cells; i++) {
-                if (rv.cells[i].col != col->id) {
-                    continue;
-                }
-                if ((int32_t)n == idx) {
-                    const uint8_t *path =
-                        base_arena_memdup(w->c->a, rv.cells[i].path, rv.cells[i].path_len);
-                    add_cell(w, col, path, rv.cells[i].path_len, v, false);
-                    storage_row_iter_free(it);
-                    return BASE_OK;
-                }
-                n++;
-            }
-        }
-        storage_row_iter_free(it);
+    const storage_cell_t *cells;
+    size_t n = stored_elements(w, p, m, col, &cells);
+    if (idx < 0 || (size_t)idx >= n) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "List index %d out of bound, list has size %zu", idx, n);
     }
-    return base_error_set(err, WIRE_ERR_INVALID, "List index %d out of bound, list has size %zu",
-                          idx, n);
+    const uint8_t *path = base_arena_memdup(w->c->a, cells[idx].path, cells[idx].path_len);
+    add_cell(w, col, path, cells[idx].path_len, v, v.len < 0);
+    return BASE_OK;
 }
 
 
-static int remove_elements(write_t *w, const cql_column_t *col, const cql_rec_t *row, bool exists,
-                           wire_value_t v, base_error_t *err)
+/* c = c - v: set elements and map keys are tombstoned by their path; list
+ * elements by the ids of every stored element equal to one of v's. */
+static int remove_elements(write_t *w, const cql_column_t *col, wire_value_t v,
+                           storage_partition_t *p, const storage_mutation_t *m, base_error_t *err)
 {
-    wire_value_t *keys;
-    ssize_t n = cql__collection_split(
+    const wire_type_t *vt =
         col->type->id == WIRE_TYPE_MAP
             ? cql__type_collection(w->c->a, WIRE_TYPE_SET, true, &col->type->sub[0], 1)
-            : col->type,
-        v, w->c->a, &keys, NULL);
+            : col->type;
+    wire_value_t *keys;
+    ssize_t n = cql__collection_split(vt, v, w->c->a, &keys, NULL);
     if (n < 0) {
         return base_error_set(err, WIRE_ERR_INVALID, "Invalid collection value for column %s",
                               col->name);
@@ -687,8 +697,19 @@ static int remove_elements(write_t *w, const cql_column_t *col, const cql_rec_t 
         }
         return BASE_OK;
     }
-    (void)row, (void)exists;
-    return BASE_OK; /* list removal by value is handled by the caller with the stored ids */
+    const storage_cell_t *cells;
+    size_t n_stored = stored_elements(w, p, m, col, &cells);
+    for (size_t k = 0; k < n_stored; k++) {
+        wire_value_t have = {cells[k].value, (int32_t)cells[k].value_len};
+        for (ssize_t i = 0; i < n; i++) {
+            if (cql__value_compare(col->type->sub[0], have, keys[i]) == 0) {
+                const uint8_t *path = base_arena_memdup(w->c->a, cells[k].path, cells[k].path_len);
+                add_cell(w, col, path, cells[k].path_len, none, true);
+                break;
+            }
+        }
+    }
+    return BASE_OK;
 }
 
 
@@ -710,9 +731,7 @@ static int update_row(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q,
                                   col->name);
         }
         write_t *dst = col->kind == CQL_COL_STATIC ? ws : w;
-        bool needs_read =
-            col->counter || (as->kind == CQL_ASSIGN_SUB && col->type->id == WIRE_TYPE_LIST);
-        if (needs_read && !read_done) {
+        if (col->counter && !read_done) { /* counters add to what is stored */
             wire_value_t pk = {m->pk, (int32_t)m->pk_len};
             exists = cql__rec_read(c, t, pk, m->token, m->ck, m->ck_len, &row);
             read_done = true;
@@ -785,7 +804,7 @@ static int update_row(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q,
                                       "Invalid operation (%s = %s - ?) for non counter column %s",
                                       col->name, col->name, col->name);
             }
-            if (v.len >= 0 && remove_elements(dst, col, &row, exists, v, err) != BASE_OK) {
+            if (v.len >= 0 && remove_elements(dst, col, v, p, m, err) != BASE_OK) {
                 return BASE_ERROR;
             }
             break;
@@ -801,7 +820,7 @@ static int update_row(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q,
                     return base_error_set(err, WIRE_ERR_INVALID, "Invalid null map key");
                 }
                 add_cell(dst, col, key.ptr, (size_t)key.len, v, v.len < 0);
-            } else if (list_set_index(dst, col, &row, exists, key, v, p, m, err) != BASE_OK) {
+            } else if (list_set_index(dst, col, key, v, p, m, err) != BASE_OK) {
                 return BASE_ERROR;
             }
             break;

@@ -323,6 +323,28 @@ static void cosmos_limits_rows_to_2mb_and_pages_to_4mb(void **state)
 }
 
 
+static void collections_and_counters_update_in_place(void **state)
+{
+    fixture_t *f = *state;
+    ok(f, "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+          "'replication_factor': 1}");
+    ok(f, "CREATE TABLE ks.c (k int PRIMARY KEY, l list<int>, s set<text>, m map<text, int>)");
+    ok(f, "INSERT INTO ks.c (k, l, s, m) VALUES (1, [1, 2, 3, 2], {'a', 'b'}, {'x': 1})");
+    ok(f, "UPDATE ks.c SET l = l - [2], s = s + {'c'}, m['y'] = 2 WHERE k = 1");
+    ok(f, "UPDATE ks.c SET l = [0] + l, l[1] = 10 WHERE k = 1");
+    ok(f, "SELECT l, s, m FROM ks.c WHERE k = 1");
+    assert_int_equal(f->r.n_rows, 1);
+    /* l[1] indexes the stored [1, 3], so l = [0, 1, 10] */
+    assert_int_equal(f->r.cells[0].len, 4 + 3 * 8);
+    assert_int_equal((int32_t)base_load_u32(f->r.cells[0].ptr + 4 + 2 * 8 + 4), 10);
+    ok(f, "CREATE TABLE ks.hits (page text PRIMARY KEY, n counter)");
+    ok(f, "UPDATE ks.hits SET n = n + 5 WHERE page = 'home'");
+    ok(f, "UPDATE ks.hits SET n = n - 2 WHERE page = 'home'");
+    ok(f, "SELECT n FROM ks.hits WHERE page = 'home'");
+    assert_int_equal((int64_t)base_load_u64(f->r.cells[0].ptr), 3);
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -336,6 +358,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(hooks_refuse_statements_without_effect, setup, teardown),
         cmocka_unit_test_setup_teardown(cosmos_limits_rows_to_2mb_and_pages_to_4mb, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(collections_and_counters_update_in_place, setup, teardown),
     };
     return cmocka_run_group_tests_name("cql/engine", tests, NULL, NULL);
 }
