@@ -10,6 +10,7 @@
  * in insertion order (appends after, prepends before every existing id),
  * set elements by their value, map entries by their key.
  */
+#include "cql/json.h"
 #include "cql/select_plan.h"
 
 #define MAX_TTL 630720000 /* 20 years, Cassandra's cap */
@@ -437,17 +438,47 @@ static int key_value(const cql_column_t *col, wire_value_t v, base_error_t *err)
 }
 
 
+/* INSERT JSON: every column named in the object, the others null (DEFAULT
+ * NULL) or left alone (DEFAULT UNSET). */
+static int json_values(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t *q, bool *given,
+                       wire_value_t *vals, base_error_t *err)
+{
+    wire_value_t text;
+    if (cql__term_eval(q->json, cql__native_text(), "[json]", &c->binds, c->a, &text, err) !=
+        BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (text.len < 0) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Got null for INSERT JSON values");
+    }
+    cql_json_row_t row;
+    if (cql__json_row((const char *)text.ptr, (size_t)text.len, t, c->a, &row, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    for (size_t i = 0; i < t->n_cols; i++) {
+        const cql_column_t *col = &t->cols[i];
+        if (row.terms[i] == NULL) {
+            bool key = col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING;
+            given[i] = !q->json_default_unset && !key;
+            vals[i] = (wire_value_t){NULL, WIRE_VALUE_NULL};
+            continue;
+        }
+        given[i] = true;
+        if (cql__term_eval(row.terms[i], col->type, col->name, &c->binds, c->a, &vals[i], err) !=
+            BASE_OK) {
+            return BASE_ERROR;
+        }
+    }
+    return BASE_OK;
+}
+
+
 int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
 {
     cql_table_t *t = NULL;
     c->out->stats.kind = CQL_OP_WRITE;
     if (cql__resolve_table(c, &q->table, &t, err) != BASE_OK || check_writable(t, err)) {
         return BASE_ERROR;
-    }
-    if (q->json != NULL) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "INSERT JSON is not supported by the "
-                              "emulator yet");
     }
     if (t->has_counters) {
         return base_error_set(err, WIRE_ERR_INVALID,
@@ -460,6 +491,9 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
     }
     bool *given = base_arena_calloc(c->a, t->n_cols, sizeof(bool));
     wire_value_t *vals = base_arena_alloc(c->a, t->n_cols * sizeof(*vals));
+    if (q->json != NULL && json_values(c, t, q, given, vals, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
     for (size_t i = 0; i < q->n_columns; i++) {
         const cql_column_t *col = cql__column_find(t, q->columns[i]);
         if (col == NULL) {

@@ -43,6 +43,7 @@ typedef struct sel_s {
     size_t n;
     out_col_t *out;
     wire_col_spec_t *specs;
+    const char **names; /* selector names, kept for SELECT JSON keys */
     bool aggregate;
     bool json;
 } sel_t;
@@ -213,6 +214,10 @@ static int compile_selection(cql_ctx_t *c, const cql_select_t *q, const cql_tabl
     }
     sel->aggregate = n_agg > 0;
     sel->json = q->json;
+    sel->names = base_arena_alloc(c->a, (n + 1) * sizeof(*sel->names));
+    for (size_t i = 0; i < n; i++) {
+        sel->names[i] = sel->specs[i].name;
+    }
     if (q->json) {
         sel->specs[0].name = "[json]";
         sel->specs[0].type = cql__native_text();
@@ -281,7 +286,7 @@ static wire_value_t json_row(run_t *r, const wire_value_t *vals)
     base_buf_init(&b);
     base_buf_put_u8(&b, '{');
     for (size_t i = 0; i < r->sel.n; i++) {
-        const char *name = r->sel.specs[i].name;
+        const char *name = r->sel.names[i];
         bool quote = false;
         for (const char *p = name; *p; p++) {
             quote |= !((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_');
