@@ -66,6 +66,11 @@ typedef struct run_s {
     cql_rec_t last;         /* last row returned (for the paging state) */
     int64_t last_part_left; /* per-partition budget left after last */
     bool distinct;
+    /* GROUP BY: the primary-key prefix that makes a group, and the current one */
+    size_t n_group;
+    int *group_idx;
+    cql_rec_t group_first;
+    bool in_group;
 } run_t;
 
 
@@ -435,8 +440,41 @@ static void finish_aggregate(run_t *r)
             row[i] = o->count ? o->best : null;
             break;
         }
+        o->count = 0, o->isum = 0, o->dsum = 0; /* ready for the next group */
     }
-    r->c->out->stats.rows_returned = 1;
+    r->c->out->stats.rows_returned++;
+}
+
+
+static bool same_group(const run_t *r, const cql_rec_t *a, const cql_rec_t *b)
+{
+    for (size_t i = 0; i < r->n_group; i++) {
+        int k = r->group_idx[i];
+        const wire_value_t *x = &a->vals[k], *y = &b->vals[k];
+        if (x->len != y->len || (x->len > 0 && memcmp(x->ptr, y->ptr, (size_t)x->len) != 0)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+
+/* GROUP BY: a new group closes the previous one, which counts against LIMIT. */
+static bool fold_grouped(run_t *r, const cql_rec_t *rec)
+{
+    if (r->in_group && !same_group(r, &r->group_first, rec)) {
+        finish_aggregate(r);
+        r->in_group = false;
+        if (--r->limit <= 0) {
+            return false;
+        }
+    }
+    if (!r->in_group) {
+        r->group_first = *rec;
+        r->in_group = true;
+    }
+    fold(r, rec);
+    return true;
 }
 
 
@@ -450,6 +488,9 @@ static bool offer(run_t *r, const cql_rec_t *rec, int64_t *part_left)
     st->bytes_read += rec->bytes;
     if (!cql__filter_match(r->c, &r->plan, rec)) {
         return true;
+    }
+    if (r->n_group > 0) {
+        return fold_grouped(r, rec);
     }
     if (r->sel.aggregate) {
         fold(r, rec);
@@ -812,6 +853,37 @@ static int64_t limit_value(cql_ctx_t *c, const cql_term_t *term, const char *wha
     return n;
 }
 
+/* GROUP BY names a prefix of the primary key, in order (Cassandra 3.10+). */
+static int compile_group_by(cql_ctx_t *c, const cql_select_t *q, const cql_table_t *t, run_t *r,
+                            base_error_t *err)
+{
+    if (q->n_group_by > t->n_pk + t->n_ck) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Group by currently only support groups of columns following their "
+                              "declared order in the PRIMARY KEY");
+    }
+    r->group_idx = base_arena_alloc(c->a, q->n_group_by * sizeof(*r->group_idx));
+    for (size_t i = 0; i < q->n_group_by; i++) {
+        const cql_column_t *col = cql__column_find(t, q->group_by[i]);
+        if (col == NULL) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s",
+                                  q->group_by[i]);
+        }
+        const cql_column_t *want = i < t->n_pk ? t->pk[i] : t->ck[i - t->n_pk];
+        if (col != want) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Group by currently only support groups of columns following "
+                                  "their declared order in the PRIMARY KEY");
+        }
+        r->group_idx[i] = (int)(col - t->cols);
+    }
+    r->n_group = q->n_group_by;
+    r->sel.aggregate = true; /* plain columns take their group's first value */
+    r->page_size = INT64_MAX;
+    return BASE_OK;
+}
+
+
 /* System tables are small: every relation is a plain filter, no ALLOW FILTERING needed. */
 static int plan_virtual(cql_ctx_t *c, const cql_table_t *t, const cql_select_t *q, cql_plan_t *p,
                         base_error_t *err)
@@ -878,6 +950,12 @@ int cql__exec_select(cql_ctx_t *c, const cql_select_t *q, base_error_t *err)
     if (!ok) {
         return BASE_ERROR;
     }
+    bool cosmos = c->e->cfg.profile == CQL_PROFILE_COSMOS;
+    if (q->distinct && cosmos && t->vt == NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "SELECT DISTINCT is not supported by Azure Cosmos DB for Apache "
+                              "Cassandra");
+    }
     if (q->distinct) {
         r.per_partition = 1;
     }
@@ -888,10 +966,18 @@ int cql__exec_select(cql_ctx_t *c, const cql_select_t *q, base_error_t *err)
     }
     if (r.sel.aggregate) {
         r.page_size = INT64_MAX;
+        for (size_t i = 0; cosmos && i < r.sel.n; i++) {
+            const out_col_t *o = &r.sel.out[i];
+            if (o->kind >= OUT_MIN && o->idx >= 0 && t->cols[o->idx].kind == CQL_COL_CLUSTERING) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "Aggregates on clustering columns are not supported by "
+                                      "Azure Cosmos DB for Apache Cassandra (%s)",
+                                      t->cols[o->idx].name);
+            }
+        }
     }
-    if (q->n_group_by > 0) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "GROUP BY is not supported by the emulator yet");
+    if (q->n_group_by > 0 && compile_group_by(c, q, t, &r, err) != BASE_OK) {
+        return BASE_ERROR;
     }
     if (t->vt != NULL) {
         if (plan_virtual(c, t, q, &r.plan, err) != BASE_OK) {
@@ -937,7 +1023,11 @@ int cql__exec_select(cql_ctx_t *c, const cql_select_t *q, base_error_t *err)
             c->out->paging_state = paging_state(&r);
         }
     }
-    if (r.sel.aggregate) {
+    if (r.n_group > 0) {
+        if (r.in_group) {
+            finish_aggregate(&r);
+        }
+    } else if (r.sel.aggregate) {
         finish_aggregate(&r);
     }
     c->out->kind = WIRE_RESULT_ROWS;

@@ -373,6 +373,31 @@ static void insert_json_and_select_json_round_trip(void **state)
 }
 
 
+static void group_by_aggregates_per_partition(void **state)
+{
+    fixture_t *f = *state;
+    ok(f, "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+          "'replication_factor': 1}");
+    ok(f, "CREATE TABLE ks.g (k int, c int, v int, PRIMARY KEY (k, c))");
+    char q[96];
+    for (int i = 0; i < 9; i++) {
+        snprintf(q, sizeof(q), "INSERT INTO ks.g (k, c, v) VALUES (%d, %d, %d)", i % 3, i, i);
+        ok(f, q);
+    }
+    ok(f, "SELECT k, count(*), sum(v), max(v) FROM ks.g GROUP BY k");
+    assert_int_equal(f->r.n_rows, 3);
+    ok(f, "SELECT k, count(*) FROM ks.g GROUP BY k LIMIT 2");
+    assert_int_equal(f->r.n_rows, 2);
+    ok(f, "SELECT k, sum(v) FROM ks.g WHERE k = 1 GROUP BY k");
+    assert_int_equal(f->r.n_rows, 1);
+    assert_int_equal(cell_int(f, 0, 1), 1 + 4 + 7);
+    assert_int_equal(run(f, "SELECT count(*) FROM ks.g GROUP BY c"), BASE_ERROR);
+    /* the service's refusals (cosmos profile) */
+    assert_int_equal(run(f, "SELECT DISTINCT k FROM ks.g"), BASE_ERROR);
+    assert_int_equal(run(f, "SELECT min(c) FROM ks.g WHERE k = 1"), BASE_ERROR);
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -388,6 +413,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(collections_and_counters_update_in_place, setup, teardown),
         cmocka_unit_test_setup_teardown(insert_json_and_select_json_round_trip, setup, teardown),
+        cmocka_unit_test_setup_teardown(group_by_aggregates_per_partition, setup, teardown),
     };
     return cmocka_run_group_tests_name("cql/engine", tests, NULL, NULL);
 }
