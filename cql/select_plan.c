@@ -114,6 +114,10 @@ static int restrict_key(cql_ctx_t *c, const cql_relation_t *r, const cql_column_
         if (eval(c, r->rhs, col->type, col->name, cr->eq, err) != BASE_OK) {
             return BASE_ERROR;
         }
+        if (col->kind == CQL_COL_PARTITION && cr->eq->len > 65535) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Key length of %d is longer than maximum of 65535", cr->eq->len);
+        }
         if (cr->eq->len < 0) {
             return base_error_set(err, WIRE_ERR_INVALID,
                                   "Invalid null value in condition for "
