@@ -18,6 +18,7 @@
 
 typedef enum {
     OUT_COLUMN,
+    OUT_FIELD, /* u.f of a user type column */
     OUT_TTL,
     OUT_WRITETIME,
     OUT_TOKEN,
@@ -31,6 +32,7 @@ typedef enum {
 typedef struct out_col_s {
     out_kind_t kind;
     int idx;                 /* source column, -1 for count(*) */
+    int field;               /* OUT_FIELD: index of the field in the user type */
     const wire_type_t *type; /* output type */
     /* aggregate state */
     int64_t count;
@@ -91,6 +93,50 @@ static int selector_column(const cql_table_t *t, const cql_selector_t *s, int *i
     }
     *idx = (int)(col - t->cols);
     return BASE_OK;
+}
+
+
+static int compile_field(cql_ctx_t *c, const cql_column_t *col, const cql_selector_t *s,
+                         out_col_t *o, const char **name, base_error_t *err)
+{
+    const wire_type_t *u = col->type;
+    if (u->id != WIRE_TYPE_UDT) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Invalid field selection: %s of type %s is not a user type",
+                              col->name, cql__type_name(u, c->a));
+    }
+    for (uint16_t k = 0; k < u->n_sub; k++) {
+        if (strcmp(u->field_names[k], s->field) == 0) {
+            o->kind = OUT_FIELD;
+            o->field = k;
+            o->type = u->sub[k];
+            *name = base_arena_sprintf(c->a, "%s.%s", col->name, s->field);
+            return BASE_OK;
+        }
+    }
+    return base_error_set(err, WIRE_ERR_INVALID, "Type %s has no field %s", u->name, s->field);
+}
+
+
+/* The k-th field of a serialized user type value ([int len][bytes] each). */
+static wire_value_t udt_field(wire_value_t v, int k)
+{
+    wire_value_t null = {NULL, WIRE_VALUE_NULL};
+    wire_reader_t rd;
+    if (v.len <= 0) {
+        return null;
+    }
+    wire_reader_init(&rd, v.ptr, (size_t)v.len);
+    for (int i = 0; wire_reader_remaining(&rd) > 0; i++) {
+        wire_value_t f = wire_read_bytes(&rd);
+        if (!wire_reader_ok(&rd)) {
+            return null;
+        }
+        if (i == k) {
+            return f;
+        }
+    }
+    return null; /* fields added after the value was written */
 }
 
 
@@ -190,6 +236,9 @@ static int compile_selection(cql_ctx_t *c, const cql_select_t *q, const cql_tabl
                 o->kind = OUT_COLUMN;
                 o->type = t->cols[o->idx].type;
                 name = t->cols[o->idx].name;
+                if (s->field != NULL && compile_field(c, &t->cols[o->idx], s, o, &name, err)) {
+                    return BASE_ERROR;
+                }
                 break;
             case CQL_SEL_COUNT_STAR:
                 o->kind = OUT_COUNT;
@@ -269,6 +318,8 @@ static wire_value_t project_one(run_t *r, const out_col_t *o, const cql_rec_t *r
     switch (o->kind) {
     case OUT_COLUMN:
         return rec->vals[o->idx];
+    case OUT_FIELD:
+        return udt_field(rec->vals[o->idx], o->field);
     case OUT_TTL:
         return rec->vals[o->idx].len >= 0 && rec->ttl[o->idx] > 0
                    ? cql__value_int(a, rec->ttl[o->idx])

@@ -398,6 +398,25 @@ static void group_by_aggregates_per_partition(void **state)
 }
 
 
+static void selects_user_type_fields(void **state)
+{
+    fixture_t *f = *state;
+    ok(f, "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+          "'replication_factor': 1}");
+    ok(f, "USE ks");
+    ok(f, "CREATE TYPE address (street text, zip int)");
+    ok(f, "CREATE TABLE people (id int PRIMARY KEY, home frozen<address>)");
+    ok(f, "INSERT INTO people (id, home) VALUES (1, {street: 'Main', zip: 12345})");
+    ok(f, "SELECT home.zip, home.street FROM people WHERE id = 1");
+    assert_int_equal(f->r.n_rows, 1);
+    assert_string_equal(f->r.cols[0].name, "home.zip");
+    assert_int_equal(cell_int(f, 0, 0), 12345);
+    assert_int_equal(run(f, "SELECT home.nope FROM people"), BASE_ERROR);
+    ok(f, "SELECT * FROM system_schema.types WHERE keyspace_name = 'ks'");
+    assert_int_equal(f->r.n_rows, 1);
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -414,6 +433,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(collections_and_counters_update_in_place, setup, teardown),
         cmocka_unit_test_setup_teardown(insert_json_and_select_json_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(group_by_aggregates_per_partition, setup, teardown),
+        cmocka_unit_test_setup_teardown(selects_user_type_fields, setup, teardown),
     };
     return cmocka_run_group_tests_name("cql/engine", tests, NULL, NULL);
 }
