@@ -237,8 +237,10 @@ static int object(json_t *j, const wire_type_t *type, cql_term_t **out)
             cap = cap ? cap * 2 : 16;
             cql_term_t **items = base_arena_alloc(j->a, cap * sizeof(*items));
             const char **names = base_arena_alloc(j->a, cap * sizeof(*names));
-            memcpy(items, t->items, t->n_items * sizeof(*items));
-            memcpy(names, t->field_names, n_pairs * sizeof(*names));
+            if (n_pairs > 0) {
+                memcpy(items, t->items, t->n_items * sizeof(*items));
+                memcpy(names, t->field_names, n_pairs * sizeof(*names));
+            }
             t->items = items;
             t->field_names = names;
         }

@@ -989,8 +989,10 @@ int cql__exec_select(cql_ctx_t *c, const cql_select_t *q, base_error_t *err)
     r.t = t;
     r.distinct = q->distinct;
     cql_stats_t *st = &c->out->stats;
-    st->keyspace = t->ks->name;
-    st->table = t->name;
+    if (t->vt == NULL) { /* system tables are not metered per table */
+        st->keyspace = t->ks->name;
+        st->table = t->name;
+    }
     st->allow_filtering = q->allow_filtering;
     bool ok;
     r.limit = limit_value(c, q->limit, "[limit]", err, &ok);
