@@ -1,17 +1,15 @@
 /*
- * charge.h - the request charge (RU) reported with every response to
- * QUERY, PREPARE, EXECUTE and BATCH, in the custom payload key
- * "RequestCharge" as an 8-byte big-endian double.
+ * charge.h - how the request charge (RU) travels: every response to QUERY,
+ * PREPARE, EXECUTE and BATCH carries the custom payload key "RequestCharge"
+ * with an 8-byte big-endian IEEE-754 double. The number itself comes from
+ * metering.c (emu_metering_charge).
  */
 #ifndef EMULATOR_CHARGE_H
 #define EMULATOR_CHARGE_H
 
-#include "cql/cql.h"
+#include <stdint.h>
 
 #define EMU_CHARGE_KEY "RequestCharge"
-
-/* The charge for one request; failed is true when it ended in an ERROR. */
-double emu_charge(const cql_stats_t *stats, bool failed);
 
 /* The 8 payload bytes: the IEEE-754 double, big-endian. */
 void emu_charge_encode(double charge, uint8_t out[8]);

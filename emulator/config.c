@@ -18,6 +18,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 typedef enum {
     OPT_HELP,
@@ -36,6 +37,17 @@ typedef enum {
     OPT_PROFILE,
     OPT_MAX_FRAME_MB,
     OPT_LOG_LEVEL,
+    OPT_RATE_LIMITING,
+    OPT_CONSISTENCY,
+    OPT_DEFAULT_THROUGHPUT,
+    OPT_SERVERLESS,
+    OPT_BURST_CAPACITY,
+    OPT_SERVER_SIDE_RETRY,
+    OPT_SERVER_SIDE_RETRY_MS,
+    OPT_COST_MODEL,
+    OPT_PRICES,
+    OPT_ADMIN_PORT,
+    OPT_ADMIN_BIND,
 } opt_id_t;
 
 typedef struct option_s {
@@ -69,6 +81,31 @@ static const option_t options[] = {
      "cosmos (default) or cassandra: whose behaviour and messages to mimic"},
     {"--max-frame-mb", OPT_MAX_FRAME_MB, "N", NULL, "largest accepted frame body (default 256)"},
     {"--log-level", OPT_LOG_LEVEL, "L", NULL, "error, warn, info (default) or debug"},
+    {"--rate-limiting", OPT_RATE_LIMITING, "on|off", "COSMOS_EMULATOR_RATE_LIMITING",
+     "throttle requests over a table's RU/s with 0x1001 (default off: warn only)"},
+    {"--consistency", OPT_CONSISTENCY, "LEVEL", "COSMOS_EMULATOR_CONSISTENCY",
+     "account consistency: Strong, BoundedStaleness, Session (default), ConsistentPrefix "
+     "or Eventual"},
+    {"--default-throughput", OPT_DEFAULT_THROUGHPUT, "N", "COSMOS_EMULATOR_DEFAULT_THROUGHPUT",
+     "RU/s of a table created without a throughput option (default 400)"},
+    {"--serverless", OPT_SERVERLESS, NULL, "COSMOS_EMULATOR_SERVERLESS",
+     "serverless account: no provisioned throughput, 5000 RU/s per partition"},
+    {"--burst-capacity", OPT_BURST_CAPACITY, NULL, "COSMOS_EMULATOR_BURST_CAPACITY",
+     "bank up to 5 minutes of idle RU/s per partition (spent at up to 3000 RU/s)"},
+    {"--server-side-retry", OPT_SERVER_SIDE_RETRY, NULL, "COSMOS_EMULATOR_SERVER_SIDE_RETRY",
+     "retry throttled requests in the server instead of answering 0x1001 "
+     "(DisableRateLimitingResponses)"},
+    {"--server-side-retry-ms", OPT_SERVER_SIDE_RETRY_MS, "N",
+     "COSMOS_EMULATOR_SERVER_SIDE_RETRY_MS",
+     "how long a held request is retried before a read/write timeout (default 60000)"},
+    {"--cost-model", OPT_COST_MODEL, "FILE", "COSMOS_EMULATOR_COST_MODEL",
+     "RU cost coefficients (JSON, as ru_meter/cost_model.json)"},
+    {"--prices", OPT_PRICES, "FILE", "COSMOS_EMULATOR_PRICES",
+     "price table (JSON) for cost estimates"},
+    {"--admin-port", OPT_ADMIN_PORT, "N", "COSMOS_EMULATOR_ADMIN_PORT",
+     "HTTP admin endpoint: status, RU statistics, estimates (default 10351; 0 = off)"},
+    {"--admin-bind", OPT_ADMIN_BIND, "ADDR", "COSMOS_EMULATOR_ADMIN_BIND",
+     "address of the admin endpoint (default 127.0.0.1: loopback only)"},
     {"--help", OPT_HELP, NULL, NULL, "print this help and exit"},
     {"--version", OPT_VERSION, NULL, NULL, "print the version and exit"},
 };
@@ -109,6 +146,12 @@ void emu_config_init(emu_config_t *c)
     c->profile = CQL_PROFILE_COSMOS;
     c->max_frame = (size_t)EMU_DEFAULT_MAX_FRAME_MB * 1024 * 1024;
     c->log_level = EMU_LOG_INFO;
+    c->rate_limiting = false; /* as the Azure Cosmos DB emulator */
+    c->consistency = RU_CONSISTENCY_SESSION;
+    c->default_throughput = RU_DEFAULT_TABLE_RU_S;
+    c->server_side_retry_ms = EMU_DEFAULT_SSR_MS;
+    c->admin_port = EMU_DEFAULT_ADMIN_PORT;
+    c->admin_bind = base_strdup(EMU_DEFAULT_BIND);
 }
 
 void emu_config_fini(emu_config_t *c)
@@ -123,6 +166,9 @@ void emu_config_fini(emu_config_t *c)
     base_free(c->account);
     base_free(c->account_key);
     base_free(c->region);
+    base_free(c->cost_model_file);
+    base_free(c->prices_file);
+    base_free(c->admin_bind);
     memset(c, 0, sizeof(*c));
 }
 
@@ -136,6 +182,26 @@ static bool parse_int(const char *s, long min, long max, long *out)
     }
     *out = v;
     return true;
+}
+
+/* A switch: "" (the bare flag) is on; the environment spells it out. */
+static bool parse_bool(const char *s, bool *out)
+{
+    static const char *const on[] = {"", "on", "true", "yes", "1"};
+    static const char *const off[] = {"off", "false", "no", "0"};
+    for (size_t i = 0; i < sizeof(on) / sizeof(on[0]); i++) {
+        if (strcasecmp(s, on[i]) == 0) {
+            *out = true;
+            return true;
+        }
+    }
+    for (size_t i = 0; i < sizeof(off) / sizeof(off[0]); i++) {
+        if (strcasecmp(s, off[i]) == 0) {
+            *out = false;
+            return true;
+        }
+    }
+    return false;
 }
 
 /* Applies one option; src names where the value came from, for messages.
@@ -181,6 +247,65 @@ static int apply(emu_config_t *c, const option_t *o, const char *val, const char
                         val);
         }
         return 0;
+    case OPT_RATE_LIMITING:
+        if (val[0] == '\0' || !parse_bool(val, &c->rate_limiting)) {
+            return fail(msg, cap, "%s: '%s' is not on or off", src, val);
+        }
+        return 0;
+    case OPT_SERVERLESS:
+    case OPT_BURST_CAPACITY:
+    case OPT_SERVER_SIDE_RETRY: {
+        bool *dst = o->id == OPT_SERVERLESS       ? &c->serverless
+                    : o->id == OPT_BURST_CAPACITY ? &c->burst_capacity
+                                                  : &c->server_side_retry;
+        if (!parse_bool(val, dst)) {
+            return fail(msg, cap, "%s: '%s' is not on or off", src, val);
+        }
+        return 0;
+    }
+    case OPT_CONSISTENCY:
+        if (ru_consistency_parse(val, &c->consistency) != BASE_OK) {
+            return fail(msg, cap,
+                        "%s: '%s' is not a consistency level (Strong, BoundedStaleness, Session, "
+                        "ConsistentPrefix, Eventual)",
+                        src, val);
+        }
+        return 0;
+    case OPT_DEFAULT_THROUGHPUT: {
+        base_error_t err;
+        ru_throughput_t tp = {RU_TP_MANUAL, 0};
+        if (!parse_int(val, 0, LONG_MAX, &n)) {
+            return fail(msg, cap, "%s: '%s' is not a number of RU/s", src, val);
+        }
+        tp.ru_s = n;
+        if (ru_throughput_validate(RU_CAPACITY_PROVISIONED, RU_SCOPE_TABLE, &tp, &err) != BASE_OK) {
+            return fail(msg, cap, "%s: %s", src, err.msg);
+        }
+        c->default_throughput = n;
+        c->default_throughput_given = true;
+        return 0;
+    }
+    case OPT_SERVER_SIDE_RETRY_MS:
+        if (!parse_int(val, 1, 3600 * 1000, &n)) {
+            return fail(msg, cap, "%s: '%s' is not a time in ms (1-3600000)", src, val);
+        }
+        c->server_side_retry_ms = (int)n;
+        return 0;
+    case OPT_COST_MODEL:
+        set_str(&c->cost_model_file, val);
+        break;
+    case OPT_PRICES:
+        set_str(&c->prices_file, val);
+        break;
+    case OPT_ADMIN_PORT:
+        if (!parse_int(val, 0, 65535, &n)) {
+            return fail(msg, cap, "%s: '%s' is not a port number (0 = off)", src, val);
+        }
+        c->admin_port = (int)n;
+        return 0;
+    case OPT_ADMIN_BIND:
+        set_str(&c->admin_bind, val);
+        break;
     case OPT_CERT_HOST:
         if (c->n_cert_hosts == EMU_MAX_CERT_HOSTS) {
             return fail(msg, cap, "%s: at most %d certificate host names", src, EMU_MAX_CERT_HOSTS);
@@ -313,6 +438,15 @@ static int resolve(emu_config_t *c, char *raw_key, char *msg, size_t cap)
     if (!c->tls && c->cert_file != NULL) {
         return fail(msg, cap, "--cert and --tls-key cannot be combined with --no-tls");
     }
+    if (c->serverless && c->burst_capacity) {
+        return fail(msg, cap,
+                    "--burst-capacity applies to provisioned throughput, not --serverless");
+    }
+    if (c->serverless && c->default_throughput_given) {
+        return fail(msg, cap,
+                    "--default-throughput cannot be combined with --serverless (serverless tables "
+                    "have no throughput)");
+    }
     if (c->account[0] == '\0' || c->account_key[0] == '\0') {
         return fail(msg, cap, "the account name and key must not be empty");
     }
@@ -347,12 +481,12 @@ void emu_config_usage(FILE *out)
         char left[48];
         snprintf(left, sizeof(left), "%s%s%s", options[i].flag, options[i].arg ? " " : "",
                  options[i].arg ? options[i].arg : "");
-        fprintf(out, "  %-22s %s\n", left, options[i].help);
+        fprintf(out, "  %-28s %s\n", left, options[i].help);
     }
     fputs("\nEnvironment (flags win):\n", out);
     for (size_t i = 0; i < N_OPTIONS; i++) {
         if (options[i].env != NULL) {
-            fprintf(out, "  %-26s same as %s\n", options[i].env, options[i].flag);
+            fprintf(out, "  %-36s same as %s\n", options[i].env, options[i].flag);
         }
     }
 }

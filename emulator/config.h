@@ -13,6 +13,7 @@
 
 #include "cql/cql.h"
 #include "emulator/log.h"
+#include "ru_meter/ru_meter.h"
 
 #define EMU_DEFAULT_BIND    "127.0.0.1"
 #define EMU_DEFAULT_PORT    10350
@@ -22,6 +23,8 @@
 #define EMU_DEFAULT_REGION       "South Central US"
 #define EMU_DEFAULT_MAX_FRAME_MB 256
 #define EMU_MAX_CERT_HOSTS       32
+#define EMU_DEFAULT_SSR_MS       60000 /* the service retries throttled requests for 60 s */
+#define EMU_DEFAULT_ADMIN_PORT   10351
 
 typedef enum {
     EMU_CMD_SERVE = 0,
@@ -49,6 +52,20 @@ typedef struct emu_config_s {
     cql_profile_t profile;
     size_t max_frame; /* bytes */
     emu_log_level_t log_level;
+    /* request units (metering.c) */
+    bool rate_limiting;            /* throttle with 0x1001 (off: count and warn) */
+    ru_consistency_t consistency;  /* the account's default consistency */
+    int64_t default_throughput;    /* RU/s of tables created without an option */
+    bool default_throughput_given; /* --default-throughput was set explicitly */
+    bool serverless;               /* capacity mode: no provisioned throughput */
+    bool burst_capacity;           /* bank idle RU/s per partition */
+    bool server_side_retry;        /* hold throttled requests instead of 0x1001 */
+    int server_side_retry_ms;      /* how long a held request may wait */
+    char *cost_model_file;         /* JSON of ru_meter coefficients, or NULL */
+    char *prices_file;             /* JSON price table for estimates, or NULL */
+    /* admin endpoint (admin.c) */
+    int admin_port;   /* HTTP status/statistics/estimates; 0: off */
+    char *admin_bind; /* loopback by default */
 } emu_config_t;
 
 /* Fills c with the defaults (strings heap-owned). */

@@ -12,6 +12,15 @@
  * queued. Request memory comes from the connection's arena, reset after
  * every frame.
  *
+ * Server-side retry: a statement throttled by the RU meter may be held
+ * instead of answered. Its decompressed body is copied (the input buffer
+ * moves on), and a timer runs it again after RetryAfterMs, until it passes
+ * or its retry budget is spent (then a read/write timeout). Later frames
+ * are served meanwhile, so they may be answered first: stream ids make
+ * out-of-order answers legal. A held QUERY resolves unqualified names
+ * against the session's keyspace at the time it finally runs. At most
+ * HELD_MAX requests are held per connection; past that, 0x1001 at once.
+ *
  * Invariants:
  *   - the protocol version is fixed by the first valid frame and every
  *     response (and pushed EVENT) uses it;
@@ -39,6 +48,21 @@
 #define OUTPUT_HIGH_WATER (64u * 1024 * 1024) /* stop reading past this much queued */
 #define ARENA_BLOCK       (64u * 1024)
 #define OUT_KEEP_MAX      (4u * 1024 * 1024) /* largest output buffer kept between reads */
+#define HELD_MAX          1024 /* requests held by server-side retry, per connection */
+
+/* A statement held by server-side retry; in its connection's list. */
+typedef struct held_s {
+    emu_conn_t *conn;
+    struct event *timer;
+    wire_header_t header;
+    uint8_t *body; /* the decompressed body, owned */
+    size_t len;
+    int64_t started_us; /* monotonic: first attempt */
+    int64_t deadline_us;
+    bool read;
+    struct held_s *prev;
+    struct held_s *next;
+} held_t;
 
 typedef enum {
     CONN_PEEK,
@@ -62,6 +86,8 @@ struct emu_conn_s {
     cql_session_t *session;
     base_arena_t arena;
     base_buf_t out; /* responses of this read, written to bev in one go */
+    held_t *held;   /* statements waiting for a server-side retry */
+    size_t n_held;
     emu_conn_t *prev;
     emu_conn_t *next;
 };
@@ -69,6 +95,7 @@ struct emu_conn_s {
 static void on_read(struct bufferevent *bev, void *arg);
 static void on_write(struct bufferevent *bev, void *arg);
 static void on_event(struct bufferevent *bev, short what, void *arg);
+static void held_free(held_t *h);
 
 /* ---- lifecycle --------------------------------------------------------- */
 
@@ -104,6 +131,9 @@ void emu_conn_free(emu_conn_t *c)
     }
     s->n_conns--;
     emu_events_unregister(s->events, c);
+    while (c->held != NULL) {
+        held_free(c->held);
+    }
     if (c->peek != NULL) {
         event_free(c->peek);
     }
@@ -409,7 +439,114 @@ static void unexpected(emu_conn_t *c, int16_t stream, uint8_t opcode)
     send_error(c, stream, opcode, &err);
 }
 
-static void handle_request(emu_conn_t *c, const wire_header_t *h, const wire_request_t *req)
+/* ---- server-side retry -------------------------------------------------- */
+
+static void held_free(held_t *h)
+{
+    emu_conn_t *c = h->conn;
+    if (h->prev != NULL) {
+        h->prev->next = h->next;
+    } else {
+        c->held = h->next;
+    }
+    if (h->next != NULL) {
+        h->next->prev = h->prev;
+    }
+    c->n_held--;
+    if (h->timer != NULL) {
+        event_free(h->timer);
+    }
+    base_free(h->body);
+    base_free(h);
+}
+
+static void on_retry(evutil_socket_t fd, short what, void *arg);
+
+/* Arms h's timer for the retry after retry_after_ms, cut to the budget. */
+static bool held_arm(held_t *h, int retry_after_ms)
+{
+    int64_t now = base_mono_us();
+    int64_t at = now + (int64_t)(retry_after_ms > 0 ? retry_after_ms : 1) * 1000;
+    if (at > h->deadline_us) {
+        at = h->deadline_us;
+    }
+    int64_t wait = at > now ? at - now : 0;
+    struct timeval tv = {(time_t)(wait / 1000000), (suseconds_t)(wait % 1000000)};
+    return evtimer_add(h->timer, &tv) == 0;
+}
+
+static void hold(emu_conn_t *c, const wire_header_t *hdr, const uint8_t *body, size_t len,
+                 const emu_hold_t *eh)
+{
+    int budget_ms = 0;
+    emu_metering_server_side_retry(c->srv->metering, &budget_ms);
+    held_t *h = base_calloc(1, sizeof(*h));
+    h->conn = c;
+    h->header = *hdr;
+    h->body = base_malloc(len > 0 ? len : 1);
+    memcpy(h->body, body, len);
+    h->len = len;
+    h->started_us = base_mono_us();
+    h->deadline_us = h->started_us + (int64_t)budget_ms * 1000;
+    h->read = eh->read;
+    h->timer = evtimer_new(c->srv->base, on_retry, h);
+    h->next = c->held;
+    if (c->held != NULL) {
+        c->held->prev = h;
+    }
+    c->held = h;
+    c->n_held++;
+    if (h->timer == NULL || !held_arm(h, eh->retry_after_ms)) {
+        base_error_t err;
+        base_error_set(&err, WIRE_ERR_SERVER_ERROR, "cannot schedule a server-side retry");
+        emu_reply_t reply = reply_to(c, hdr->stream);
+        emu_dispatch_error(&reply, hdr->opcode, &err);
+        held_free(h);
+        return;
+    }
+    emu_log(EMU_LOG_DEBUG, c->id, "stream %d %s throttled: held for %d ms", hdr->stream,
+            wire_opcode_name(hdr->opcode), eh->retry_after_ms);
+}
+
+static void on_retry(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    held_t *h = arg;
+    emu_conn_t *c = h->conn;
+    wire_request_t req;
+    base_error_t err;
+    emu_reply_t reply = reply_to(c, h->header.stream);
+    if (c->closing || c->bev == NULL) {
+        held_free(h);
+        return;
+    }
+    if (wire_request_decode(&req, &h->header, h->body, h->len, &c->arena, &err) != BASE_OK) {
+        send_error(c, h->header.stream, h->header.opcode, &err); /* decoded once already */
+    } else if (base_mono_us() >= h->deadline_us) {
+        emu_dispatch_timeout(&reply, &req, h->read, (int)((base_mono_us() - h->started_us) / 1000));
+    } else {
+        emu_hold_t eh;
+        emu_dispatch(c->srv->engine, c->srv->metering, c->session, &req, h->len, &reply, &c->arena,
+                     &eh);
+        if (eh.held && held_arm(h, eh.retry_after_ms)) {
+            base_arena_reset(&c->arena);
+            return;
+        }
+        if (eh.held) {
+            emu_dispatch_timeout(&reply, &req, h->read,
+                                 (int)((base_mono_us() - h->started_us) / 1000));
+        }
+    }
+    base_arena_reset(&c->arena);
+    held_free(h);
+    flush_out(c);
+}
+
+/* ---- requests ------------------------------------------------------------ */
+
+static void handle_request(emu_conn_t *c, const wire_header_t *h, const wire_request_t *req,
+                           const uint8_t *body, size_t len)
 {
     switch (h->opcode) {
     case WIRE_OP_OPTIONS:
@@ -436,7 +573,12 @@ static void handle_request(emu_conn_t *c, const wire_header_t *h, const wire_req
     default: /* QUERY, PREPARE, EXECUTE, BATCH: wire_request_decode admits no others */
         if (c->state == CONN_READY) {
             emu_reply_t reply = reply_to(c, h->stream);
-            emu_dispatch(c->srv->engine, c->session, req, &reply, &c->arena);
+            emu_hold_t eh = {0};
+            emu_dispatch(c->srv->engine, c->srv->metering, c->session, req, len, &reply, &c->arena,
+                         c->n_held < HELD_MAX ? &eh : NULL);
+            if (eh.held) {
+                hold(c, h, body, len, &eh);
+            }
             return;
         }
         break;
@@ -468,7 +610,7 @@ static void handle_frame(emu_conn_t *c, const wire_header_t *h, const uint8_t *b
     if (wire_request_decode(&req, h, body, len, &c->arena, &err) != BASE_OK) {
         send_error(c, h->stream, h->opcode, &err);
     } else {
-        handle_request(c, h, &req);
+        handle_request(c, h, &req, body, len);
     }
     base_free(plain);
 }

@@ -7,6 +7,11 @@
  * a payload) and the engine's warnings. The engine's result and error are
  * trusted only as far as their shape: a status or result kind we do not
  * know becomes a Server error (0x0000), never a malformed frame.
+ *
+ * Request units: metering.c decides admission inside the engine (through
+ * its hook) and prices the statement afterwards. A request refused by
+ * admission is answered 0x1001 with charge 0, or, under server-side retry,
+ * not answered at all: the connection holds it and runs it again later.
  */
 #include "emulator/dispatch.h"
 
@@ -85,16 +90,42 @@ static int run(cql_engine_t *e, cql_session_t *s, const wire_request_t *req, bas
     }
 }
 
-void emu_dispatch(cql_engine_t *e, cql_session_t *s, const wire_request_t *req,
-                  const emu_reply_t *reply, base_arena_t *a)
+/* The engine's warnings, plus the would-have-been-throttled one. */
+static const char *const *warnings_of(const cql_result_t *res, const char *extra, base_arena_t *a,
+                                      size_t *n)
+{
+    size_t have = res->warnings != NULL ? res->n_warnings : 0;
+    *n = have;
+    if (extra == NULL) {
+        return res->warnings;
+    }
+    const char **all = base_arena_alloc(a, (have + 1) * sizeof(*all));
+    for (size_t i = 0; i < have; i++) {
+        all[i] = res->warnings[i];
+    }
+    all[have] = extra;
+    *n = have + 1;
+    return all;
+}
+
+void emu_dispatch(cql_engine_t *e, emu_metering_t *m, cql_session_t *s, const wire_request_t *req,
+                  size_t req_bytes, const emu_reply_t *reply, base_arena_t *a, emu_hold_t *hold)
 {
     cql_result_t res;
     base_error_t err;
+    emu_admission_t adm;
     memset(&res, 0, sizeof(res));
     res.paging_state.len = WIRE_VALUE_NULL;
     base_error_clear(&err);
+    if (hold != NULL) {
+        memset(hold, 0, sizeof(*hold));
+    }
 
-    int rc = run(e, s, req, a, &res, &err);
+    emu_metering_begin(m);
+    int rc = emu_metering_check_request(m, req, req_bytes, &err);
+    if (rc == BASE_OK) {
+        rc = run(e, s, req, a, &res, &err);
+    }
     if (rc == BASE_OK && !known_kind(res.kind)) {
         rc =
             base_error_set(&err, WIRE_ERR_SERVER_ERROR, "internal error: result kind %d", res.kind);
@@ -102,8 +133,17 @@ void emu_dispatch(cql_engine_t *e, cql_session_t *s, const wire_request_t *req,
         rc = base_error_set(&err, WIRE_ERR_SERVER_ERROR, "internal error: %s", base_strerror(rc));
     }
     bool failed = rc != BASE_OK;
-    double charge = emu_charge(&res.stats, failed);
-    size_t n_warnings = res.warnings != NULL ? res.n_warnings : 0;
+    emu_metering_admission(m, &adm);
+    bool throttled = failed && adm.throttled;
+    if (throttled && hold != NULL && emu_metering_server_side_retry(m, NULL)) {
+        hold->held = true;
+        hold->retry_after_ms = adm.retry_after_ms;
+        hold->read = adm.read;
+        return;
+    }
+    double charge = emu_metering_charge(m, &res, failed, throttled);
+    size_t n_warnings;
+    const char *const *warnings = warnings_of(&res, adm.warning, a, &n_warnings);
 
     wire_response_t rb;
     wire_response_begin(&rb, reply->out, reply->version, reply->stream,
@@ -113,5 +153,41 @@ void emu_dispatch(cql_engine_t *e, cql_session_t *s, const wire_request_t *req,
     } else {
         encode_result(reply->out, reply->version, &res);
     }
-    finish(reply, &rb, true, charge, res.warnings, n_warnings);
+    finish(reply, &rb, true, charge, warnings, n_warnings);
+}
+
+static uint16_t consistency_of(const wire_request_t *req)
+{
+    switch (req->opcode) {
+    case WIRE_OP_QUERY:
+        return req->u.query.params.consistency;
+    case WIRE_OP_EXECUTE:
+        return req->u.execute.params.consistency;
+    case WIRE_OP_BATCH:
+        return req->u.batch.params.consistency;
+    default:
+        return WIRE_CL_ONE;
+    }
+}
+
+/*
+ * The service, retrying a throttled request itself, gives up after 60 s
+ * with "read or write time-out error accordingly"
+ * (prevent-rate-limiting-errors.md). No replica answered: received 0 of 1.
+ */
+void emu_dispatch_timeout(const emu_reply_t *reply, const wire_request_t *req, bool read,
+                          int waited_ms)
+{
+    base_error_t err;
+    uint16_t cl = consistency_of(req);
+    base_error_set(&err, read ? WIRE_ERR_READ_TIMEOUT : WIRE_ERR_WRITE_TIMEOUT,
+                   "Operation timed out - received only 0 responses. (Request rate is large: "
+                   "server-side retry gave up after %d ms)",
+                   waited_ms);
+    if (read) {
+        wire_error_detail_read_timeout(&err, cl, 0, 1, false);
+    } else {
+        wire_error_detail_write_timeout(&err, cl, 0, 1, emu_metering_write_type(req));
+    }
+    emu_dispatch_error(reply, req->opcode, &err);
 }

@@ -1,11 +1,14 @@
 /*
  * main.c - argv -> config -> run. Layer: emulator. No logic lives here:
- * configuration is config.c, serving is server.c, `certs export` is tls.c.
+ * configuration is config.c, serving is server.c, `certs export` is tls.c,
+ * `estimate` (which has options of its own) is estimate.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "emulator/config.h"
+#include "emulator/estimate.h"
 #include "emulator/server.h"
 #include "emulator/tls.h"
 
@@ -18,6 +21,9 @@ int main(int argc, char **argv)
     emu_config_t cfg;
     char msg[512];
     int rc;
+    if (argc > 1 && strcmp(argv[1], "estimate") == 0) {
+        return emu_estimate_main(argc - 1, argv + 1);
+    }
     emu_config_init(&cfg);
     if (emu_config_load(&cfg, argc, argv, getenv, msg, sizeof(msg)) != 0) {
         fprintf(stderr, "cosmos-cassandra-emulator: %s\nTry 'cosmos-cassandra-emulator --help'.\n",

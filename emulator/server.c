@@ -21,6 +21,7 @@
 #include <netdb.h>
 #include <signal.h>
 
+#include "emulator/admin.h"
 #include "emulator/conn.h"
 #include "emulator/log.h"
 #include "emulator/tls.h"
@@ -169,6 +170,7 @@ static void start_engine(emu_server_t *s, const struct sockaddr_storage *ss)
     rpc_address(ss, &cc);
     s->db = storage_db_new();
     s->engine = cql_engine_new(&cc, s->db);
+    emu_metering_attach(s->metering, s->engine);
     s->events = emu_events_new();
     cql_engine_set_listener(s->engine, emu_events_on_schema_change, s->events);
 }
@@ -190,9 +192,11 @@ static void server_fini(emu_server_t *s)
     if (s->drain_timer != NULL) {
         event_free(s->drain_timer);
     }
+    emu_admin_free(s->admin); /* before the metering it reads */
     if (s->engine != NULL) {
         cql_engine_free(s->engine);
     }
+    emu_metering_free(s->metering); /* after the engine that calls its hooks */
     if (s->db != NULL) {
         storage_db_free(s->db);
     }
@@ -218,6 +222,12 @@ int emu_server_run(const emu_config_t *cfg)
         emu_log(EMU_LOG_ERROR, 0, "%s", err.msg);
         goto done;
     }
+    char msg[512];
+    if ((s.metering = emu_metering_new(cfg, msg, sizeof(msg))) == NULL) {
+        emu_log(EMU_LOG_ERROR, 0, "%s", msg);
+        rc = 2; /* a bad --cost-model or --prices file is a configuration error */
+        goto done;
+    }
     s.base = event_base_new();
     if (s.base == NULL) {
         emu_log(EMU_LOG_ERROR, 0, "cannot create the event loop");
@@ -238,6 +248,17 @@ int emu_server_run(const emu_config_t *cfg)
     emu_log(EMU_LOG_INFO, 0, "account %s, data center \"%s\", profile %s, max frame %zu MB",
             cfg->account, cfg->region, cfg->profile == CQL_PROFILE_COSMOS ? "cosmos" : "cassandra",
             cfg->max_frame / (1024 * 1024));
+    char capacity[64] = "serverless";
+    if (!cfg->serverless) {
+        snprintf(capacity, sizeof(capacity), "table default %lld RU/s%s",
+                 (long long)cfg->default_throughput, cfg->burst_capacity ? " with burst" : "");
+    }
+    emu_log(EMU_LOG_INFO, 0, "request units: rate limiting %s%s, consistency %s, %s, cost model %s",
+            cfg->rate_limiting ? "on" : "off",
+            cfg->rate_limiting && cfg->server_side_retry ? " (server-side retry)" : "",
+            ru_consistency_name(cfg->consistency), capacity,
+            cfg->cost_model_file ? cfg->cost_model_file : "built in");
+    s.admin = emu_admin_start(s.base, cfg, s.endpoint, s.ssl != NULL, s.metering);
     emu_log(EMU_LOG_INFO, 0, "ready");
     if (event_base_dispatch(s.base) < 0) {
         emu_log(EMU_LOG_ERROR, 0, "the event loop failed");

@@ -12,6 +12,7 @@
 #include "cql/cql.h"
 #include "emulator/config.h"
 #include "emulator/events.h"
+#include "emulator/metering.h"
 
 typedef struct emu_conn_s emu_conn_t;
 
@@ -25,6 +26,8 @@ typedef struct emu_server_s {
     SSL_CTX *ssl;              /* NULL with --no-tls */
     storage_db_t *db;
     cql_engine_t *engine;
+    emu_metering_t *metering;  /* request units: attached to engine */
+    struct emu_admin_s *admin; /* HTTP admin endpoint, NULL when off (admin.c) */
     emu_events_t *events;
     emu_conn_t *conns; /* every open connection, newest first */
     size_t n_conns;

@@ -401,6 +401,11 @@ void ru_estimate_fini(ru_estimate_t *e);
 void ru_report_text(const ru_snapshot_t *snap, const ru_estimate_t *est, base_buf_t *out);
 void ru_report_json(const ru_snapshot_t *snap, const ru_estimate_t *est, base_buf_t *out);
 
+/* A self-contained HTML page (report_html.c): inline CSS and SVG charts of
+ * RU by statement shape, RU/s each table needs against the recommendation,
+ * and partition heat; no scripts, no external assets. Same conventions. */
+void ru_report_html(const ru_snapshot_t *snap, const ru_estimate_t *est, base_buf_t *out);
+
 /* ---- messages (throttle.c) ---------------------------------------------- */
 
 /*

@@ -260,6 +260,145 @@ static void commands_are_recognised(void **state)
     emu_config_fini(&c);
 }
 
+static void request_unit_flags_have_the_documented_defaults(void **state)
+{
+    (void)state;
+    emu_config_t c;
+    char msg[256];
+    assert_int_equal(load(&c, NULL, NULL, msg), 0);
+    assert_false(c.rate_limiting);
+    assert_int_equal(c.consistency, RU_CONSISTENCY_SESSION);
+    assert_int_equal(c.default_throughput, 400);
+    assert_false(c.serverless);
+    assert_false(c.burst_capacity);
+    assert_false(c.server_side_retry);
+    assert_int_equal(c.server_side_retry_ms, 60000);
+    assert_null(c.cost_model_file);
+    assert_null(c.prices_file);
+    emu_config_fini(&c);
+}
+
+static void request_unit_flags_parse_from_flags_and_environment(void **state)
+{
+    (void)state;
+    const char *env[] = {"COSMOS_EMULATOR_RATE_LIMITING",
+                         "on",
+                         "COSMOS_EMULATOR_CONSISTENCY",
+                         "Strong",
+                         "COSMOS_EMULATOR_SERVER_SIDE_RETRY",
+                         "true",
+                         "COSMOS_EMULATOR_COST_MODEL",
+                         "/etc/model.json",
+                         NULL};
+    const char *args[] = {"--consistency=bounded_staleness",
+                          "--default-throughput",
+                          "1200",
+                          "--burst-capacity",
+                          "--server-side-retry-ms",
+                          "1500",
+                          "--prices",
+                          "p.json",
+                          NULL};
+    emu_config_t c;
+    char msg[256];
+    assert_int_equal(load(&c, env, args, msg), 0);
+    assert_true(c.rate_limiting);
+    assert_int_equal(c.consistency, RU_CONSISTENCY_BOUNDED_STALENESS);
+    assert_int_equal(c.default_throughput, 1200);
+    assert_true(c.burst_capacity);
+    assert_true(c.server_side_retry);
+    assert_int_equal(c.server_side_retry_ms, 1500);
+    assert_string_equal(c.cost_model_file, "/etc/model.json");
+    assert_string_equal(c.prices_file, "p.json");
+    emu_config_fini(&c);
+
+    const char *off_env[] = {"COSMOS_EMULATOR_RATE_LIMITING", "on", "COSMOS_EMULATOR_SERVERLESS",
+                             "1", NULL};
+    const char *off[] = {"--rate-limiting", "off", NULL};
+    assert_int_equal(load(&c, off_env, off, msg), 0);
+    assert_false(c.rate_limiting);
+    assert_true(c.serverless);
+    emu_config_fini(&c);
+}
+
+static void bad_request_unit_values_are_refused(void **state)
+{
+    (void)state;
+    emu_config_t c;
+    char msg[256];
+    const char *rl[] = {"--rate-limiting", "sometimes", NULL};
+    assert_int_equal(load(&c, NULL, rl, msg), -1);
+    assert_non_null(strstr(msg, "--rate-limiting: 'sometimes' is not on or off"));
+    emu_config_fini(&c);
+
+    const char *bare[] = {"--rate-limiting", NULL};
+    assert_int_equal(load(&c, NULL, bare, msg), -1);
+    emu_config_fini(&c);
+
+    const char *cl[] = {"--consistency", "quorum", NULL};
+    assert_int_equal(load(&c, NULL, cl, msg), -1);
+    assert_non_null(strstr(msg, "not a consistency level"));
+    emu_config_fini(&c);
+
+    const char *tp[] = {"--default-throughput", "450", NULL};
+    assert_int_equal(load(&c, NULL, tp, msg), -1);
+    assert_non_null(strstr(msg, "between 400 and 1000000 inclusive in increments of 100"));
+    emu_config_fini(&c);
+
+    const char *low[] = {"--default-throughput", "300", NULL};
+    assert_int_equal(load(&c, NULL, low, msg), -1);
+    emu_config_fini(&c);
+
+    const char *env[] = {"COSMOS_EMULATOR_SERVERLESS", "maybe", NULL};
+    assert_int_equal(load(&c, env, NULL, msg), -1);
+    assert_non_null(strstr(msg, "COSMOS_EMULATOR_SERVERLESS"));
+    emu_config_fini(&c);
+
+    const char *burst[] = {"--serverless", "--burst-capacity", NULL};
+    assert_int_equal(load(&c, NULL, burst, msg), -1);
+    assert_non_null(strstr(msg, "--burst-capacity"));
+    emu_config_fini(&c);
+
+    const char *sl_tp[] = {"--serverless", "--default-throughput", "800", NULL};
+    assert_int_equal(load(&c, NULL, sl_tp, msg), -1);
+    emu_config_fini(&c);
+
+    const char *ssr[] = {"--server-side-retry-ms", "0", NULL};
+    assert_int_equal(load(&c, NULL, ssr, msg), -1);
+    emu_config_fini(&c);
+
+    const char *model[] = {"--cost-model", "", NULL};
+    assert_int_equal(load(&c, NULL, model, msg), -1);
+    emu_config_fini(&c);
+}
+
+static void usage_documents_every_request_unit_flag(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    emu_config_usage(f);
+    fclose(f);
+    const char *want[] = {"--rate-limiting on|off",
+                          "--consistency LEVEL",
+                          "--default-throughput N",
+                          "--serverless",
+                          "--burst-capacity",
+                          "--server-side-retry ",
+                          "--server-side-retry-ms N",
+                          "--cost-model FILE",
+                          "--prices FILE",
+                          "COSMOS_EMULATOR_RATE_LIMITING",
+                          "COSMOS_EMULATOR_COST_MODEL"};
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        if (strstr(text, want[i]) == NULL) {
+            fail_msg("usage lacks '%s'", want[i]);
+        }
+    }
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -274,6 +413,10 @@ int main(void)
         cmocka_unit_test(unknown_flags_and_missing_values_are_refused),
         cmocka_unit_test(cert_host_repeats_and_other_flags_parse),
         cmocka_unit_test(commands_are_recognised),
+        cmocka_unit_test(request_unit_flags_have_the_documented_defaults),
+        cmocka_unit_test(request_unit_flags_parse_from_flags_and_environment),
+        cmocka_unit_test(bad_request_unit_values_are_refused),
+        cmocka_unit_test(usage_documents_every_request_unit_flag),
     };
     return cmocka_run_group_tests_name("emulator/config", tests, NULL, NULL);
 }

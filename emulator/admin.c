@@ -1,0 +1,445 @@
+/*
+ * admin.c - the admin endpoint, both sides: an evhttp server on the
+ * emulator's event loop, and the blocking GET the `estimate` command uses.
+ * Layer: emulator.
+ *
+ * The server only reads: every answer is computed from a fresh snapshot of
+ * the meter on the loop's thread, so it needs no locks and sees a
+ * consistent set of figures. It binds loopback unless told otherwise, takes
+ * GET and HEAD only, and caps header and body sizes: it is a local tool,
+ * not a public API. Query parameters are validated (400 with a JSON error)
+ * and never reach a format string.
+ */
+#include "emulator/admin.h"
+
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+
+#include <event2/buffer.h>
+#include <event2/http.h>
+#include <event2/keyvalq_struct.h>
+
+#include "emulator/estimate.h"
+#include "emulator/log.h"
+
+#ifndef EMU_VERSION
+#define EMU_VERSION "0.0.0"
+#endif
+
+#define MAX_HEADERS_SIZE 8192
+#define MAX_BODY_SIZE    1024
+#define SERVER_TIMEOUT_S 10
+#define CLIENT_MAX_BODY  (256u * 1024 * 1024)
+
+struct emu_admin_s {
+    struct evhttp *http;
+    emu_metering_t *metering;
+    char *version;
+    char *cql_endpoint;
+    char *profile;
+    bool tls;
+    int64_t started_us; /* base_mono_us at start, for the uptime */
+    char endpoint[80];  /* this endpoint as bound */
+};
+
+/* ---- server ---------------------------------------------------------------- */
+
+static void reply(struct evhttp_request *req, int code, const char *reason, const char *type,
+                  const base_buf_t *body)
+{
+    struct evkeyvalq *h = evhttp_request_get_output_headers(req);
+    evhttp_add_header(h, "Content-Type", type);
+    evhttp_add_header(h, "Cache-Control", "no-store");
+    evhttp_add_header(h, "X-Content-Type-Options", "nosniff");
+    evbuffer_add(evhttp_request_get_output_buffer(req), body->data, body->len);
+    evhttp_send_reply(req, code, reason, NULL);
+}
+
+static void reply_error(struct evhttp_request *req, int code, const char *reason,
+                        const char *what)
+{
+    base_buf_t b;
+    base_buf_init(&b);
+    base_buf_printf(&b, "{\"error\":\"");
+    for (const char *p = what; *p; p++) {
+        if (*p == '"' || *p == '\\') {
+            base_buf_put_u8(&b, '\\');
+        }
+        base_buf_put_u8(&b, (unsigned char)*p < 0x20 ? ' ' : (uint8_t)*p);
+    }
+    base_buf_printf(&b, "\"}\n");
+    reply(req, code, reason, "application/json", &b);
+    base_buf_fini(&b);
+}
+
+static void put_json_string(base_buf_t *b, const char *s)
+{
+    base_buf_put_u8(b, '"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') {
+            base_buf_put_u8(b, '\\');
+        }
+        base_buf_put_u8(b, (unsigned char)*s < 0x20 ? ' ' : (uint8_t)*s);
+    }
+    base_buf_put_u8(b, '"');
+}
+
+static void serve_status(emu_admin_t *a, struct evhttp_request *req)
+{
+    base_buf_t b;
+    const ru_config_t *cfg = ru_meter_config(emu_metering_meter(a->metering));
+    base_buf_init(&b);
+    base_buf_printf(&b, "{\"version\":");
+    put_json_string(&b, a->version);
+    base_buf_printf(&b, ",\"uptime_s\":%.3f,\"listening\":",
+                    (double)(base_mono_us() - a->started_us) / 1e6);
+    put_json_string(&b, a->cql_endpoint);
+    base_buf_printf(&b, ",\"tls\":%s,\"admin\":", a->tls ? "true" : "false");
+    put_json_string(&b, a->endpoint);
+    base_buf_printf(&b, ",\"profile\":");
+    put_json_string(&b, a->profile);
+    base_buf_printf(&b, ",\"capacity\":\"%s\",\"consistency\":\"%s\",\"rate_limiting\":%s}\n",
+                    cfg->capacity == RU_CAPACITY_SERVERLESS ? "serverless" : "provisioned",
+                    ru_consistency_name(cfg->consistency), cfg->rate_limiting ? "true" : "false");
+    reply(req, HTTP_OK, "OK", "application/json", &b);
+    base_buf_fini(&b);
+}
+
+/* A positive finite number, with an optional trailing 'x' when allow_x. */
+static bool query_number(const char *v, bool allow_x, double *out)
+{
+    if (allow_x) {
+        return emu_scale_parse(v, out) == BASE_OK;
+    }
+    char *end;
+    double d = strtod(v, &end);
+    if (end == v || *end != '\0' || !isfinite(d) || !(d > 0)) {
+        return false;
+    }
+    *out = d;
+    return true;
+}
+
+/* scale, ops, storage_scale, observed from the query string. */
+static int parse_params(struct evhttp_request *req, ru_estimate_params_t *p, char *msg,
+                        size_t cap)
+{
+    static const struct {
+        const char *name;
+        bool allow_x;
+        size_t offset;
+    } keys[] = {
+        {"scale", true, offsetof(ru_estimate_params_t, scale)},
+        {"ops", false, offsetof(ru_estimate_params_t, target_ops_s)},
+        {"storage_scale", true, offsetof(ru_estimate_params_t, storage_scale)},
+        {"observed", false, offsetof(ru_estimate_params_t, observed_s)},
+    };
+    struct evkeyvalq q;
+    int rc = BASE_OK;
+    memset(p, 0, sizeof(*p));
+    const char *query = evhttp_uri_get_query(evhttp_request_get_evhttp_uri(req));
+    if (query == NULL) {
+        return BASE_OK;
+    }
+    if (evhttp_parse_query_str(query, &q) != 0) { /* which initialises q */
+        snprintf(msg, cap, "malformed query string");
+        return BASE_EINVAL;
+    }
+    for (struct evkeyval *kv = q.tqh_first; kv != NULL && rc == BASE_OK; kv = kv->next.tqe_next) {
+        size_t k = 0;
+        for (; k < sizeof(keys) / sizeof(keys[0]) && strcmp(keys[k].name, kv->key) != 0; k++) {
+        }
+        double v;
+        if (k == sizeof(keys) / sizeof(keys[0])) {
+            snprintf(msg, cap, "unknown parameter (scale, ops, storage_scale, observed)");
+            rc = BASE_EINVAL;
+        } else if (!query_number(kv->value, keys[k].allow_x, &v)) {
+            snprintf(msg, cap, "%s must be a positive number%s", keys[k].name,
+                     keys[k].allow_x ? " such as 200x" : "");
+            rc = BASE_EINVAL;
+        } else {
+            memcpy((char *)p + keys[k].offset, &v, sizeof(v));
+        }
+    }
+    evhttp_clear_headers(&q);
+    return rc;
+}
+
+static void serve_snapshot(emu_admin_t *a, struct evhttp_request *req, bool estimate,
+                           emu_format_t f)
+{
+    ru_snapshot_t snap;
+    ru_estimate_t est;
+    ru_estimate_params_t params;
+    base_buf_t b;
+    char msg[160];
+    if (estimate && parse_params(req, &params, msg, sizeof(msg)) != BASE_OK) {
+        reply_error(req, HTTP_BADREQUEST, "Bad Request", msg);
+        return;
+    }
+    base_buf_init(&b);
+    ru_meter_snapshot(emu_metering_meter(a->metering), emu_metering_now_us(), &snap);
+    if (estimate) {
+        ru_estimate(&snap, &params, emu_metering_prices(a->metering), &est);
+    }
+    if (f == EMU_FORMAT_JSON) {
+        emu_snapshot_to_json(&snap, estimate ? &est : NULL, &b);
+    } else {
+        emu_report_render(f, &snap, estimate ? &est : NULL, &b);
+    }
+    reply(req, HTTP_OK, "OK",
+          f == EMU_FORMAT_JSON   ? "application/json"
+          : f == EMU_FORMAT_HTML ? "text/html; charset=utf-8"
+                                 : "text/plain; charset=utf-8",
+          &b);
+    if (estimate) {
+        ru_estimate_fini(&est);
+    }
+    ru_snapshot_fini(&snap);
+    base_buf_fini(&b);
+}
+
+static void on_request(struct evhttp_request *req, void *arg)
+{
+    emu_admin_t *a = arg;
+    enum evhttp_cmd_type cmd = evhttp_request_get_command(req);
+    const char *path = evhttp_uri_get_path(evhttp_request_get_evhttp_uri(req));
+    if (cmd != EVHTTP_REQ_GET && cmd != EVHTTP_REQ_HEAD) {
+        evhttp_add_header(evhttp_request_get_output_headers(req), "Allow", "GET, HEAD");
+        reply_error(req, 405, "Method Not Allowed", "only GET and HEAD");
+        return;
+    }
+    if (path == NULL || strcmp(path, "/") == 0 || strcmp(path, "/status") == 0) {
+        serve_status(a, req);
+    } else if (strcmp(path, "/stats") == 0) {
+        serve_snapshot(a, req, false, EMU_FORMAT_JSON);
+    } else if (strcmp(path, "/estimate") == 0) {
+        serve_snapshot(a, req, true, EMU_FORMAT_JSON);
+    } else if (strcmp(path, "/report") == 0) {
+        serve_snapshot(a, req, true, EMU_FORMAT_TEXT);
+    } else if (strcmp(path, "/report.html") == 0) {
+        serve_snapshot(a, req, true, EMU_FORMAT_HTML);
+    } else {
+        reply_error(req, HTTP_NOTFOUND, "Not Found",
+                    "no such page (/status, /stats, /estimate, /report, /report.html)");
+    }
+}
+
+static void format_endpoint(const struct sockaddr_storage *ss, char *out, size_t cap)
+{
+    char host[INET6_ADDRSTRLEN] = "?";
+    if (ss->ss_family == AF_INET6) {
+        const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)ss;
+        inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
+        snprintf(out, cap, "[%s]:%d", host, ntohs(in6->sin6_port));
+    } else {
+        const struct sockaddr_in *in = (const struct sockaddr_in *)ss;
+        inet_ntop(AF_INET, &in->sin_addr, host, sizeof(host));
+        snprintf(out, cap, "%s:%d", host, ntohs(in->sin_port));
+    }
+}
+
+emu_admin_t *emu_admin_new(struct event_base *base, const char *bind, int port,
+                           const emu_admin_info_t *info, emu_metering_t *m, char *msg, size_t cap)
+{
+    emu_admin_t *a = base_calloc(1, sizeof(*a));
+    a->metering = m;
+    a->version = base_strdup(info->version ? info->version : "");
+    a->cql_endpoint = base_strdup(info->endpoint ? info->endpoint : "");
+    a->profile = base_strdup(info->profile ? info->profile : "");
+    a->tls = info->tls;
+    a->started_us = base_mono_us();
+    a->http = evhttp_new(base);
+    if (a->http == NULL) {
+        snprintf(msg, cap, "cannot create the HTTP server");
+        goto fail;
+    }
+    evhttp_set_allowed_methods(a->http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD | EVHTTP_REQ_POST |
+                                            EVHTTP_REQ_PUT | EVHTTP_REQ_DELETE);
+    evhttp_set_max_headers_size(a->http, MAX_HEADERS_SIZE);
+    evhttp_set_max_body_size(a->http, MAX_BODY_SIZE);
+    evhttp_set_timeout(a->http, SERVER_TIMEOUT_S);
+    evhttp_set_gencb(a->http, on_request, a);
+    struct evhttp_bound_socket *bs = evhttp_bind_socket_with_handle(a->http, bind, (uint16_t)port);
+    if (bs == NULL) {
+        snprintf(msg, cap, "cannot listen on %s:%d: %s", bind, port,
+                 evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+        goto fail;
+    }
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof(ss);
+    memset(&ss, 0, sizeof(ss));
+    getsockname(evhttp_bound_socket_get_fd(bs), (struct sockaddr *)&ss, &len);
+    format_endpoint(&ss, a->endpoint, sizeof(a->endpoint));
+    return a;
+fail:
+    emu_admin_free(a);
+    return NULL;
+}
+
+void emu_admin_free(emu_admin_t *a)
+{
+    if (a == NULL) {
+        return;
+    }
+    if (a->http != NULL) {
+        evhttp_free(a->http);
+    }
+    base_free(a->version);
+    base_free(a->cql_endpoint);
+    base_free(a->profile);
+    base_free(a);
+}
+
+emu_admin_t *emu_admin_start(struct event_base *base, const emu_config_t *cfg,
+                             const char *cql_endpoint, bool tls, emu_metering_t *m)
+{
+    char msg[256];
+    if (cfg->admin_port == 0) {
+        return NULL;
+    }
+    emu_admin_info_t info = {
+        .version = EMU_VERSION,
+        .endpoint = cql_endpoint,
+        .profile = cfg->profile == CQL_PROFILE_COSMOS ? "cosmos" : "cassandra",
+        .tls = tls,
+    };
+    emu_admin_t *a = emu_admin_new(base, cfg->admin_bind, cfg->admin_port, &info, m, msg,
+                                   sizeof(msg));
+    if (a == NULL) {
+        emu_log(EMU_LOG_WARN, 0, "admin endpoint off: %s (--admin-port)", msg);
+        return NULL;
+    }
+    emu_log(EMU_LOG_INFO, 0, "admin endpoint on http://%s (/status, /stats, /estimate, /report)",
+            a->endpoint);
+    return a;
+}
+
+const char *emu_admin_endpoint(const emu_admin_t *a)
+{
+    return a->endpoint;
+}
+
+/* ---- client ---------------------------------------------------------------- */
+
+typedef struct fetch_s {
+    struct event_base *base;
+    base_buf_t *out;
+    int status; /* HTTP status, 0 for no answer */
+} fetch_t;
+
+static void on_response(struct evhttp_request *req, void *arg)
+{
+    fetch_t *f = arg;
+    if (req != NULL) {
+        f->status = evhttp_request_get_response_code(req);
+        struct evbuffer *in = evhttp_request_get_input_buffer(req);
+        size_t n = evbuffer_get_length(in);
+        base_buf_reserve(f->out, n + 1);
+        evbuffer_remove(in, f->out->data + f->out->len, n);
+        f->out->len += n;
+    }
+    event_base_loopbreak(f->base);
+}
+
+/* host and port from the forms emu_admin_get accepts. */
+static int parse_addr(const char *addr, char *host, size_t host_cap, int *port, char *msg,
+                      size_t cap)
+{
+    char url[300];
+    const char *a = addr;
+    if (strncmp(a, "http://", 7) == 0) {
+        snprintf(url, sizeof(url), "%s", a);
+    } else if (strstr(a, "://") != NULL) {
+        snprintf(msg, cap, "--admin %s: only http:// is served by the admin endpoint", addr);
+        return BASE_EINVAL;
+    } else if (a[0] == ':' || strspn(a, "0123456789") == strlen(a)) {
+        snprintf(url, sizeof(url), "http://127.0.0.1%s%s", a[0] == ':' ? "" : ":", a);
+    } else {
+        snprintf(url, sizeof(url), "http://%s", a);
+    }
+    struct evhttp_uri *u = evhttp_uri_parse(url);
+    const char *h = u ? evhttp_uri_get_host(u) : NULL;
+    const char *path = u ? evhttp_uri_get_path(u) : NULL;
+    int rc = BASE_OK;
+    if (h == NULL || h[0] == '\0' || strlen(h) >= host_cap ||
+        (path != NULL && path[0] != '\0' && strcmp(path, "/") != 0) ||
+        evhttp_uri_get_query(u) != NULL) {
+        snprintf(msg, cap, "--admin %s: want host:port or http://host:port", addr);
+        rc = BASE_EINVAL;
+    } else {
+        /* evhttp keeps IPv6 literals without their brackets */
+        snprintf(host, host_cap, "%s", h);
+        *port = evhttp_uri_get_port(u) > 0 ? evhttp_uri_get_port(u) : EMU_DEFAULT_ADMIN_PORT;
+    }
+    if (u != NULL) {
+        evhttp_uri_free(u);
+    }
+    return rc;
+}
+
+int emu_admin_get(const char *addr, const char *path, int timeout_s, base_buf_t *out, char *msg,
+                  size_t cap)
+{
+    char host[256];
+    int port;
+    fetch_t f = {NULL, out, 0};
+    struct evhttp_connection *conn = NULL;
+    int rc = parse_addr(addr, host, sizeof(host), &port, msg, cap);
+    if (rc != BASE_OK) {
+        return rc;
+    }
+    rc = BASE_EIO;
+    f.base = event_base_new();
+    if (f.base == NULL) {
+        snprintf(msg, cap, "cannot create an event loop");
+        goto done;
+    }
+    conn = evhttp_connection_base_new(f.base, NULL, host, (uint16_t)port);
+    if (conn == NULL) {
+        snprintf(msg, cap, "cannot connect to %s:%d", host, port);
+        goto done;
+    }
+    evhttp_connection_set_timeout(conn, timeout_s);
+    evhttp_connection_set_retries(conn, 0);
+    evhttp_connection_set_max_body_size(conn, CLIENT_MAX_BODY);
+    struct evhttp_request *req = evhttp_request_new(on_response, &f);
+    char host_header[300];
+    snprintf(host_header, sizeof(host_header), strchr(host, ':') ? "[%s]:%d" : "%s:%d", host,
+             port);
+    evhttp_add_header(evhttp_request_get_output_headers(req), "Host", host_header);
+    evhttp_add_header(evhttp_request_get_output_headers(req), "Connection", "close");
+    if (evhttp_make_request(conn, req, EVHTTP_REQ_GET, path) != 0) {
+        snprintf(msg, cap, "cannot send the request to %s", host_header);
+        goto done;
+    }
+    event_base_dispatch(f.base);
+    if (f.status == 0) {
+        snprintf(msg, cap,
+                 "no answer from the admin endpoint at http://%s (is the emulator running, "
+                 "with --admin-port %d?)",
+                 host_header, port);
+    } else if (f.status != HTTP_OK) {
+        base_buf_reserve(out, 1);
+        out->data[out->len] = '\0';
+        snprintf(msg, cap, "http://%s%s answered %d: %.200s", host_header, path, f.status,
+                 (const char *)out->data);
+    } else {
+        rc = BASE_OK;
+    }
+done:
+    if (conn != NULL) {
+        evhttp_connection_free(conn);
+    }
+    if (f.base != NULL) {
+        event_base_free(f.base);
+    }
+    base_buf_reserve(out, 1);
+    out->data[out->len] = '\0';
+    return rc;
+}

@@ -1,0 +1,468 @@
+/*
+ * report_html.c - renders a snapshot (and optionally its estimate) as one
+ * self-contained HTML page: inline CSS and inline SVG bar charts (RU by
+ * statement shape, RU/s each table needs against the recommended
+ * throughput, physical partition and token-ring heat), no scripts and no
+ * external assets, so it can be mailed or attached to a CI run. Layer:
+ * ru_meter.
+ *
+ * Every text from the snapshot (statement shapes, names) is HTML-escaped;
+ * numbers are finite (non-finite values print as 0). The page ends with a
+ * NUL just past out->len, like the other reports.
+ */
+#include <inttypes.h>
+#include <math.h>
+
+#include "ru_meter/ru_int.h"
+
+#define CHART_SHAPES  20  /* bars in the shape chart; the table lists them all */
+#define TABLE_SHAPES  500 /* rows in the shape table */
+#define LABEL_CHARS   56  /* label text in a chart before it is cut */
+#define CHART_WIDTH   900
+#define LABEL_WIDTH   380
+#define BAR_AREA      400
+#define ROW_HEIGHT    22
+#define HEAT_CELL     12
+#define HEAT_MAX_PART 256 /* physical partitions drawn per table */
+
+
+static double fin(double v)
+{
+    return isfinite(v) ? v : 0;
+}
+
+
+/* Appends s HTML-escaped, cut after max bytes (0: no limit) with an
+ * ellipsis; control characters become spaces. */
+static void esc_n(base_buf_t *out, const char *s, size_t max)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++, n++) {
+        if (max > 0 && n == max) {
+            /* do not cut a UTF-8 sequence in half */
+            while ((*p & 0xC0) == 0x80) {
+                base_buf_put_u8(out, *p++);
+            }
+            if (*p) {
+                base_buf_printf(out, "&#8230;");
+            }
+            return;
+        }
+        switch (*p) {
+        case '&':
+            base_buf_printf(out, "&amp;");
+            break;
+        case '<':
+            base_buf_printf(out, "&lt;");
+            break;
+        case '>':
+            base_buf_printf(out, "&gt;");
+            break;
+        case '"':
+            base_buf_printf(out, "&quot;");
+            break;
+        case '\'':
+            base_buf_printf(out, "&#39;");
+            break;
+        default:
+            base_buf_put_u8(out, *p < 0x20 ? ' ' : *p);
+        }
+    }
+}
+
+
+static void esc(base_buf_t *out, const char *s)
+{
+    esc_n(out, s, 0);
+}
+
+
+static void esc_name(base_buf_t *out, const char *keyspace, const char *table)
+{
+    esc(out, keyspace);
+    base_buf_put_u8(out, '.');
+    esc(out, table);
+}
+
+
+static const char *tp_kind_name(ru_tp_kind_t k)
+{
+    switch (k) {
+    case RU_TP_MANUAL:
+        return "manual";
+    case RU_TP_AUTOSCALE:
+        return "autoscale";
+    case RU_TP_NONE:
+        break;
+    }
+    return "serverless";
+}
+
+
+/* Green (0) through amber to red (1 and over): a budget share. */
+static void heat_color(base_buf_t *out, double share)
+{
+    share = fin(share);
+    if (share > 1.0) {
+        base_buf_printf(out, "#8b1a1a");
+        return;
+    }
+    double hue = 120.0 * (1.0 - (share < 0 ? 0 : share));
+    base_buf_printf(out, "hsl(%.0f,70%%,%.0f%%)", hue, share > 0 ? 45.0 : 92.0);
+}
+
+
+static const char STYLE[] =
+    "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#1f2328;"
+    "margin:24px auto;max-width:1180px;padding:0 16px}"
+    "h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;"
+    "border-bottom:1px solid #d0d7de;padding-bottom:4px}h3{font-size:14px;margin:14px 0 4px}"
+    ".sub{color:#57606a}"
+    "table{border-collapse:collapse;margin:6px 0 10px;font-size:13px}"
+    "th,td{padding:3px 8px;border-bottom:1px solid #eaeef2;text-align:right;"
+    "white-space:nowrap}th{background:#f6f8fa;font-weight:600}"
+    "td.l,th.l{text-align:left}td.code{font:12px ui-monospace,Menlo,Consolas,monospace;"
+    "text-align:left;white-space:normal;max-width:520px;word-break:break-word}"
+    ".cards{display:flex;flex-wrap:wrap;gap:12px;margin:12px 0}"
+    ".card{border:1px solid #d0d7de;border-radius:8px;padding:10px 14px;min-width:170px}"
+    ".card b{display:block;font-size:20px}.card span{color:#57606a;font-size:12px}"
+    ".risk-none,.risk-low{color:#1a7f37}.risk-medium{color:#9a6700}"
+    ".risk-high{color:#cf222e;font-weight:600}.hot{color:#cf222e;font-weight:600}"
+    "svg{display:block;margin:6px 0 12px}svg text{font:12px system-ui,sans-serif;fill:#1f2328}"
+    "svg text.mono{font:11px ui-monospace,Menlo,Consolas,monospace}"
+    ".legend{font-size:12px;color:#57606a}.sw{display:inline-block;width:10px;height:10px;"
+    "margin:0 4px 0 10px;vertical-align:middle}";
+
+
+/* ---- charts ----------------------------------------------------------------------- */
+
+/* Horizontal bars, one per row: label on the left, value on the right. */
+static void svg_bars(base_buf_t *out, size_t n, const char *const *labels,
+                     const double *values, const char *unit)
+{
+    double max = 0;
+    for (size_t i = 0; i < n; i++) {
+        max = fin(values[i]) > max ? fin(values[i]) : max;
+    }
+    size_t height = n * ROW_HEIGHT + 4;
+    base_buf_printf(out,
+                    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%zu\" "
+                    "viewBox=\"0 0 %d %zu\" role=\"img\">\n",
+                    CHART_WIDTH, height, CHART_WIDTH, height);
+    for (size_t i = 0; i < n; i++) {
+        double v = fin(values[i]);
+        double w = max > 0 ? v / max * BAR_AREA : 0;
+        size_t y = i * ROW_HEIGHT + 2;
+        base_buf_printf(out, "<g><title>");
+        esc(out, labels[i]);
+        base_buf_printf(out, ": %.2f %s</title><text class=\"mono\" x=\"0\" y=\"%zu\">", v, unit,
+                        y + 14);
+        esc_n(out, labels[i], LABEL_CHARS);
+        base_buf_printf(out,
+                        "</text><rect x=\"%d\" y=\"%zu\" width=\"%.1f\" height=\"16\" "
+                        "fill=\"#2f6db3\" rx=\"2\"/><text x=\"%.1f\" y=\"%zu\">%.2f %s</text></g>\n",
+                        LABEL_WIDTH, y, w > 0 && w < 1 ? 1 : w, LABEL_WIDTH + w + 6, y + 13, v,
+                        unit);
+    }
+    base_buf_printf(out, "</svg>\n");
+}
+
+
+/* Per table: the RU/s it needs at peak (scaled) against the manual RU/s
+ * recommended and the autoscale maximum. */
+static void svg_needs(base_buf_t *out, const ru_estimate_t *est)
+{
+    double max = 0;
+    for (size_t i = 0; i < est->n_tables; i++) {
+        const ru_table_estimate_t *e = &est->tables[i];
+        max = fin(e->peak_ru_s) > max ? fin(e->peak_ru_s) : max;
+        max = (double)e->manual_ru_s > max ? (double)e->manual_ru_s : max;
+        max = (double)e->autoscale_max_ru_s > max ? (double)e->autoscale_max_ru_s : max;
+    }
+    size_t row = 3 * 12 + 10;
+    size_t height = est->n_tables * row + 4;
+    base_buf_printf(out,
+                    "<p class=\"legend\"><span class=\"sw\" style=\"background:#2f6db3\"></span>"
+                    "peak RU/s needed<span class=\"sw\" style=\"background:#8fb3df\"></span>"
+                    "recommended manual RU/s<span class=\"sw\" style=\"background:#c9d7ea\">"
+                    "</span>autoscale maximum RU/s</p>\n"
+                    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%zu\" "
+                    "viewBox=\"0 0 %d %zu\" role=\"img\">\n",
+                    CHART_WIDTH, height, CHART_WIDTH, height);
+    for (size_t i = 0; i < est->n_tables; i++) {
+        const ru_table_estimate_t *e = &est->tables[i];
+        const double v[3] = {fin(e->peak_ru_s), (double)e->manual_ru_s,
+                             (double)e->autoscale_max_ru_s};
+        static const char *const fill[3] = {"#2f6db3", "#8fb3df", "#c9d7ea"};
+        size_t y = i * row + 2;
+        base_buf_printf(out, "<g><title>");
+        esc_name(out, e->keyspace, e->table);
+        base_buf_printf(out,
+                        ": peak %.2f RU/s, manual %" PRId64 " RU/s, autoscale max %" PRId64
+                        " RU/s</title><text class=\"mono\" x=\"0\" y=\"%zu\">",
+                        v[0], e->manual_ru_s, e->autoscale_max_ru_s, y + 22);
+        esc_n(out, e->keyspace, LABEL_CHARS / 2);
+        base_buf_put_u8(out, '.');
+        esc_n(out, e->table, LABEL_CHARS / 2);
+        base_buf_printf(out, "</text>\n");
+        for (int k = 0; k < 3; k++) {
+            double w = max > 0 ? v[k] / max * BAR_AREA : 0;
+            base_buf_printf(out,
+                            "<rect x=\"%d\" y=\"%zu\" width=\"%.1f\" height=\"10\" fill=\"%s\" "
+                            "rx=\"2\"/><text x=\"%.1f\" y=\"%zu\">%.0f</text>\n",
+                            LABEL_WIDTH, y + (size_t)k * 12, w > 0 && w < 1 ? 1 : w, fill[k],
+                            LABEL_WIDTH + w + 6, y + (size_t)k * 12 + 10, v[k]);
+        }
+        base_buf_printf(out, "</g>\n");
+    }
+    base_buf_printf(out, "</svg>\n");
+}
+
+
+/* One row of cells: physical partitions by peak budget share, then the
+ * token ring's 64 slices by their share of the busiest slice. */
+static void svg_heat(base_buf_t *out, const ru_table_stats_t *t)
+{
+    size_t n = t->n_parts < HEAT_MAX_PART ? t->n_parts : HEAT_MAX_PART;
+    size_t per_row = (CHART_WIDTH - 140) / (HEAT_CELL + 2);
+    size_t rows = n == 0 ? 1 : (n + per_row - 1) / per_row;
+    size_t height = rows * (HEAT_CELL + 2) + HEAT_CELL + 12;
+    base_buf_printf(out,
+                    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%zu\" "
+                    "viewBox=\"0 0 %d %zu\" role=\"img\">\n<text x=\"0\" y=\"10\">"
+                    "physical partitions</text>\n",
+                    CHART_WIDTH, height, CHART_WIDTH, height);
+    for (size_t i = 0; i < n; i++) {
+        const ru_partition_stats_t *p = &t->parts[i];
+        base_buf_printf(out, "<rect x=\"%zu\" y=\"%zu\" width=\"%d\" height=\"%d\" fill=\"",
+                        140 + (i % per_row) * (HEAT_CELL + 2), (i / per_row) * (HEAT_CELL + 2),
+                        HEAT_CELL, HEAT_CELL);
+        heat_color(out, p->peak_share);
+        base_buf_printf(out,
+                        "\"><title>partition %" PRIu32 ": peak %.2f RU/s of %.2f (%.0f%%), "
+                        "total %.2f RU, throttled %" PRIu64 ", would-throttle %" PRIu64
+                        "</title></rect>\n",
+                        p->index, fin(p->peak_ru_s), fin(p->budget_ru_s),
+                        fin(p->peak_share) * 100, fin(p->ru_total), p->throttled,
+                        p->would_throttle);
+    }
+    double top = 0;
+    for (size_t s = 0; s < RU_SLICES; s++) {
+        top = fin(t->token_slices[s]) > top ? fin(t->token_slices[s]) : top;
+    }
+    size_t y = rows * (HEAT_CELL + 2) + 2;
+    base_buf_printf(out, "<text x=\"0\" y=\"%zu\">token ring (1/%d each)</text>\n", y + 10,
+                    RU_SLICES);
+    for (size_t s = 0; s < RU_SLICES; s++) {
+        double share = top > 0 ? fin(t->token_slices[s]) / top : 0;
+        base_buf_printf(out, "<rect x=\"%zu\" y=\"%zu\" width=\"%d\" height=\"%d\" fill=\"",
+                        140 + s * (HEAT_CELL / 2 + 2), y, HEAT_CELL / 2 + 1, HEAT_CELL);
+        heat_color(out, share);
+        base_buf_printf(out, "\"><title>slice %zu: %.2f RU (%.0f%% of the busiest)</title></rect>\n",
+                        s, fin(t->token_slices[s]), share * 100);
+    }
+    base_buf_printf(out, "</svg>\n");
+}
+
+
+/* ---- tables ----------------------------------------------------------------------- */
+
+static void summary_head(base_buf_t *out)
+{
+    base_buf_printf(out, "<th>count</th><th>RU total</th><th>mean</th><th>p50</th><th>p99</th>"
+                         "<th>max</th><th>throttled</th><th>would-throttle</th>");
+}
+
+
+static void summary_cells(base_buf_t *out, const ru_summary_t *s)
+{
+    base_buf_printf(out,
+                    "<td>%" PRIu64 "</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td>"
+                    "<td>%.2f</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td>",
+                    s->count, fin(s->ru_total), fin(s->ru_mean), fin(s->ru_p50), fin(s->ru_p99),
+                    fin(s->ru_max), s->throttled, s->would_throttle);
+}
+
+
+static void shapes_section(const ru_snapshot_t *snap, base_buf_t *out)
+{
+    size_t n = snap->n_shapes < CHART_SHAPES ? snap->n_shapes : CHART_SHAPES;
+    base_buf_printf(out, "<h2>RU by statement shape</h2>\n");
+    if (snap->n_shapes == 0) {
+        base_buf_printf(out, "<p class=\"sub\">No statements metered yet.</p>\n");
+        return;
+    }
+    const char **labels = base_calloc(n + 1, sizeof(char *));
+    double *values = base_calloc(n + 1, sizeof(double));
+    for (size_t i = 0; i < n; i++) {
+        labels[i] = snap->shapes[i].shape;
+        values[i] = snap->shapes[i].s.ru_total;
+    }
+    base_buf_printf(out, "<p class=\"sub\">Top %zu of %zu shapes by RU total.</p>\n", n,
+                    snap->n_shapes);
+    svg_bars(out, n, labels, values, "RU");
+    base_free(labels);
+    base_free(values);
+
+    size_t rows = snap->n_shapes < TABLE_SHAPES ? snap->n_shapes : TABLE_SHAPES;
+    base_buf_printf(out, "<table><tr><th class=\"l\">table</th><th class=\"l\">statement</th>");
+    summary_head(out);
+    base_buf_printf(out, "</tr>\n");
+    for (size_t i = 0; i < rows; i++) {
+        const ru_shape_stats_t *s = &snap->shapes[i];
+        base_buf_printf(out, "<tr><td class=\"l\">");
+        esc_name(out, s->keyspace, s->table);
+        base_buf_printf(out, "</td><td class=\"code\">");
+        esc(out, s->shape);
+        base_buf_printf(out, "</td>");
+        summary_cells(out, &s->s);
+        base_buf_printf(out, "</tr>\n");
+    }
+    base_buf_printf(out, "</table>\n");
+}
+
+
+static void tables_section(const ru_snapshot_t *snap, base_buf_t *out)
+{
+    base_buf_printf(out, "<h2>Tables</h2>\n<table><tr><th class=\"l\">table</th>"
+                         "<th class=\"l\">throughput</th><th>partitions</th><th>peak RU/s</th>"
+                         "<th>storage MB</th>");
+    summary_head(out);
+    base_buf_printf(out, "</tr>\n");
+    for (size_t i = 0; i < snap->n_tables; i++) {
+        const ru_table_stats_t *t = &snap->tables[i];
+        base_buf_printf(out, "<tr><td class=\"l\">");
+        esc_name(out, t->keyspace, t->table);
+        base_buf_printf(out, "%s</td><td class=\"l\">", t->dropped ? " (dropped)" : "");
+        if (t->throughput.kind == RU_TP_NONE) {
+            base_buf_printf(out, "serverless");
+        } else {
+            base_buf_printf(out, "%s %" PRId64 " RU/s%s", tp_kind_name(t->throughput.kind),
+                            t->throughput.ru_s, t->shared ? " (keyspace, shared)" : "");
+        }
+        base_buf_printf(out, "</td><td>%" PRIu32 "</td><td>%.2f</td><td>%.3f</td>",
+                        t->n_partitions, fin(t->peak_ru_s),
+                        (double)t->storage_bytes / (1024.0 * 1024.0));
+        summary_cells(out, &t->s);
+        base_buf_printf(out, "</tr>\n");
+    }
+    base_buf_printf(out, "</table>\n");
+}
+
+
+static void estimate_section(const ru_estimate_t *est, base_buf_t *out)
+{
+    const ru_prices_t *pr = &est->prices;
+    base_buf_printf(out,
+                    "<h2>Throughput each table needs</h2>\n<p class=\"sub\">Traffic &#215;%.2f "
+                    "over %.1f s observed. Manual RU/s is the peak rounded up to 100 (at least "
+                    "400); the autoscale maximum is the peak rounded up to 1000.</p>\n",
+                    fin(est->scale), fin(est->observed_s));
+    svg_needs(out, est);
+    base_buf_printf(out,
+                    "<table><tr><th class=\"l\">table</th><th>ops/s</th><th>mean RU/s</th>"
+                    "<th>peak RU/s</th><th>manual RU/s</th><th>autoscale max</th>"
+                    "<th>billed level</th><th>partitions</th><th>hottest share</th>"
+                    "<th>hot RU/s / budget</th><th class=\"l\">throttling risk</th>"
+                    "<th>manual $/mo</th><th>autoscale $/mo</th><th>serverless $/mo</th>"
+                    "<th>storage GB</th><th>storage $/mo</th></tr>\n");
+    for (size_t i = 0; i < est->n_tables; i++) {
+        const ru_table_estimate_t *e = &est->tables[i];
+        const char *risk = ru_risk_name(e->risk);
+        base_buf_printf(out, "<tr><td class=\"l\">");
+        esc_name(out, e->keyspace, e->table);
+        base_buf_printf(
+            out,
+            "%s</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%" PRId64 "</td><td>%" PRId64
+            "</td><td>%" PRId64 "</td><td>%" PRIu32 "</td><td>%.0f%%</td>"
+            "<td>%.2f / %.2f</td><td class=\"l risk-%s\">%s</td><td>$%.2f</td><td>$%.2f</td>"
+            "<td>$%.2f%s</td><td>%.4f</td><td>$%.2f</td></tr>\n",
+            e->shared ? " (shared)" : "", fin(e->ops_s), fin(e->mean_ru_s), fin(e->peak_ru_s),
+            e->manual_ru_s, e->autoscale_max_ru_s, e->autoscale_billed, e->n_partitions,
+            fin(e->hot_share) * 100, fin(e->hot_ru_s), fin(e->partition_budget), risk, risk,
+            fin(e->monthly_manual), fin(e->monthly_autoscale), fin(e->monthly_serverless),
+            e->serverless_fits ? "" : " (over limits)", fin(e->storage_gb),
+            fin(e->monthly_storage));
+    }
+    base_buf_printf(out, "</table>\n<p class=\"sub\">Prices: ");
+    esc(out, pr->as_of ? pr->as_of : "custom prices");
+    base_buf_printf(out,
+                    "; $%.4f per 100 RU/s per hour, autoscale &#215;%.2f, serverless $%.2f per "
+                    "million RU, storage $%.2f per GB-month; %.0f h/month, %" PRIu32
+                    " region%s%s.</p>\n",
+                    fin(pr->manual_per_100_hour), fin(pr->autoscale_factor),
+                    fin(pr->serverless_per_million), fin(pr->storage_per_gb_month),
+                    fin(pr->hours_per_month), pr->regions, pr->regions == 1 ? "" : "s",
+                    pr->multi_region_writes ? ", multi-region writes" : "");
+}
+
+
+static void heat_section(const ru_snapshot_t *snap, base_buf_t *out)
+{
+    base_buf_printf(out,
+                    "<h2>Physical partition heat</h2>\n<p class=\"legend\">Peak RU in one "
+                    "second against each partition's budget:<span class=\"sw\" "
+                    "style=\"background:hsl(120,70%%,45%%)\"></span>low<span class=\"sw\" "
+                    "style=\"background:hsl(60,70%%,45%%)\"></span>half<span class=\"sw\" "
+                    "style=\"background:hsl(0,70%%,45%%)\"></span>full<span class=\"sw\" "
+                    "style=\"background:#8b1a1a\"></span>over budget (hot)</p>\n");
+    for (size_t i = 0; i < snap->n_tables; i++) {
+        const ru_table_stats_t *t = &snap->tables[i];
+        const ru_partition_stats_t *hot =
+            t->hot_partition < t->n_parts ? &t->parts[t->hot_partition] : NULL;
+        base_buf_printf(out, "<h3>");
+        esc_name(out, t->keyspace, t->table);
+        base_buf_printf(out, "</h3>\n");
+        if (hot != NULL) {
+            base_buf_printf(out,
+                            "<p class=\"sub\">Hottest: partition %" PRIu32 ", peak %.2f RU/s "
+                            "of %.2f (%.0f%%)%s</p>\n",
+                            hot->index, fin(hot->peak_ru_s), fin(hot->budget_ru_s),
+                            fin(hot->peak_share) * 100,
+                            hot->peak_share > 1.0 ? " &#8212; <span class=\"hot\">HOT</span>"
+                                                  : "");
+        }
+        svg_heat(out, t);
+    }
+}
+
+
+void ru_report_html(const ru_snapshot_t *snap, const ru_estimate_t *est, base_buf_t *out)
+{
+    base_buf_printf(out,
+                    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                    "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
+                    "<title>Azure Cosmos DB for Apache Cassandra: RU report</title>"
+                    "<style>%s</style></head><body>\n<h1>Request units%s</h1>\n"
+                    "<p class=\"sub\">%" PRIu64 " requests, %.2f RU over %.1f s (%s, rate "
+                    "limiting %s); %" PRIu64 " throttled, %" PRIu64
+                    " would have been throttled.</p>\n",
+                    STYLE, est != NULL ? " and cost estimate" : "", snap->total.count,
+                    fin(snap->total.ru_total), fin(snap->observed_s),
+                    snap->capacity == RU_CAPACITY_SERVERLESS ? "serverless" : "provisioned",
+                    snap->rate_limiting ? "on" : "off", snap->total.throttled,
+                    snap->total.would_throttle);
+    if (est != NULL) {
+        base_buf_printf(out,
+                        "<div class=\"cards\"><div class=\"card\"><span>manual "
+                        "throughput</span><b>$%.2f</b><span>per month</span></div>"
+                        "<div class=\"card\"><span>autoscale</span><b>$%.2f</b><span>per "
+                        "month</span></div><div class=\"card\"><span>serverless</span>"
+                        "<b>$%.2f</b><span>per month</span></div><div class=\"card\">"
+                        "<span>storage</span><b>$%.2f</b><span>per month</span></div>"
+                        "<div class=\"card\"><span>traffic</span><b>&#215;%.2f</b>"
+                        "<span>of %.1f s observed</span></div></div>\n",
+                        fin(est->monthly_manual), fin(est->monthly_autoscale),
+                        fin(est->monthly_serverless), fin(est->monthly_storage),
+                        fin(est->scale), fin(est->observed_s));
+    }
+    shapes_section(snap, out);
+    tables_section(snap, out);
+    if (est != NULL) {
+        estimate_section(est, out);
+    }
+    heat_section(snap, out);
+    base_buf_printf(out, "</body></html>\n");
+    base_buf_reserve(out, 1);
+    out->data[out->len] = '\0';
+}
