@@ -260,6 +260,15 @@ static int alter_keyspace(cql_ctx_t *c, const cql_keyspace_def_t *d, base_error_
         return BASE_ERROR;
     }
     keyspace_props(c, ks, d, false, err);
+    /* tables sharing the keyspace's throughput may now need more physical partitions */
+    for (size_t i = 0; tp.given && i < ks->n_tables; i++) {
+        cql_table_t *t = ks->tables[i];
+        cql_throughput_t shared = {.keyspace = ks->name, .table = t->name};
+        if (t->provisioned_throughput == 0 && t->autoscale_max_throughput == 0 &&
+            cql__throughput_hook(c, &shared, &n_physical, err) == BASE_OK) {
+            split_ring(t, n_physical);
+        }
+    }
     cql__schema_notify(c, "UPDATED", "KEYSPACE", ks->name, NULL);
     return BASE_OK;
 }
