@@ -90,10 +90,12 @@ typedef struct cql_stats_s {
     int64_t first_token; /* a token the operation touched, for per-partition limits */
     bool has_token;
     uint16_t consistency;
-    const char *shape;   /* the statement with literals replaced by ?, for per-shape statistics */
-    size_t n_indexes;    /* secondary indexes maintained by the write */
-    bool index_lookup;   /* a read served by a secondary index */
-    size_t rows_deleted; /* rows, ranges or partitions deleted */
+    const char *shape;    /* the statement with literals replaced by ?, for per-shape statistics */
+    size_t n_indexes;     /* secondary indexes maintained by the write */
+    bool index_lookup;    /* a read served by a secondary index */
+    size_t rows_deleted;  /* rows, ranges or partitions deleted */
+    bool has_table_bytes; /* a write: the table's stored size after it */
+    uint64_t table_bytes;
 } cql_stats_t;
 
 /* ---- hooks: admission control and throughput, for the RU meter above ------------------ */

@@ -229,6 +229,8 @@ static void note_write(cql_ctx_t *c, const cql_table_t *t, const storage_mutatio
     st->overwrites += ws->row_existed;
     st->partitions_touched++;
     st->n_indexes = t->n_indexes;
+    st->has_table_bytes = true;
+    st->table_bytes = storage_table_bytes(t->st);
     st->rows_deleted += m->delete_partition || m->delete_row || m->delete_range;
     if (!st->has_token) {
         st->first_token = m->token;
@@ -1129,6 +1131,10 @@ int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, 
         total.partitions_touched += s->partitions_touched;
         total.rows_read += s->rows_read;
         total.rows_deleted += s->rows_deleted;
+        if (s->has_table_bytes && total.table == s->table) {
+            total.has_table_bytes = true;
+            total.table_bytes = s->table_bytes;
+        }
         total.n_indexes = total.n_indexes > s->n_indexes ? total.n_indexes : s->n_indexes;
         if (!total.has_token && s->has_token) {
             total.first_token = s->first_token;

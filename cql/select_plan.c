@@ -314,6 +314,7 @@ static storage_bound_t bound_of(cql_ctx_t *c, const base_buf_t *prefix, const cq
 static int plan_clustering(cql_ctx_t *c, const cql_table_t *t, colr_t *ckr, bool allow_filtering,
                            cql_plan_t *p, base_error_t *err)
 {
+    p->point = t->n_ck == 0; /* the partition key alone names the row */
     size_t n_eq = 0;
     while (n_eq < t->n_ck && ckr[n_eq].has_eq) {
         n_eq++;

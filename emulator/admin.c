@@ -60,8 +60,7 @@ static void reply(struct evhttp_request *req, int code, const char *reason, cons
     evhttp_send_reply(req, code, reason, NULL);
 }
 
-static void reply_error(struct evhttp_request *req, int code, const char *reason,
-                        const char *what)
+static void reply_error(struct evhttp_request *req, int code, const char *reason, const char *what)
 {
     base_buf_t b;
     base_buf_init(&b);
@@ -96,8 +95,8 @@ static void serve_status(emu_admin_t *a, struct evhttp_request *req)
     base_buf_init(&b);
     base_buf_printf(&b, "{\"version\":");
     put_json_string(&b, a->version);
-    base_buf_printf(&b, ",\"uptime_s\":%.3f,\"listening\":",
-                    (double)(base_mono_us() - a->started_us) / 1e6);
+    base_buf_printf(
+        &b, ",\"uptime_s\":%.3f,\"listening\":", (double)(base_mono_us() - a->started_us) / 1e6);
     put_json_string(&b, a->cql_endpoint);
     base_buf_printf(&b, ",\"tls\":%s,\"admin\":", a->tls ? "true" : "false");
     put_json_string(&b, a->endpoint);
@@ -126,8 +125,7 @@ static bool query_number(const char *v, bool allow_x, double *out)
 }
 
 /* scale, ops, storage_scale, observed from the query string. */
-static int parse_params(struct evhttp_request *req, ru_estimate_params_t *p, char *msg,
-                        size_t cap)
+static int parse_params(struct evhttp_request *req, ru_estimate_params_t *p, char *msg, size_t cap)
 {
     static const struct {
         const char *name;
@@ -187,11 +185,7 @@ static void serve_snapshot(emu_admin_t *a, struct evhttp_request *req, bool esti
     if (estimate) {
         ru_estimate(&snap, &params, emu_metering_prices(a->metering), &est);
     }
-    if (f == EMU_FORMAT_JSON) {
-        emu_snapshot_to_json(&snap, estimate ? &est : NULL, &b);
-    } else {
-        emu_report_render(f, &snap, estimate ? &est : NULL, &b);
-    }
+    emu_report_render(f, &snap, estimate ? &est : NULL, &b);
     reply(req, HTTP_OK, "OK",
           f == EMU_FORMAT_JSON   ? "application/json"
           : f == EMU_FORMAT_HTML ? "text/html; charset=utf-8"
@@ -259,6 +253,7 @@ emu_admin_t *emu_admin_new(struct event_base *base, const char *bind, int port,
         snprintf(msg, cap, "cannot create the HTTP server");
         goto fail;
     }
+    /* the callback answers anything but GET/HEAD with 405 and an Allow header */
     evhttp_set_allowed_methods(a->http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD | EVHTTP_REQ_POST |
                                             EVHTTP_REQ_PUT | EVHTTP_REQ_DELETE);
     evhttp_set_max_headers_size(a->http, MAX_HEADERS_SIZE);
@@ -309,8 +304,8 @@ emu_admin_t *emu_admin_start(struct event_base *base, const emu_config_t *cfg,
         .profile = cfg->profile == CQL_PROFILE_COSMOS ? "cosmos" : "cassandra",
         .tls = tls,
     };
-    emu_admin_t *a = emu_admin_new(base, cfg->admin_bind, cfg->admin_port, &info, m, msg,
-                                   sizeof(msg));
+    emu_admin_t *a =
+        emu_admin_new(base, cfg->admin_bind, cfg->admin_port, &info, m, msg, sizeof(msg));
     if (a == NULL) {
         emu_log(EMU_LOG_WARN, 0, "admin endpoint off: %s (--admin-port)", msg);
         return NULL;
@@ -410,8 +405,7 @@ int emu_admin_get(const char *addr, const char *path, int timeout_s, base_buf_t 
     evhttp_connection_set_max_body_size(conn, CLIENT_MAX_BODY);
     struct evhttp_request *req = evhttp_request_new(on_response, &f);
     char host_header[300];
-    snprintf(host_header, sizeof(host_header), strchr(host, ':') ? "[%s]:%d" : "%s:%d", host,
-             port);
+    snprintf(host_header, sizeof(host_header), strchr(host, ':') ? "[%s]:%d" : "%s:%d", host, port);
     evhttp_add_header(evhttp_request_get_output_headers(req), "Host", host_header);
     evhttp_add_header(evhttp_request_get_output_headers(req), "Connection", "close");
     if (evhttp_make_request(conn, req, EVHTTP_REQ_GET, path) != 0) {

@@ -35,8 +35,7 @@ typedef struct emu_admin_info_s {
 /* Serves on bind:port (0: a free port). NULL with msg filled when the
  * socket cannot be bound; the emulator then runs without it. */
 emu_admin_t *emu_admin_new(struct event_base *base, const char *bind, int port,
-                           const emu_admin_info_t *info, emu_metering_t *m, char *msg,
-                           size_t cap);
+                           const emu_admin_info_t *info, emu_metering_t *m, char *msg, size_t cap);
 void emu_admin_free(emu_admin_t *a); /* accepts NULL */
 
 /* The server's call: starts the endpoint cfg asks for (--admin-port,

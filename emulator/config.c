@@ -411,7 +411,7 @@ static int load_args(emu_config_t *c, int argc, char *const *argv, char **raw_ke
     if (n_words == 2 && strcmp(words[0], "certs") == 0 && strcmp(words[1], "export") == 0) {
         c->command = EMU_CMD_CERTS_EXPORT;
     } else if (n_words > 0) {
-        return fail(msg, cap, "unknown command '%s%s%s' (the only command is: certs export)",
+        return fail(msg, cap, "unknown command '%s%s%s' (the commands are: certs export, estimate)",
                     words[0], n_words > 1 ? " " : "", n_words > 1 ? words[1] : "");
     }
     return 0;
@@ -473,7 +473,9 @@ void emu_config_usage(FILE *out)
 {
     fputs("Usage: cosmos-cassandra-emulator [options]            serve CQL (default)\n"
           "       cosmos-cassandra-emulator certs export [options] print the CA certificate "
-          "(PEM)\n\n"
+          "(PEM)\n"
+          "       cosmos-cassandra-emulator estimate [options]     price the traffic "
+          "(estimate --help)\n\n"
           "A local stand-in for Azure Cosmos DB for Apache Cassandra: CQL native protocol v4\n"
           "over TLS, user = account name, password = account key.\n\nOptions:\n",
           out);

@@ -199,8 +199,7 @@ static void read_table(const cJSON *o, const cJSON *slices, ru_table_stats_t *t)
     }
 }
 
-int emu_snapshot_from_json(const char *json, size_t len, ru_snapshot_t *out, char *msg,
-                           size_t cap)
+int emu_snapshot_from_json(const char *json, size_t len, ru_snapshot_t *out, char *msg, size_t cap)
 {
     memset(out, 0, sizeof(*out));
     cJSON *root = cJSON_ParseWithLength(json, len);
@@ -216,9 +215,8 @@ int emu_snapshot_from_json(const char *json, size_t len, ru_snapshot_t *out, cha
     out->started_us = (int64_t)jnum(root, "started_us");
     out->taken_us = (int64_t)jnum(root, "taken_us");
     out->observed_s = jnum(root, "observed_s");
-    out->capacity =
-        strcmp(jstr(root, "capacity"), "serverless") == 0 ? RU_CAPACITY_SERVERLESS
-                                                          : RU_CAPACITY_PROVISIONED;
+    out->capacity = strcmp(jstr(root, "capacity"), "serverless") == 0 ? RU_CAPACITY_SERVERLESS
+                                                                      : RU_CAPACITY_PROVISIONED;
     out->rate_limiting = jbool(root, "rate_limiting");
     read_summary(total, &out->total);
 
@@ -227,9 +225,8 @@ int emu_snapshot_from_json(const char *json, size_t len, ru_snapshot_t *out, cha
     out->tables = base_calloc((size_t)cJSON_GetArraySize(tables) + 1, sizeof(ru_table_stats_t));
     cJSON_ArrayForEach(t, tables)
     {
-        const cJSON *sl = cJSON_IsArray(slices)
-                              ? cJSON_GetArrayItem(slices, (int)out->n_tables)
-                              : NULL;
+        const cJSON *sl =
+            cJSON_IsArray(slices) ? cJSON_GetArrayItem(slices, (int)out->n_tables) : NULL;
         read_table(t, sl, &out->tables[out->n_tables++]);
     }
     const cJSON *s;
@@ -263,41 +260,40 @@ typedef struct cli_s {
 
 static void usage(FILE *out)
 {
-    fputs(
-        "Usage: cosmos-cassandra-emulator estimate [--admin ADDR | --replay FILE.cql] [options]\n"
-        "\n"
-        "Prices observed traffic on Azure Cosmos DB for Apache Cassandra: RU per statement\n"
-        "shape and table, hot physical partitions, the provisioned and autoscale throughput\n"
-        "each table needs, the throttling risk, and the monthly cost (manual, autoscale,\n"
-        "serverless, storage).\n"
-        "\n"
-        "Source (one of):\n"
-        "  --admin ADDR          a running emulator's admin endpoint (default " EMU_DEFAULT_ADMIN
-        ")\n"
-        "  --replay FILE         run a CQL workload file in-process ('-': standard input)\n"
-        "\n"
-        "Estimate:\n"
-        "  --scale Nx            multiply the observed traffic (default 1x)\n"
-        "  --ops-per-sec N       scale the traffic to N requests per second in total\n"
-        "  --storage-scale Nx    multiply the stored bytes (default 1x)\n"
-        "  --observed SECONDS    the traffic's duration (default: measured; replay: --duration)\n"
-        "  --prices FILE         price table (JSON, keys of ru_prices_t; default list prices)\n"
-        "\n"
-        "Replay:\n"
-        "  --duration SECONDS    the file is this many seconds of traffic (default 1)\n"
-        "  --seed N              seed of the placeholder values (default 1)\n"
-        "  --cl LEVEL            CQL consistency of the statements (default LOCAL_ONE)\n"
-        "  --stop-on-error       stop at the first failing statement (default: report, go on)\n"
-        "  --no-progress         no progress bar (drawn on stderr when it is a terminal)\n"
-        "\n"
-        "Output:\n"
-        "  --format text|json|html   (default text; json or html for an --output of that\n"
-        "                            extension)\n"
-        "  --output FILE         write the report to FILE instead of standard output\n"
-        "\n"
-        "RU options, as for the server: --consistency LEVEL, --default-throughput N,\n"
-        "--serverless, --rate-limiting on|off, --burst-capacity, --cost-model FILE.\n",
-        out);
+    fputs("Usage: cosmos-cassandra-emulator estimate [--admin ADDR | --replay FILE.cql] [options]\n"
+          "\n"
+          "Prices observed traffic on Azure Cosmos DB for Apache Cassandra: RU per statement\n"
+          "shape and table, hot physical partitions, the provisioned and autoscale throughput\n"
+          "each table needs, the throttling risk, and the monthly cost (manual, autoscale,\n"
+          "serverless, storage).\n"
+          "\n"
+          "Source (one of):\n"
+          "  --admin ADDR          a running emulator's admin endpoint (default " EMU_DEFAULT_ADMIN
+          ")\n"
+          "  --replay FILE         run a CQL workload file in-process ('-': standard input)\n"
+          "\n"
+          "Estimate:\n"
+          "  --scale Nx            multiply the observed traffic (default 1x)\n"
+          "  --ops-per-sec N       scale the traffic to N requests per second in total\n"
+          "  --storage-scale Nx    multiply the stored bytes (default 1x)\n"
+          "  --observed SECONDS    the traffic's duration (default: measured; replay: --duration)\n"
+          "  --prices FILE         price table (JSON, keys of ru_prices_t; default list prices)\n"
+          "\n"
+          "Replay:\n"
+          "  --duration SECONDS    the file is this many seconds of traffic (default 1)\n"
+          "  --seed N              seed of the placeholder values (default 1)\n"
+          "  --cl LEVEL            CQL consistency of the statements (default LOCAL_ONE)\n"
+          "  --stop-on-error       stop at the first failing statement (default: report, go on)\n"
+          "  --no-progress         no progress bar (drawn on stderr when it is a terminal)\n"
+          "\n"
+          "Output:\n"
+          "  --format text|json|html   (default text; json or html for an --output of that\n"
+          "                            extension)\n"
+          "  --output FILE         write the report to FILE instead of standard output\n"
+          "\n"
+          "RU options, as for the server: --consistency LEVEL, --default-throughput N,\n"
+          "--serverless, --rate-limiting on|off, --burst-capacity, --cost-model FILE.\n",
+          out);
 }
 
 static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -381,8 +377,7 @@ static int own_option(cli_t *c, const char *flag, const char *v)
         }
     } else if (strcmp(flag, "--cl") == 0) {
         if (!parse_cl(v, &c->ro.consistency)) {
-            return bad("%s: '%s' is not a consistency level (ONE, LOCAL_ONE, QUORUM...)", flag,
-                       v);
+            return bad("%s: '%s' is not a consistency level (ONE, LOCAL_ONE, QUORUM...)", flag, v);
         }
     }
     return 0;
@@ -391,8 +386,8 @@ static int own_option(cli_t *c, const char *flag, const char *v)
 static int parse_args(cli_t *c, int argc, char **argv)
 {
     static const char *const with_value[] = {
-        "--admin",    "--replay",   "--output", "--format",      "--scale", "--storage-scale",
-        "--ops-per-sec", "--observed", "--duration", "--seed", "--cl"};
+        "--admin",       "--replay",   "--output",   "--format", "--scale", "--storage-scale",
+        "--ops-per-sec", "--observed", "--duration", "--seed",   "--cl"};
     c->pass[c->n_pass++] = "cosmos-cassandra-emulator estimate";
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];

@@ -2,8 +2,8 @@
  * estimate.h - cost estimation before deployment: the `estimate` command
  * (figures from a running emulator's admin endpoint, or from a replayed
  * workload file), and the pieces the admin endpoint shares with it:
- * snapshots to and from JSON, scale parsing, price files and the three
- * report formats.
+ * snapshots to and from JSON, scale parsing and the three report formats.
+ * Prices come from the metering object (--prices FILE, see metering.c).
  *
  * Ownership: snapshots filled here are released with ru_snapshot_fini;
  * rendered text is appended to the caller's buffer.
@@ -42,19 +42,7 @@ void emu_snapshot_to_json(const ru_snapshot_t *snap, const ru_estimate_t *est, b
 
 /* Parses such a document (token_slices optional). BASE_OK, or BASE_EINVAL
  * with msg saying what is wrong. */
-int emu_snapshot_from_json(const char *json, size_t len, ru_snapshot_t *out, char *msg,
-                           size_t cap);
-
-/*
- * Price list overrides from a JSON file whose keys are ru_prices_t's field
- * names (manual_per_100_hour, autoscale_factor, autoscale_floor,
- * serverless_per_million, storage_per_gb_month, multi_write_factor,
- * regions, multi_region_writes, hours_per_month, as_of); keys beginning with
- * '_' are comments. Missing keys keep p's values. as_of is stored in
- * as_of_buf (p->as_of points at it).
- */
-int emu_prices_load(const char *path, ru_prices_t *p, char *as_of_buf, size_t as_of_cap,
-                    char *msg, size_t cap);
+int emu_snapshot_from_json(const char *json, size_t len, ru_snapshot_t *out, char *msg, size_t cap);
 
 /* The `estimate` command; argv[0] is "estimate". Returns the exit code. */
 int emu_estimate_main(int argc, char **argv);

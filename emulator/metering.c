@@ -527,5 +527,10 @@ double emu_metering_charge(emu_metering_t *m, const cql_result_t *res, bool fail
         req.table = NULL;
     }
     const ru_decision_t *d = m->cur.admitted ? &m->cur.d : NULL;
-    return ru_meter_charge(m->meter, &req, d, &op, emu_metering_now_us());
+    int64_t now = emu_metering_now_us();
+    if (st->has_table_bytes && req.table != NULL) {
+        /* storage feeds the estimates and splits partitions past 50 GB */
+        ru_meter_table_storage(m->meter, req.keyspace, req.table, st->table_bytes, now);
+    }
+    return ru_meter_charge(m->meter, &req, d, &op, now);
 }

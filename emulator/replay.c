@@ -28,10 +28,9 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <strings.h>
-#include <unistd.h>
 
-#define PROGRESS_WIDTH 40
-#define ARENA_BLOCK    (64 * 1024)
+#define PROGRESS_WIDTH  40
+#define ARENA_BLOCK     (64 * 1024)
 #define PLACEHOLDER_MAX 48 /* longest text between the braces we consider */
 #define SCAN_PAGE       5000
 
@@ -164,8 +163,7 @@ static void batch_word(batch_t *b, const char *w, size_t n)
 
 /* A line comment's text after the "--" at i: "@repeat N" sets *repeat.
  * Other comments are not directives (BASE_ENOTFOUND). */
-static int directive(const emu_replay_splitter_t *sp, size_t i, uint64_t *repeat,
-                     base_error_t *err)
+static int directive(const emu_replay_splitter_t *sp, size_t i, uint64_t *repeat, base_error_t *err)
 {
     size_t end = line_end(sp, i);
     const char *s = sp->text;
@@ -192,10 +190,9 @@ static int directive(const emu_replay_splitter_t *sp, size_t i, uint64_t *repeat
     for (; i < end && is_blank(s[i]); i++) {
     }
     if (digits == 0 || i != end || n > EMU_REPLAY_MAX_REPEAT) {
-        return base_error_set(err, WIRE_ERR_SYNTAX_ERROR,
-                              "@repeat needs a count from 0 to %llu: '%.*s'",
-                              (unsigned long long)EMU_REPLAY_MAX_REPEAT, (int)(end - word + 1),
-                              s + word - 1);
+        return base_error_set(
+            err, WIRE_ERR_SYNTAX_ERROR, "@repeat needs a count from 0 to %llu: '%.*s'",
+            (unsigned long long)EMU_REPLAY_MAX_REPEAT, (int)(end - word + 1), s + word - 1);
     }
     *repeat = n;
     return BASE_OK;
@@ -338,9 +335,8 @@ static void put_uuid(emu_replay_rng_t *rng, base_buf_t *out)
     }
     b[6] = (uint8_t)((b[6] & 0x0F) | 0x40); /* version 4 */
     b[8] = (uint8_t)((b[8] & 0x3F) | 0x80); /* RFC 4122 variant */
-    base_buf_printf(out,
-                    "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
-                    b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12],
+    base_buf_printf(out, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+                    b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12],
                     b[13], b[14], b[15]);
 }
 
@@ -532,8 +528,8 @@ static void report_error(run_t *r, const emu_replay_stmt_t *st, uint64_t iter,
         r->progress_pct = -1;
     }
     const char *name = wire_error_name(err->code);
-    fprintf(r->errors, "%s:%u: %s (0x%04x %s)", r->o->path, st->line, err->msg,
-            (unsigned)err->code, name ? name : "?");
+    fprintf(r->errors, "%s:%u: %s (0x%04x %s)", r->o->path, st->line, err->msg, (unsigned)err->code,
+            name ? name : "?");
     if (st->repeat > 1) {
         fprintf(r->errors, " [iteration %" PRIu64 "]", iter);
     }

@@ -16,7 +16,7 @@
 #include "base/base.h"
 #include "emulator/metering.h"
 
-#define EMU_REPLAY_MAX_REPEAT 100000000ULL /* one directive's limit */
+#define EMU_REPLAY_MAX_REPEAT 100000000ULL  /* one directive's limit */
 #define EMU_REPLAY_MAX_TEXT   (1024 * 1024) /* {{text:N}} and {{rand:N}} bounds */
 
 /* ---- splitting ------------------------------------------------------------- */
@@ -67,13 +67,13 @@ int emu_replay_expand(const char *text, size_t len, uint64_t i, emu_replay_rng_t
 /* ---- running --------------------------------------------------------------- */
 
 typedef struct emu_replay_opts_s {
-    const char *path;      /* for messages; "-" reads standard input */
-    bool stop_on_error;    /* else report and go on */
-    bool progress;         /* draw a progress bar on stderr */
-    uint64_t seed;         /* placeholder values; the same seed gives the same run */
-    double duration_s;     /* the file is this many seconds of traffic; <= 0: 1 */
-    uint16_t consistency;  /* CQL consistency of every statement (wire value) */
-    FILE *errors;          /* where "file:line: error" lines go (NULL: stderr) */
+    const char *path;     /* for messages; "-" reads standard input */
+    bool stop_on_error;   /* else report and go on */
+    bool progress;        /* draw a progress bar on stderr */
+    uint64_t seed;        /* placeholder values; the same seed gives the same run */
+    double duration_s;    /* the file is this many seconds of traffic; <= 0: 1 */
+    uint16_t consistency; /* CQL consistency of every statement (wire value) */
+    FILE *errors;         /* where "file:line: error" lines go (NULL: stderr) */
 } emu_replay_opts_t;
 
 void emu_replay_opts_defaults(emu_replay_opts_t *o);

@@ -17,13 +17,17 @@
 
 #define CHART_SHAPES  20  /* bars in the shape chart; the table lists them all */
 #define TABLE_SHAPES  500 /* rows in the shape table */
-#define LABEL_CHARS   56  /* label text in a chart before it is cut */
+#define LABEL_CHARS   52  /* label text in a chart before it is cut */
 #define CHART_WIDTH   900
 #define LABEL_WIDTH   380
 #define BAR_AREA      400
 #define ROW_HEIGHT    22
 #define HEAT_CELL     12
 #define HEAT_MAX_PART 256 /* physical partitions drawn per table */
+
+/* Fonts as attributes, so a chart copied out of the page renders alike. */
+#define SVG_FONT "font-family=\"system-ui,sans-serif\" font-size=\"12\" fill=\"#1f2328\""
+#define MONO     "font-family=\"ui-monospace,Menlo,Consolas,monospace\" font-size=\"11\""
 
 
 static double fin(double v)
@@ -128,8 +132,7 @@ static const char STYLE[] =
     ".card b{display:block;font-size:20px}.card span{color:#57606a;font-size:12px}"
     ".risk-none,.risk-low{color:#1a7f37}.risk-medium{color:#9a6700}"
     ".risk-high{color:#cf222e;font-weight:600}.hot{color:#cf222e;font-weight:600}"
-    "svg{display:block;margin:6px 0 12px}svg text{font:12px system-ui,sans-serif;fill:#1f2328}"
-    "svg text.mono{font:11px ui-monospace,Menlo,Consolas,monospace}"
+    "svg{display:block;margin:6px 0 12px}"
     ".legend{font-size:12px;color:#57606a}.sw{display:inline-block;width:10px;height:10px;"
     "margin:0 4px 0 10px;vertical-align:middle}";
 
@@ -137,8 +140,8 @@ static const char STYLE[] =
 /* ---- charts ----------------------------------------------------------------------- */
 
 /* Horizontal bars, one per row: label on the left, value on the right. */
-static void svg_bars(base_buf_t *out, size_t n, const char *const *labels,
-                     const double *values, const char *unit)
+static void svg_bars(base_buf_t *out, size_t n, const char *const *labels, const double *values,
+                     const char *unit)
 {
     double max = 0;
     for (size_t i = 0; i < n; i++) {
@@ -147,7 +150,7 @@ static void svg_bars(base_buf_t *out, size_t n, const char *const *labels,
     size_t height = n * ROW_HEIGHT + 4;
     base_buf_printf(out,
                     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%zu\" "
-                    "viewBox=\"0 0 %d %zu\" role=\"img\">\n",
+                    "viewBox=\"0 0 %d %zu\" role=\"img\" " SVG_FONT ">\n",
                     CHART_WIDTH, height, CHART_WIDTH, height);
     for (size_t i = 0; i < n; i++) {
         double v = fin(values[i]);
@@ -155,14 +158,13 @@ static void svg_bars(base_buf_t *out, size_t n, const char *const *labels,
         size_t y = i * ROW_HEIGHT + 2;
         base_buf_printf(out, "<g><title>");
         esc(out, labels[i]);
-        base_buf_printf(out, ": %.2f %s</title><text class=\"mono\" x=\"0\" y=\"%zu\">", v, unit,
-                        y + 14);
+        base_buf_printf(out, ": %.2f %s</title><text " MONO " x=\"0\" y=\"%zu\">", v, unit, y + 14);
         esc_n(out, labels[i], LABEL_CHARS);
-        base_buf_printf(out,
-                        "</text><rect x=\"%d\" y=\"%zu\" width=\"%.1f\" height=\"16\" "
-                        "fill=\"#2f6db3\" rx=\"2\"/><text x=\"%.1f\" y=\"%zu\">%.2f %s</text></g>\n",
-                        LABEL_WIDTH, y, w > 0 && w < 1 ? 1 : w, LABEL_WIDTH + w + 6, y + 13, v,
-                        unit);
+        base_buf_printf(
+            out,
+            "</text><rect x=\"%d\" y=\"%zu\" width=\"%.1f\" height=\"16\" "
+            "fill=\"#2f6db3\" rx=\"2\"/><text x=\"%.1f\" y=\"%zu\">%.2f %s</text></g>\n",
+            LABEL_WIDTH, y, w > 0 && w < 1 ? 1 : w, LABEL_WIDTH + w + 6, y + 13, v, unit);
     }
     base_buf_printf(out, "</svg>\n");
 }
@@ -187,7 +189,7 @@ static void svg_needs(base_buf_t *out, const ru_estimate_t *est)
                     "recommended manual RU/s<span class=\"sw\" style=\"background:#c9d7ea\">"
                     "</span>autoscale maximum RU/s</p>\n"
                     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%zu\" "
-                    "viewBox=\"0 0 %d %zu\" role=\"img\">\n",
+                    "viewBox=\"0 0 %d %zu\" role=\"img\" " SVG_FONT ">\n",
                     CHART_WIDTH, height, CHART_WIDTH, height);
     for (size_t i = 0; i < est->n_tables; i++) {
         const ru_table_estimate_t *e = &est->tables[i];
@@ -199,7 +201,7 @@ static void svg_needs(base_buf_t *out, const ru_estimate_t *est)
         esc_name(out, e->keyspace, e->table);
         base_buf_printf(out,
                         ": peak %.2f RU/s, manual %" PRId64 " RU/s, autoscale max %" PRId64
-                        " RU/s</title><text class=\"mono\" x=\"0\" y=\"%zu\">",
+                        " RU/s</title><text " MONO " x=\"0\" y=\"%zu\">",
                         v[0], e->manual_ru_s, e->autoscale_max_ru_s, y + 22);
         esc_n(out, e->keyspace, LABEL_CHARS / 2);
         base_buf_put_u8(out, '.');
@@ -229,7 +231,7 @@ static void svg_heat(base_buf_t *out, const ru_table_stats_t *t)
     size_t height = rows * (HEAT_CELL + 2) + HEAT_CELL + 12;
     base_buf_printf(out,
                     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%zu\" "
-                    "viewBox=\"0 0 %d %zu\" role=\"img\">\n<text x=\"0\" y=\"10\">"
+                    "viewBox=\"0 0 %d %zu\" role=\"img\" " SVG_FONT ">\n<text x=\"0\" y=\"10\">"
                     "physical partitions</text>\n",
                     CHART_WIDTH, height, CHART_WIDTH, height);
     for (size_t i = 0; i < n; i++) {
@@ -242,9 +244,8 @@ static void svg_heat(base_buf_t *out, const ru_table_stats_t *t)
                         "\"><title>partition %" PRIu32 ": peak %.2f RU/s of %.2f (%.0f%%), "
                         "total %.2f RU, throttled %" PRIu64 ", would-throttle %" PRIu64
                         "</title></rect>\n",
-                        p->index, fin(p->peak_ru_s), fin(p->budget_ru_s),
-                        fin(p->peak_share) * 100, fin(p->ru_total), p->throttled,
-                        p->would_throttle);
+                        p->index, fin(p->peak_ru_s), fin(p->budget_ru_s), fin(p->peak_share) * 100,
+                        fin(p->ru_total), p->throttled, p->would_throttle);
     }
     double top = 0;
     for (size_t s = 0; s < RU_SLICES; s++) {
@@ -255,11 +256,13 @@ static void svg_heat(base_buf_t *out, const ru_table_stats_t *t)
                     RU_SLICES);
     for (size_t s = 0; s < RU_SLICES; s++) {
         double share = top > 0 ? fin(t->token_slices[s]) / top : 0;
-        base_buf_printf(out, "<rect x=\"%zu\" y=\"%zu\" width=\"%d\" height=\"%d\" fill=\"",
-                        140 + s * (HEAT_CELL / 2 + 2), y, HEAT_CELL / 2 + 1, HEAT_CELL);
-        heat_color(out, share);
-        base_buf_printf(out, "\"><title>slice %zu: %.2f RU (%.0f%% of the busiest)</title></rect>\n",
-                        s, fin(t->token_slices[s]), share * 100);
+        base_buf_printf(out,
+                        "<rect x=\"%zu\" y=\"%zu\" width=\"%d\" height=\"%d\" "
+                        "fill=\"hsl(214,60%%,%.0f%%)\"><title>",
+                        140 + s * (HEAT_CELL / 2 + 2), y, HEAT_CELL / 2 + 1, HEAT_CELL,
+                        94.0 - 62.0 * share);
+        base_buf_printf(out, "slice %zu: %.2f RU (%.0f%% of the busiest)</title></rect>\n", s,
+                        fin(t->token_slices[s]), share * 100);
     }
     base_buf_printf(out, "</svg>\n");
 }
@@ -340,9 +343,8 @@ static void tables_section(const ru_snapshot_t *snap, base_buf_t *out)
             base_buf_printf(out, "%s %" PRId64 " RU/s%s", tp_kind_name(t->throughput.kind),
                             t->throughput.ru_s, t->shared ? " (keyspace, shared)" : "");
         }
-        base_buf_printf(out, "</td><td>%" PRIu32 "</td><td>%.2f</td><td>%.3f</td>",
-                        t->n_partitions, fin(t->peak_ru_s),
-                        (double)t->storage_bytes / (1024.0 * 1024.0));
+        base_buf_printf(out, "</td><td>%" PRIu32 "</td><td>%.2f</td><td>%.3f</td>", t->n_partitions,
+                        fin(t->peak_ru_s), (double)t->storage_bytes / (1024.0 * 1024.0));
         summary_cells(out, &t->s);
         base_buf_printf(out, "</tr>\n");
     }
@@ -359,13 +361,12 @@ static void estimate_section(const ru_estimate_t *est, base_buf_t *out)
                     "400); the autoscale maximum is the peak rounded up to 1000.</p>\n",
                     fin(est->scale), fin(est->observed_s));
     svg_needs(out, est);
-    base_buf_printf(out,
-                    "<table><tr><th class=\"l\">table</th><th>ops/s</th><th>mean RU/s</th>"
-                    "<th>peak RU/s</th><th>manual RU/s</th><th>autoscale max</th>"
-                    "<th>billed level</th><th>partitions</th><th>hottest share</th>"
-                    "<th>hot RU/s / budget</th><th class=\"l\">throttling risk</th>"
-                    "<th>manual $/mo</th><th>autoscale $/mo</th><th>serverless $/mo</th>"
-                    "<th>storage GB</th><th>storage $/mo</th></tr>\n");
+    base_buf_printf(out, "<table><tr><th class=\"l\">table</th><th>ops/s</th><th>mean RU/s</th>"
+                         "<th>peak RU/s</th><th>manual RU/s</th><th>autoscale max</th>"
+                         "<th>billed level</th><th>partitions</th><th>hottest share</th>"
+                         "<th>hot RU/s / budget</th><th class=\"l\">throttling risk</th>"
+                         "<th>manual $/mo</th><th>autoscale $/mo</th><th>serverless $/mo</th>"
+                         "<th>storage GB</th><th>storage $/mo</th></tr>\n");
     for (size_t i = 0; i < est->n_tables; i++) {
         const ru_table_estimate_t *e = &est->tables[i];
         const char *risk = ru_risk_name(e->risk);
@@ -386,26 +387,24 @@ static void estimate_section(const ru_estimate_t *est, base_buf_t *out)
     }
     base_buf_printf(out, "</table>\n<p class=\"sub\">Prices: ");
     esc(out, pr->as_of ? pr->as_of : "custom prices");
-    base_buf_printf(out,
-                    "; $%.4f per 100 RU/s per hour, autoscale &#215;%.2f, serverless $%.2f per "
-                    "million RU, storage $%.2f per GB-month; %.0f h/month, %" PRIu32
-                    " region%s%s.</p>\n",
-                    fin(pr->manual_per_100_hour), fin(pr->autoscale_factor),
-                    fin(pr->serverless_per_million), fin(pr->storage_per_gb_month),
-                    fin(pr->hours_per_month), pr->regions, pr->regions == 1 ? "" : "s",
-                    pr->multi_region_writes ? ", multi-region writes" : "");
+    base_buf_printf(
+        out,
+        "; $%.4f per 100 RU/s per hour, autoscale &#215;%.2f, serverless $%.2f per "
+        "million RU, storage $%.2f per GB-month; %.0f h/month, %" PRIu32 " region%s%s.</p>\n",
+        fin(pr->manual_per_100_hour), fin(pr->autoscale_factor), fin(pr->serverless_per_million),
+        fin(pr->storage_per_gb_month), fin(pr->hours_per_month), pr->regions,
+        pr->regions == 1 ? "" : "s", pr->multi_region_writes ? ", multi-region writes" : "");
 }
 
 
 static void heat_section(const ru_snapshot_t *snap, base_buf_t *out)
 {
-    base_buf_printf(out,
-                    "<h2>Physical partition heat</h2>\n<p class=\"legend\">Peak RU in one "
-                    "second against each partition's budget:<span class=\"sw\" "
-                    "style=\"background:hsl(120,70%%,45%%)\"></span>low<span class=\"sw\" "
-                    "style=\"background:hsl(60,70%%,45%%)\"></span>half<span class=\"sw\" "
-                    "style=\"background:hsl(0,70%%,45%%)\"></span>full<span class=\"sw\" "
-                    "style=\"background:#8b1a1a\"></span>over budget (hot)</p>\n");
+    base_buf_printf(out, "<h2>Physical partition heat</h2>\n<p class=\"legend\">Peak RU in one "
+                         "second against each partition's budget:<span class=\"sw\" "
+                         "style=\"background:hsl(120,70%%,45%%)\"></span>low<span class=\"sw\" "
+                         "style=\"background:hsl(60,70%%,45%%)\"></span>half<span class=\"sw\" "
+                         "style=\"background:hsl(0,70%%,45%%)\"></span>full<span class=\"sw\" "
+                         "style=\"background:#8b1a1a\"></span>over budget (hot)</p>\n");
     for (size_t i = 0; i < snap->n_tables; i++) {
         const ru_table_stats_t *t = &snap->tables[i];
         const ru_partition_stats_t *hot =
@@ -419,8 +418,7 @@ static void heat_section(const ru_snapshot_t *snap, base_buf_t *out)
                             "of %.2f (%.0f%%)%s</p>\n",
                             hot->index, fin(hot->peak_ru_s), fin(hot->budget_ru_s),
                             fin(hot->peak_share) * 100,
-                            hot->peak_share > 1.0 ? " &#8212; <span class=\"hot\">HOT</span>"
-                                                  : "");
+                            hot->peak_share > 1.0 ? " &#8212; <span class=\"hot\">HOT</span>" : "");
         }
         svg_heat(out, t);
     }
@@ -429,19 +427,18 @@ static void heat_section(const ru_snapshot_t *snap, base_buf_t *out)
 
 void ru_report_html(const ru_snapshot_t *snap, const ru_estimate_t *est, base_buf_t *out)
 {
-    base_buf_printf(out,
-                    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                    "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
-                    "<title>Azure Cosmos DB for Apache Cassandra: RU report</title>"
-                    "<style>%s</style></head><body>\n<h1>Request units%s</h1>\n"
-                    "<p class=\"sub\">%" PRIu64 " requests, %.2f RU over %.1f s (%s, rate "
-                    "limiting %s); %" PRIu64 " throttled, %" PRIu64
-                    " would have been throttled.</p>\n",
-                    STYLE, est != NULL ? " and cost estimate" : "", snap->total.count,
-                    fin(snap->total.ru_total), fin(snap->observed_s),
-                    snap->capacity == RU_CAPACITY_SERVERLESS ? "serverless" : "provisioned",
-                    snap->rate_limiting ? "on" : "off", snap->total.throttled,
-                    snap->total.would_throttle);
+    base_buf_printf(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
+        "<title>Azure Cosmos DB for Apache Cassandra: RU report</title>"
+        "<style>%s</style></head><body>\n<h1>Request units%s</h1>\n"
+        "<p class=\"sub\">%" PRIu64 " requests, %.2f RU over %.1f s (%s, rate "
+        "limiting %s); %" PRIu64 " throttled, %" PRIu64 " would have been throttled.</p>\n",
+        STYLE, est != NULL ? " and cost estimate" : "", snap->total.count,
+        fin(snap->total.ru_total), fin(snap->observed_s),
+        snap->capacity == RU_CAPACITY_SERVERLESS ? "serverless" : "provisioned",
+        snap->rate_limiting ? "on" : "off", snap->total.throttled, snap->total.would_throttle);
     if (est != NULL) {
         base_buf_printf(out,
                         "<div class=\"cards\"><div class=\"card\"><span>manual "
@@ -453,8 +450,8 @@ void ru_report_html(const ru_snapshot_t *snap, const ru_estimate_t *est, base_bu
                         "<div class=\"card\"><span>traffic</span><b>&#215;%.2f</b>"
                         "<span>of %.1f s observed</span></div></div>\n",
                         fin(est->monthly_manual), fin(est->monthly_autoscale),
-                        fin(est->monthly_serverless), fin(est->monthly_storage),
-                        fin(est->scale), fin(est->observed_s));
+                        fin(est->monthly_serverless), fin(est->monthly_storage), fin(est->scale),
+                        fin(est->observed_s));
     }
     shapes_section(snap, out);
     tables_section(snap, out);

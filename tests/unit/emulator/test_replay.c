@@ -333,10 +333,9 @@ static char *error_text(run_fixture_t *f)
     return buf;
 }
 
-static const char SCHEMA[] =
-    "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-    "'replication_factor': 1};\n"
-    "CREATE TABLE ks.t (a int, b int, v text, PRIMARY KEY (a, b));\n";
+static const char SCHEMA[] = "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+                             "'replication_factor': 1};\n"
+                             "CREATE TABLE ks.t (a int, b int, v text, PRIMARY KEY (a, b));\n";
 
 static void run_executes_every_repetition_and_reports_errors_with_file_and_line(void **state)
 {
