@@ -90,10 +90,12 @@ typedef struct cql_stats_s {
     int64_t first_token; /* a token the operation touched, for per-partition limits */
     bool has_token;
     uint16_t consistency;
-    const char *shape;    /* the statement with literals replaced by ?, for per-shape statistics */
-    size_t n_indexes;     /* secondary indexes maintained by the write */
-    bool index_lookup;    /* a read served by a secondary index */
-    size_t rows_deleted;  /* rows, ranges or partitions deleted */
+    const char *shape;   /* the statement with literals replaced by ?, for per-shape statistics */
+    size_t n_indexes;    /* secondary indexes maintained by the write */
+    bool index_lookup;   /* a read served by a secondary index */
+    size_t rows_deleted; /* rows, ranges or partitions deleted */
+    bool has_partition;  /* the physical partition of first_token, from storage's map */
+    uint32_t partition;
     bool has_table_bytes; /* a write: the table's stored size after it */
     uint64_t table_bytes;
 } cql_stats_t;
@@ -109,6 +111,8 @@ typedef struct cql_admission_s {
     const char *shape;
     bool has_token; /* the single partition the statement targets, if one */
     int64_t token;
+    bool has_partition; /* its physical partition, from storage's map */
+    uint32_t partition;
     uint16_t consistency;
 } cql_admission_t;
 

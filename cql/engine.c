@@ -134,11 +134,30 @@ int cql__admit(cql_ctx_t *c, const cql_table_t *t, cql_op_kind_t kind, bool has_
         .token = token,
         .consistency = c->params ? c->params->consistency : WIRE_CL_ONE,
     };
+    if (has_token && t->st != NULL) {
+        adm.has_partition = true;
+        adm.partition = storage_table_physical_of(t->st, token);
+    }
     if (c->in_batch) {
         c->admitted = true; /* a batch is admitted once, as a whole */
         adm.kind = CQL_OP_BATCH;
     }
     return c->e->hooks.admit(c->e->hooks.ud, &adm, err);
+}
+
+
+void cql__note_token(cql_ctx_t *c, const cql_table_t *t, int64_t token)
+{
+    cql_stats_t *st = &c->out->stats;
+    if (st->has_token) {
+        return;
+    }
+    st->has_token = true;
+    st->first_token = token;
+    if (t->st != NULL) {
+        st->has_partition = true;
+        st->partition = storage_table_physical_of(t->st, token);
+    }
 }
 
 

@@ -232,10 +232,7 @@ static void note_write(cql_ctx_t *c, const cql_table_t *t, const storage_mutatio
     st->has_table_bytes = true;
     st->table_bytes = storage_table_bytes(t->st);
     st->rows_deleted += m->delete_partition || m->delete_row || m->delete_range;
-    if (!st->has_token) {
-        st->first_token = m->token;
-        st->has_token = true;
-    }
+    cql__note_token(c, t, m->token);
 }
 
 
@@ -1139,6 +1136,8 @@ int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, 
         if (!total.has_token && s->has_token) {
             total.first_token = s->first_token;
             total.has_token = true;
+            total.has_partition = s->has_partition;
+            total.partition = s->partition;
         }
     }
     if (counters && others) {

@@ -1054,8 +1054,7 @@ int cql__exec_select(cql_ctx_t *c, const cql_select_t *q, base_error_t *err)
         }
         st->point_read = r.plan.point && r.plan.n_keys == 1 && r.plan.n_filters == 0;
         if (r.plan.n_keys > 0) {
-            st->first_token = r.plan.tokens[0];
-            st->has_token = true;
+            cql__note_token(c, t, r.plan.tokens[0]);
         }
         st->index_lookup = r.plan.uses_index;
         bool one = r.plan.n_keys == 1;

@@ -296,6 +296,8 @@ static int hook_admit(void *ud, const cql_admission_t *a, base_error_t *err)
         .table = a->table,
         .shape = a->shape,
         .has_token = a->has_token,
+        .has_partition = a->has_partition,
+        .partition = a->partition,
         .token = a->token,
     };
     ru_decision_t d;
@@ -520,6 +522,8 @@ double emu_metering_charge(emu_metering_t *m, const cql_result_t *res, bool fail
         .table = st->table,
         .shape = st->shape,
         .has_token = st->has_token,
+        .has_partition = st->has_partition,
+        .partition = st->partition,
         .token = st->first_token,
     };
     if (is_system_keyspace(req.keyspace)) {
