@@ -20,6 +20,7 @@ packages=(
     libevent-dev libssl-dev liblz4-dev libcjson-dev  # the emulator's libraries
     libcmocka-dev                               # unit tests
     python3 python3-cassandra python3-lz4       # Python driver integration tests
+    golang-go golang-github-gocql-gocql-dev     # gocql integration tests (offline, GOPATH)
     openssl ca-certificates clang-format       # format check (tests/tools/check_format.sh)
 )
 # Node.js may come from elsewhere (e.g. NodeSource, whose nodejs bundles npm):
