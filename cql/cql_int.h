@@ -140,6 +140,12 @@ typedef struct cql_ctx_s {
     int64_t batch_ts; /* batch-level timestamp, or INT64_MIN */
     bool in_batch;
     bool admitted; /* a batch was admitted as a whole */
+    /* A batch defers its mutations until every statement has been checked, so
+     * a failing statement leaves nothing behind (Cassandra validates first). */
+    bool defer;
+    bool lwt_refused; /* a condition in the batch did not hold */
+    size_t n_pending, cap_pending;
+    struct cql_pending_s *pending;
     const char *shape;
     cql_result_t *out;
     /* warnings collected while executing */

@@ -222,8 +222,10 @@ static void note_write(cql_ctx_t *c, const cql_table_t *t, const storage_mutatio
                        const storage_write_stats_t *ws)
 {
     cql_stats_t *st = &c->out->stats;
-    st->keyspace = t->ks->name;
-    st->table = t->name;
+    if (st->table == NULL) { /* a batch is metered against its first table */
+        st->keyspace = t->ks->name;
+        st->table = t->name;
+    }
     st->rows_written++;
     st->bytes_written += ws->bytes_written;
     st->overwrites += ws->row_existed;
@@ -251,6 +253,21 @@ static size_t mutation_bytes(const storage_mutation_t *m)
 }
 
 
+/* A mutation waiting for its batch to be fully checked. */
+typedef struct cql_pending_s {
+    const cql_table_t *t;
+    storage_mutation_t m;
+} cql_pending_t;
+
+
+static void write_now(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t *m)
+{
+    storage_write_stats_t ws = {0};
+    storage_apply(t->st, m, c->now_us, &ws);
+    note_write(c, t, m, &ws);
+}
+
+
 static int apply(cql_ctx_t *c, const cql_table_t *t, storage_mutation_t *m, base_error_t *err)
 {
     size_t bytes = mutation_bytes(m);
@@ -263,9 +280,20 @@ static int apply(cql_ctx_t *c, const cql_table_t *t, storage_mutation_t *m, base
                                         c->in_batch ? "UNLOGGED_BATCH" : "SIMPLE");
         return BASE_ERROR;
     }
-    storage_write_stats_t ws = {0};
-    storage_apply(t->st, m, c->now_us, &ws);
-    note_write(c, t, m, &ws);
+    if (!c->defer) {
+        write_now(c, t, m);
+        return BASE_OK;
+    }
+    if (c->n_pending == c->cap_pending) {
+        size_t cap = c->cap_pending ? c->cap_pending * 2 : 16;
+        cql_pending_t *p = base_arena_alloc(c->a, cap * sizeof(*p));
+        if (c->n_pending > 0) {
+            memcpy(p, c->pending, c->n_pending * sizeof(*p));
+        }
+        c->pending = p;
+        c->cap_pending = cap;
+    }
+    c->pending[c->n_pending++] = (cql_pending_t){t, *m};
     return BASE_OK;
 }
 
@@ -388,6 +416,7 @@ static int lwt_check(cql_ctx_t *c, const cql_table_t *t, wire_value_t pk, int64_
     }
     lwt_result(c, t, applied, exists ? &rec : NULL, cond);
     *go = applied;
+    c->lwt_refused |= !applied; /* a conditional batch applies all or nothing */
     return BASE_OK;
 }
 
@@ -583,9 +612,9 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
         sm.clear_cols = ws.clear;
         sm.n_clear_cols = ws.n_clear;
         sm.delete_ts = ws.ts - 1;
-        storage_write_stats_t st = {0};
-        storage_apply(t->st, &sm, c->now_us, &st);
-        c->out->stats.bytes_written += st.bytes_written;
+        if (apply(c, t, &sm, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
     }
     return BASE_OK;
 }
@@ -1074,6 +1103,72 @@ int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err)
 
 /* ---- BATCH --------------------------------------------------------------------------------- */
 
+/* The distinct partitions and tables of a batch, and its size, for the guard-rails. */
+typedef struct batch_shape_s {
+    size_t bytes;
+    size_t n_partitions;
+    const char *tables; /* "[ks.a, ks.b]", as Cassandra prints a set */
+    size_t n_tables;
+    bool counters, others;
+} batch_shape_t;
+
+
+static void batch_shape(cql_ctx_t *c, batch_shape_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    base_buf_t names;
+    base_buf_init(&names);
+    base_buf_put_u8(&names, '[');
+    for (size_t i = 0; i < c->n_pending; i++) {
+        const cql_pending_t *p = &c->pending[i];
+        out->bytes += mutation_bytes(&p->m);
+        out->counters |= p->t->has_counters;
+        out->others |= !p->t->has_counters;
+        bool seen_part = false, seen_table = false;
+        for (size_t j = 0; j < i; j++) {
+            const cql_pending_t *q = &c->pending[j];
+            seen_table |= q->t == p->t;
+            seen_part |= q->t == p->t && q->m.pk_len == p->m.pk_len &&
+                         memcmp(q->m.pk, p->m.pk, p->m.pk_len) == 0;
+        }
+        out->n_partitions += !seen_part;
+        if (!seen_table) {
+            base_buf_printf(&names, "%s%s.%s", out->n_tables++ ? ", " : "", p->t->ks->name,
+                            p->t->name);
+        }
+    }
+    base_buf_put_u8(&names, ']');
+    out->tables = base_arena_strndup(c->a, (const char *)names.data, names.len);
+    base_buf_fini(&names);
+}
+
+
+/* Cassandra's batch guard-rails (cassandra.yaml defaults): warn past 5 KiB, fail past
+ * 50 KiB for batches over several partitions, warn past 10 partitions unlogged. */
+#define BATCH_WARN_BYTES      (5 * 1024)
+#define BATCH_FAIL_BYTES      (50 * 1024)
+#define BATCH_WARN_PARTITIONS 10
+
+static int batch_guardrails(cql_ctx_t *c, int type, const batch_shape_t *b, base_error_t *err)
+{
+    if (b->n_partitions > 1 && b->bytes > BATCH_FAIL_BYTES) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Batch too large");
+    }
+    if (b->n_partitions > 1 && b->bytes > BATCH_WARN_BYTES) {
+        cql__warn(c, "Batch for %s is of size %zu, exceeding specified threshold of %d by %zu.",
+                  b->tables, b->bytes, BATCH_WARN_BYTES, b->bytes - BATCH_WARN_BYTES);
+    }
+    if (type != WIRE_BATCH_LOGGED && b->n_partitions > BATCH_WARN_PARTITIONS) {
+        cql__warn(c,
+                  "Unlogged batch covering %zu partitions detected against table%s %s. You "
+                  "should use a logged batch for atomicity, or asynchronous writes for "
+                  "performance.",
+                  b->n_partitions, b->n_tables == 1 ? "" : "s", b->tables);
+    }
+    return BASE_OK;
+}
+
+
 int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, base_error_t *err)
 {
     bool cosmos = c->e->cfg.profile == CQL_PROFILE_COSMOS;
@@ -1088,9 +1183,10 @@ int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, 
     if (!ok) {
         return BASE_ERROR;
     }
+    uint16_t consistency = c->out->stats.consistency;
+    size_t rows_read = 0;
     c->in_batch = true;
-    cql_stats_t total = {.kind = CQL_OP_BATCH, .consistency = c->out->stats.consistency};
-    bool counters = false, others = false;
+    c->defer = true;
     for (size_t i = 0; i < b->n_stmts; i++) {
         const cql_stmt_t *st = b->stmts[i];
         if (st->kind != CQL_STMT_INSERT && st->kind != CQL_STMT_UPDATE &&
@@ -1111,51 +1207,32 @@ int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, 
         }
         memset(&c->out->stats, 0, sizeof(c->out->stats));
         if (cql__exec_stmt(c, st, err) != BASE_OK) {
-            return BASE_ERROR;
+            return BASE_ERROR; /* nothing was written */
         }
-        const cql_stats_t *s = &c->out->stats;
-        if (s->table != NULL) {
-            cql_keyspace_t *ks = cql__keyspace_find(c->e, s->keyspace);
-            cql_table_t *t = ks ? cql__table_find(ks, s->table) : NULL;
-            counters |= t && t->has_counters;
-            others |= t && !t->has_counters;
-        }
-        total.keyspace = total.keyspace ? total.keyspace : s->keyspace;
-        total.table = total.table ? total.table : s->table;
-        total.rows_written += s->rows_written;
-        total.bytes_written += s->bytes_written;
-        total.overwrites += s->overwrites;
-        total.partitions_touched += s->partitions_touched;
-        total.rows_read += s->rows_read;
-        total.rows_deleted += s->rows_deleted;
-        if (s->has_table_bytes && total.table == s->table) {
-            total.has_table_bytes = true;
-            total.table_bytes = s->table_bytes;
-        }
-        total.n_indexes = total.n_indexes > s->n_indexes ? total.n_indexes : s->n_indexes;
-        if (!total.has_token && s->has_token) {
-            total.first_token = s->first_token;
-            total.has_token = true;
-            total.has_partition = s->has_partition;
-            total.partition = s->partition;
-        }
+        rows_read += c->out->stats.rows_read;
     }
-    if (counters && others) {
+    c->defer = false;
+    batch_shape_t shape;
+    batch_shape(c, &shape);
+    if (shape.counters && shape.others) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Counter and non-counter mutations cannot exist in the same batch");
     }
-    total.n_statements = b->n_stmts;
-    total.shape = c->shape;
-    c->out->stats = total;
+    if (!cosmos && batch_guardrails(c, type, &shape, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    cql_stats_t *total = &c->out->stats;
+    memset(total, 0, sizeof(*total));
+    total->kind = CQL_OP_BATCH;
+    total->consistency = consistency;
+    total->n_statements = b->n_stmts;
+    total->shape = c->shape;
+    total->rows_read = rows_read;
+    for (size_t i = 0; !c->lwt_refused && i < c->n_pending; i++) {
+        write_now(c, c->pending[i].t, &c->pending[i].m);
+    }
     if (c->out->kind != WIRE_RESULT_ROWS) {
         c->out->kind = WIRE_RESULT_VOID;
-    }
-    if (!cosmos && total.partitions_touched > 1 && total.bytes_written > 5 * 1024) {
-        cql__warn(c,
-                  "Batch for [%s.%s] is of size %zu, exceeding specified threshold of %d by "
-                  "%zu.",
-                  total.keyspace, total.table, total.bytes_written, 5 * 1024,
-                  total.bytes_written - 5 * 1024);
     }
     return BASE_OK;
 }

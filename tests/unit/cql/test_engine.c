@@ -417,6 +417,74 @@ static void selects_user_type_fields(void **state)
 }
 
 
+static void batches_apply_all_or_nothing(void **state)
+{
+    fixture_t *f = *state;
+    ok(f, "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+          "'replication_factor': 1}");
+    ok(f, "CREATE TABLE ks.b (k int, c int, v text, PRIMARY KEY (k, c))");
+    assert_int_equal(run(f, "BEGIN UNLOGGED BATCH INSERT INTO ks.b (k, c) VALUES (1, 1); "
+                            "INSERT INTO ks.b (k, c, nope) VALUES (1, 2, 3); APPLY BATCH"),
+                     BASE_ERROR);
+    ok(f, "SELECT * FROM ks.b");
+    assert_int_equal(f->r.n_rows, 0);
+    ok(f, "BEGIN UNLOGGED BATCH INSERT INTO ks.b (k, c) VALUES (1, 1) IF NOT EXISTS; "
+          "INSERT INTO ks.b (k, c) VALUES (1, 2) IF NOT EXISTS; APPLY BATCH");
+    ok(f, "BEGIN UNLOGGED BATCH INSERT INTO ks.b (k, c) VALUES (1, 1) IF NOT EXISTS; "
+          "INSERT INTO ks.b (k, c) VALUES (1, 3) IF NOT EXISTS; APPLY BATCH");
+    ok(f, "SELECT * FROM ks.b WHERE k = 1");
+    assert_int_equal(f->r.n_rows, 2); /* the second batch's condition failed: no (1, 3) */
+    assert_int_equal(run(f, "BEGIN BATCH INSERT INTO ks.b (k, c) VALUES (9, 9); APPLY BATCH"),
+                     BASE_ERROR);
+    assert_true(strstr(f->err.msg, "Logged batches are not supported") != NULL);
+}
+
+
+static int setup_cassandra(void **state)
+{
+    fixture_t *f = calloc(1, sizeof(*f));
+    cql_config_t cfg;
+    cql_config_defaults(&cfg);
+    cfg.profile = CQL_PROFILE_CASSANDRA;
+    f->db = storage_db_new();
+    f->e = cql_engine_new(&cfg, f->db);
+    f->s = cql_session_new(f->e);
+    base_arena_init(&f->a, 0);
+    *state = f;
+    return 0;
+}
+
+
+static void cassandra_profile_batch_guardrails(void **state)
+{
+    fixture_t *f = *state;
+    ok(f, "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+          "'replication_factor': 1}");
+    ok(f, "CREATE TABLE ks.b (k int PRIMARY KEY, v text)");
+    base_buf_t q;
+    base_buf_init(&q);
+    base_buf_printf(&q, "BEGIN BATCH ");
+    for (int i = 0; i < 12; i++) {
+        base_buf_printf(&q, "INSERT INTO ks.b (k, v) VALUES (%d, '%0600d'); ", i, i);
+    }
+    base_buf_printf(&q, "APPLY BATCH");
+    base_buf_put_u8(&q, 0);
+    ok(f, (const char *)q.data);
+    assert_int_equal(f->r.n_warnings, 1);
+    assert_true(strncmp(f->r.warnings[0], "Batch for [ks.b] is of size ", 28) == 0);
+    base_buf_reset(&q);
+    base_buf_printf(&q, "BEGIN UNLOGGED BATCH ");
+    for (int i = 0; i < 100; i++) {
+        base_buf_printf(&q, "INSERT INTO ks.b (k, v) VALUES (%d, '%0600d'); ", i, i);
+    }
+    base_buf_printf(&q, "APPLY BATCH");
+    base_buf_put_u8(&q, 0);
+    assert_int_equal(run(f, (const char *)q.data), BASE_ERROR);
+    assert_string_equal(f->err.msg, "Batch too large");
+    base_buf_fini(&q);
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -434,6 +502,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(insert_json_and_select_json_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(group_by_aggregates_per_partition, setup, teardown),
         cmocka_unit_test_setup_teardown(selects_user_type_fields, setup, teardown),
+        cmocka_unit_test_setup_teardown(batches_apply_all_or_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(cassandra_profile_batch_guardrails, setup_cassandra,
+                                        teardown),
     };
     return cmocka_run_group_tests_name("cql/engine", tests, NULL, NULL);
 }
