@@ -904,6 +904,30 @@ static int64_t limit_value(cql_ctx_t *c, const cql_term_t *term, const char *wha
     return n;
 }
 
+/* Cassandra's read guard-rails (tombstone_warn_threshold, tombstone_failure_threshold).
+ * The service keeps no tombstones, so the cosmos profile has none. */
+#define TOMBSTONE_WARN 1000
+#define TOMBSTONE_FAIL 100000
+
+static int tombstone_guardrails(cql_ctx_t *c, base_error_t *err)
+{
+    const cql_stats_t *st = &c->out->stats;
+    if (st->tombstones_scanned > TOMBSTONE_FAIL) {
+        base_error_set(err, WIRE_ERR_READ_FAILURE,
+                       "Operation failed - received 0 responses and 1 failures");
+        wire_error_detail_read_failure(err, st->consistency, 0, 1, 1, false);
+        return BASE_ERROR;
+    }
+    if (st->tombstones_scanned > TOMBSTONE_WARN) {
+        cql__warn(c,
+                  "Read %zu live rows and %zu tombstone cells for query %.512s (see "
+                  "tombstone_warn_threshold)",
+                  st->rows_returned, st->tombstones_scanned, c->shape ? c->shape : "");
+    }
+    return BASE_OK;
+}
+
+
 /* GROUP BY names a prefix of the primary key, in order (Cassandra 3.10+). */
 static int compile_group_by(cql_ctx_t *c, const cql_select_t *q, const cql_table_t *t, run_t *r,
                             base_error_t *err)
@@ -1073,6 +1097,9 @@ int cql__exec_select(cql_ctx_t *c, const cql_select_t *q, base_error_t *err)
         }
         if (r.more && !r.sel.aggregate) {
             c->out->paging_state = paging_state(&r);
+        }
+        if (!cosmos && tombstone_guardrails(c, err) != BASE_OK) {
+            return BASE_ERROR;
         }
     }
     if (r.n_group > 0) {

@@ -482,6 +482,19 @@ static void cassandra_profile_batch_guardrails(void **state)
     assert_int_equal(run(f, (const char *)q.data), BASE_ERROR);
     assert_string_equal(f->err.msg, "Batch too large");
     base_buf_fini(&q);
+    /* tombstones: a warning past 1000 scanned by one read */
+    ok(f, "CREATE TABLE ks.ts (k int, c int, PRIMARY KEY (k, c))");
+    char stmt[96];
+    for (int i = 0; i < 1100; i++) {
+        snprintf(stmt, sizeof(stmt), "INSERT INTO ks.ts (k, c) VALUES (1, %d)", i);
+        ok(f, stmt);
+        snprintf(stmt, sizeof(stmt), "DELETE FROM ks.ts WHERE k = 1 AND c = %d", i);
+        ok(f, stmt);
+    }
+    ok(f, "SELECT * FROM ks.ts WHERE k = 1");
+    assert_int_equal(f->r.n_rows, 0);
+    assert_int_equal(f->r.n_warnings, 1);
+    assert_true(strstr(f->r.warnings[0], "1100 tombstone cells") != NULL);
 }
 
 
