@@ -93,28 +93,23 @@ static int write_pem(const char *path, mode_t mode, X509 *cert, EVP_PKEY *key, b
     return BASE_OK;
 }
 
-static X509 *read_cert(const char *path)
+/* Reads a certificate and its key; either comes back NULL when its file is
+ * missing or holds no PEM of that kind (the caller then makes new ones). */
+static void read_pem_pair(const char *cert_path, const char *key_path, X509 **cert, EVP_PKEY **key)
 {
-    FILE *f = fopen(path, "r");
-    if (f == NULL) {
-        return NULL;
+    *cert = NULL;
+    *key = NULL;
+    FILE *f = fopen(cert_path, "r");
+    if (f != NULL) {
+        *cert = PEM_read_X509(f, NULL, NULL, NULL);
+        fclose(f);
     }
-    X509 *x = PEM_read_X509(f, NULL, NULL, NULL);
-    fclose(f);
-    ERR_clear_error();
-    return x;
-}
-
-static EVP_PKEY *read_key(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (f == NULL) {
-        return NULL;
+    f = fopen(key_path, "r");
+    if (f != NULL) {
+        *key = PEM_read_PrivateKey(f, NULL, NULL, NULL);
+        fclose(f);
     }
-    EVP_PKEY *k = PEM_read_PrivateKey(f, NULL, NULL, NULL);
-    fclose(f);
     ERR_clear_error();
-    return k;
 }
 
 static int set_paths(certs_files_t *out, const char *dir, base_error_t *err)
@@ -133,8 +128,7 @@ static int set_paths(certs_files_t *out, const char *dir, base_error_t *err)
  * caller's to free. */
 static int load_or_make_ca(certs_files_t *f, X509 **ca, EVP_PKEY **key, base_error_t *err)
 {
-    *ca = read_cert(f->ca_cert);
-    *key = read_key(f->ca_key);
+    read_pem_pair(f->ca_cert, f->ca_key, ca, key);
     if (*ca != NULL && *key != NULL && X509_check_private_key(*ca, *key) == 1 &&
         !certs__renewal_due(*ca, CERTS_RENEW_DAYS)) {
         return BASE_OK;
@@ -180,8 +174,9 @@ static bool same_sans(X509 *x, char *const *want, size_t n_want)
 
 static bool server_reusable(const certs_files_t *f, X509 *ca, char *const *sans, size_t n)
 {
-    X509 *cert = read_cert(f->server_cert);
-    EVP_PKEY *key = read_key(f->server_key);
+    X509 *cert;
+    EVP_PKEY *key;
+    read_pem_pair(f->server_cert, f->server_key, &cert, &key);
     EVP_PKEY *ca_pub = X509_get0_pubkey(ca);
     bool ok = !f->ca_generated && cert != NULL && key != NULL && ca_pub != NULL &&
               X509_check_private_key(cert, key) == 1 && X509_verify(cert, ca_pub) == 1 &&

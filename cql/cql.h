@@ -94,7 +94,9 @@ typedef struct cql_stats_s {
     size_t n_indexes;    /* secondary indexes maintained by the write */
     bool index_lookup;   /* a read served by a secondary index */
     size_t rows_deleted; /* rows, ranges or partitions deleted */
-    bool has_partition;  /* the physical partition of first_token, from storage's map */
+    size_t rows_ttl;     /* rows written with a TTL: each expires later, a deletion */
+    size_t bytes_ttl;
+    bool has_partition; /* the physical partition of first_token, from storage's map */
     uint32_t partition;
     bool has_table_bytes; /* a write: the table's stored size after it */
     uint64_t table_bytes;

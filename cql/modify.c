@@ -234,6 +234,10 @@ static void note_write(cql_ctx_t *c, const cql_table_t *t, const storage_mutatio
     st->has_table_bytes = true;
     st->table_bytes = storage_table_bytes(t->st);
     st->rows_deleted += m->delete_partition || m->delete_row || m->delete_range;
+    if (m->marker_ttl > 0 || (m->n_cells > 0 && m->cells[0].ttl > 0)) {
+        st->rows_ttl++;
+        st->bytes_ttl += ws->bytes_written;
+    }
     cql__note_token(c, t, m->token);
 }
 

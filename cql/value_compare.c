@@ -95,19 +95,6 @@ bool cql__value_well_formed(const wire_type_t *t, wire_value_t v)
 }
 
 
-static int64_t load_signed(const uint8_t *p, size_t n)
-{
-    uint64_t u = 0;
-    for (size_t i = 0; i < n; i++) {
-        u = (u << 8) | p[i];
-    }
-    if (n < 8 && (p[0] & 0x80)) {
-        u |= ~(uint64_t)0 << (8 * n);
-    }
-    return (int64_t)u;
-}
-
-
 /* Java's floatToIntBits/doubleToLongBits order made unsigned: NaNs collapse
  * to the canonical NaN, negatives are inverted, positives get the sign bit. */
 uint64_t cql__float_key(const uint8_t *p, size_t n)
@@ -286,7 +273,8 @@ int cql__value_compare(const wire_type_t *t, wire_value_t a, wire_value_t b)
     case WIRE_TYPE_COUNTER:
     case WIRE_TYPE_TIMESTAMP:
     case WIRE_TYPE_TIME: {
-        int64_t x = load_signed(a.ptr, (size_t)a.len), y = load_signed(b.ptr, (size_t)b.len);
+        int64_t x = cql__load_signed(a.ptr, (size_t)a.len),
+                y = cql__load_signed(b.ptr, (size_t)b.len);
         return x < y ? -1 : x > y;
     }
     case WIRE_TYPE_BOOLEAN:

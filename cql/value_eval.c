@@ -29,17 +29,6 @@ static wire_value_t empty_value(void)
 }
 
 
-static wire_value_t be_value(base_arena_t *a, uint64_t v, size_t n)
-{
-    uint8_t *p = base_arena_alloc(a, n);
-    for (size_t i = n; i-- > 0;) {
-        p[i] = (uint8_t)v;
-        v >>= 8;
-    }
-    return (wire_value_t){p, (int32_t)n};
-}
-
-
 /* Long.parseLong: optional sign, at least one digit, no overflow. */
 static bool parse_i64(const char *s, int64_t *out)
 {
@@ -435,7 +424,7 @@ static int int_literal(const char *s, const wire_type_t *t, base_arena_t *a, wir
         if (!parse_i64(s, &n) || n < ints[i].min || n > ints[i].max) {
             return invalid(err, "Unable to make %s from '%s'", ints[i].java, s);
         }
-        *out = be_value(a, (uint64_t)n, ints[i].size);
+        *out = cql__be_value(a, (uint64_t)n, ints[i].size);
         return BASE_OK;
     }
     return invalid(err, "Unable to make long from '%s'", s);
@@ -460,7 +449,7 @@ static int temporal_literal(const char *s, uint16_t id, base_arena_t *a, wire_va
         } else if (!cql__timestamp_parse(s, &n)) {
             return invalid(err, "Unable to coerce '%s' to a formatted date (long)", s);
         }
-        *out = be_value(a, (uint64_t)n, 8);
+        *out = cql__be_value(a, (uint64_t)n, 8);
         return BASE_OK;
     }
     if (id == WIRE_TYPE_DATE) {
@@ -473,7 +462,7 @@ static int temporal_literal(const char *s, uint16_t id, base_arena_t *a, wire_va
         } else if (!cql__date_parse(s, &days)) {
             return invalid(err, "Unable to coerce '%s' to a formatted date (long)", s);
         }
-        *out = be_value(a, days, 4);
+        *out = cql__be_value(a, days, 4);
         return BASE_OK;
     }
     /* time */
@@ -484,7 +473,7 @@ static int temporal_literal(const char *s, uint16_t id, base_arena_t *a, wire_va
     } else if (!cql__time_parse(s, &n)) {
         return invalid(err, "(TimeType) Unable to coerce '%s' to a formatted time (long)", s);
     }
-    *out = be_value(a, (uint64_t)n, 8);
+    *out = cql__be_value(a, (uint64_t)n, 8);
     return BASE_OK;
 }
 
@@ -503,11 +492,11 @@ static int float_literal(const char *s, uint16_t id, base_arena_t *a, wire_value
         float f = (float)d;
         uint32_t bits;
         memcpy(&bits, &f, 4);
-        *out = be_value(a, bits, 4);
+        *out = cql__be_value(a, bits, 4);
     } else {
         uint64_t bits;
         memcpy(&bits, &d, 8);
-        *out = be_value(a, bits, 8);
+        *out = cql__be_value(a, bits, 8);
     }
     return BASE_OK;
 }
@@ -558,7 +547,7 @@ static int literal_value(const cql_term_t *term, const wire_type_t *t, base_aren
         if (strcasecmp(s, "true") != 0 && strcasecmp(s, "false") != 0) {
             return invalid(err, "Unable to make boolean from '%s'", s);
         }
-        *out = be_value(a, strcasecmp(s, "true") == 0, 1);
+        *out = cql__be_value(a, strcasecmp(s, "true") == 0, 1);
         return BASE_OK;
     case WIRE_TYPE_UUID:
     case WIRE_TYPE_TIMEUUID:

@@ -169,19 +169,6 @@ static void put_json_string(base_buf_t *b, const char *s, size_t n)
 }
 
 
-static int64_t load_signed(const uint8_t *p, size_t n)
-{
-    uint64_t u = 0;
-    for (size_t i = 0; i < n; i++) {
-        u = (u << 8) | p[i];
-    }
-    if (n < 8 && (p[0] & 0x80)) {
-        u |= ~(uint64_t)0 << (8 * n);
-    }
-    return (int64_t)u;
-}
-
-
 static double load_float(const uint8_t *p, size_t n)
 {
     if (n == 4) {
@@ -228,7 +215,7 @@ static bool put_scalar(base_buf_t *b, const wire_type_t *t, wire_value_t v, base
     case WIRE_TYPE_INT:
     case WIRE_TYPE_BIGINT:
     case WIRE_TYPE_COUNTER:
-        base_buf_printf(b, "%lld", (long long)load_signed(v.ptr, n));
+        base_buf_printf(b, "%lld", (long long)cql__load_signed(v.ptr, n));
         return true;
     case WIRE_TYPE_BOOLEAN:
         put_str(b, v.ptr[0] ? "true" : "false");
@@ -321,7 +308,7 @@ static void put_cql(base_buf_t *b, const wire_type_t *t, wire_value_t v, base_ar
         put_str(b, cql__decimal_to_text(v.ptr, n, true, a));
         return;
     case WIRE_TYPE_TIMESTAMP: {
-        const char *s = cql__timestamp_format(load_signed(v.ptr, 8), false, a);
+        const char *s = cql__timestamp_format(cql__load_signed(v.ptr, 8), false, a);
         put_cql_quoted(b, s, strlen(s));
         return;
     }
@@ -331,7 +318,7 @@ static void put_cql(base_buf_t *b, const wire_type_t *t, wire_value_t v, base_ar
         return;
     }
     case WIRE_TYPE_TIME: {
-        const char *s = cql__time_format(load_signed(v.ptr, 8), a);
+        const char *s = cql__time_format(cql__load_signed(v.ptr, 8), a);
         put_cql_quoted(b, s, strlen(s));
         return;
     }
@@ -495,13 +482,13 @@ static void put_json(base_buf_t *b, const wire_type_t *t, wire_value_t v, base_a
         put_str(b, cql__decimal_to_text(v.ptr, n, false, a));
         return;
     case WIRE_TYPE_TIMESTAMP:
-        s = cql__timestamp_format(load_signed(v.ptr, 8), true, a);
+        s = cql__timestamp_format(cql__load_signed(v.ptr, 8), true, a);
         break;
     case WIRE_TYPE_DATE:
         s = cql__date_format(base_load_u32(v.ptr), a);
         break;
     case WIRE_TYPE_TIME:
-        s = cql__time_format(load_signed(v.ptr, 8), a);
+        s = cql__time_format(cql__load_signed(v.ptr, 8), a);
         break;
     case WIRE_TYPE_INET: {
         base_buf_t h;

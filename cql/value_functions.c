@@ -226,17 +226,6 @@ const wire_type_t *cql__function_return_type(const cql_term_t *term)
 }
 
 
-static wire_value_t be(base_arena_t *a, uint64_t v, size_t n)
-{
-    uint8_t *p = base_arena_alloc(a, n);
-    for (size_t i = n; i-- > 0;) {
-        p[i] = (uint8_t)v;
-        v >>= 8;
-    }
-    return (wire_value_t){p, (int32_t)n};
-}
-
-
 /* Unix ms of a timeuuid, timestamp or date argument. */
 static int64_t arg_ms(uint16_t id, wire_value_t v)
 {
@@ -295,13 +284,13 @@ static int execute(const fn_t *f, wire_value_t arg, base_arena_t *a, wire_value_
         *out = (wire_value_t){base_arena_memdup(a, u, 16), 16};
         return BASE_OK;
     case FN_CURRENT_TIMESTAMP:
-        *out = be(a, (uint64_t)(now_us / 1000), 8);
+        *out = cql__be_value(a, (uint64_t)(now_us / 1000), 8);
         return BASE_OK;
     case FN_CURRENT_DATE:
-        *out = be(a, (uint64_t)(now_us / 1000 / CQL_MS_PER_DAY + CQL_DATE_EPOCH_DAY), 4);
+        *out = cql__be_value(a, (uint64_t)(now_us / 1000 / CQL_MS_PER_DAY + CQL_DATE_EPOCH_DAY), 4);
         return BASE_OK;
     case FN_CURRENT_TIME:
-        *out = be(a, (uint64_t)((now_us % 86400000000LL) * 1000), 8);
+        *out = cql__be_value(a, (uint64_t)((now_us % 86400000000LL) * 1000), 8);
         return BASE_OK;
     case FN_MIN_TIMEUUID:
     case FN_MAX_TIMEUUID:
@@ -310,11 +299,12 @@ static int execute(const fn_t *f, wire_value_t arg, base_arena_t *a, wire_value_
         return BASE_OK;
     case FN_TO_TIMESTAMP:
     case FN_TO_UNIX:
-        *out = be(a, (uint64_t)arg_ms(f->arg, arg), 8);
+        *out = cql__be_value(a, (uint64_t)arg_ms(f->arg, arg), 8);
         return BASE_OK;
     case FN_TO_DATE:
         /* Duration.ofMillis(ms).toDays() truncates toward zero. */
-        *out = be(a, (uint64_t)(arg_ms(f->arg, arg) / CQL_MS_PER_DAY + CQL_DATE_EPOCH_DAY), 4);
+        *out = cql__be_value(
+            a, (uint64_t)(arg_ms(f->arg, arg) / CQL_MS_PER_DAY + CQL_DATE_EPOCH_DAY), 4);
         return BASE_OK;
     case FN_TO_BLOB:
         *out = arg;

@@ -156,6 +156,30 @@ static inline bool cql__cursor_value(cql_cursor_t *c, wire_value_t *out)
     return true;
 }
 
+/* n (1 to 8) big-endian two's complement bytes as a signed integer. */
+static inline int64_t cql__load_signed(const uint8_t *p, size_t n)
+{
+    uint64_t u = 0;
+    for (size_t i = 0; i < n; i++) {
+        u = (u << 8) | p[i];
+    }
+    if (n < 8 && (p[0] & 0x80)) {
+        u |= ~(uint64_t)0 << (8 * n);
+    }
+    return (int64_t)u;
+}
+
+/* The low n bytes of v, big-endian, as a value in the arena. */
+static inline wire_value_t cql__be_value(base_arena_t *a, uint64_t v, size_t n)
+{
+    uint8_t *p = base_arena_alloc(a, n);
+    for (size_t i = n; i-- > 0;) {
+        p[i] = (uint8_t)v;
+        v >>= 8;
+    }
+    return (wire_value_t){p, (int32_t)n};
+}
+
 /* Appends [int len][bytes] (len -1 for null) to b. */
 void cql__put_value(base_buf_t *b, wire_value_t v);
 /* Copies a buffer's bytes into the arena as a value. */

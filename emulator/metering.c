@@ -536,5 +536,14 @@ double emu_metering_charge(emu_metering_t *m, const cql_result_t *res, bool fail
         /* storage feeds the estimates and splits partitions past 50 GB */
         ru_meter_table_storage(m->meter, req.keyspace, req.table, st->table_bytes, now);
     }
-    return ru_meter_charge(m->meter, &req, d, &op, now);
+    double charge = ru_meter_charge(m->meter, &req, d, &op, now);
+    if (st->rows_ttl > 0 && req.table != NULL && !failed) {
+        /* Rows written with a TTL will be deleted by the service when they expire, from
+         * leftover throughput: booked now in the statistics, never in RequestCharge. */
+        ru_op_t expiry = {
+            .kind = RU_OP_TTL_EXPIRY, .rows_deleted = st->rows_ttl, .bytes_deleted = st->bytes_ttl};
+        req.shape = "(TTL expiry of rows written with a TTL)";
+        ru_meter_charge(m->meter, &req, NULL, &expiry, now);
+    }
+    return charge;
 }

@@ -22,14 +22,14 @@ static double fin(double v)
 }
 
 
-static void terminate(base_buf_t *out)
+void ru__report_terminate(base_buf_t *out)
 {
     base_buf_reserve(out, 1);
     out->data[out->len] = '\0';
 }
 
 
-static const char *tp_kind_name(ru_tp_kind_t k)
+const char *ru__tp_kind_name(ru_tp_kind_t k)
 {
     switch (k) {
     case RU_TP_MANUAL:
@@ -82,8 +82,9 @@ static void text_tables(const ru_snapshot_t *snap, base_buf_t *out)
         if (t->throughput.kind == RU_TP_NONE) {
             base_buf_printf(out, "      serverless");
         } else {
-            base_buf_printf(out, "      %s %" PRId64 " RU/s%s", tp_kind_name(t->throughput.kind),
-                            t->throughput.ru_s, t->shared ? " (keyspace, shared)" : "");
+            base_buf_printf(out, "      %s %" PRId64 " RU/s%s",
+                            ru__tp_kind_name(t->throughput.kind), t->throughput.ru_s,
+                            t->shared ? " (keyspace, shared)" : "");
         }
         base_buf_printf(out, ", %" PRIu32 " physical partition%s, peak %.2f RU/s", t->n_partitions,
                         t->n_partitions == 1 ? "" : "s", fin(t->peak_ru_s));
@@ -161,7 +162,7 @@ void ru_report_text(const ru_snapshot_t *snap, const ru_estimate_t *est, base_bu
     if (est != NULL) {
         text_estimate(est, out);
     }
-    terminate(out);
+    ru__report_terminate(out);
 }
 
 
@@ -234,7 +235,7 @@ static void json_table(base_buf_t *out, const ru_table_stats_t *t)
                     "\"dropped\":%s,\"partitions\":%" PRIu32 ",\"budget_ru_s\":%.2f,"
                     "\"storage_bytes\":%" PRIu64 ",\"peak_ru_s\":%.2f,\"autoscale_peak\":%" PRId64
                     ",\"hot_partition\":%" PRIu32 ",\"stats\":",
-                    tp_kind_name(t->throughput.kind), t->throughput.ru_s,
+                    ru__tp_kind_name(t->throughput.kind), t->throughput.ru_s,
                     t->shared ? "true" : "false", t->dropped ? "true" : "false", t->n_partitions,
                     fin(t->budget_ru_s), t->storage_bytes, fin(t->peak_ru_s), t->autoscale_peak,
                     t->hot_partition);
@@ -332,5 +333,5 @@ void ru_report_json(const ru_snapshot_t *snap, const ru_estimate_t *est, base_bu
         json_estimate(out, est);
     }
     base_buf_printf(out, "}\n");
-    terminate(out);
+    ru__report_terminate(out);
 }

@@ -89,20 +89,6 @@ static void esc_name(base_buf_t *out, const char *keyspace, const char *table)
 }
 
 
-static const char *tp_kind_name(ru_tp_kind_t k)
-{
-    switch (k) {
-    case RU_TP_MANUAL:
-        return "manual";
-    case RU_TP_AUTOSCALE:
-        return "autoscale";
-    case RU_TP_NONE:
-        break;
-    }
-    return "serverless";
-}
-
-
 /* Green (0) through amber to red (1 and over): a budget share. */
 static void heat_color(base_buf_t *out, double share)
 {
@@ -340,7 +326,7 @@ static void tables_section(const ru_snapshot_t *snap, base_buf_t *out)
         if (t->throughput.kind == RU_TP_NONE) {
             base_buf_printf(out, "serverless");
         } else {
-            base_buf_printf(out, "%s %" PRId64 " RU/s%s", tp_kind_name(t->throughput.kind),
+            base_buf_printf(out, "%s %" PRId64 " RU/s%s", ru__tp_kind_name(t->throughput.kind),
                             t->throughput.ru_s, t->shared ? " (keyspace, shared)" : "");
         }
         base_buf_printf(out, "</td><td>%" PRIu32 "</td><td>%.2f</td><td>%.3f</td>", t->n_partitions,
@@ -460,6 +446,5 @@ void ru_report_html(const ru_snapshot_t *snap, const ru_estimate_t *est, base_bu
     }
     heat_section(snap, out);
     base_buf_printf(out, "</body></html>\n");
-    base_buf_reserve(out, 1);
-    out->data[out->len] = '\0';
+    ru__report_terminate(out);
 }

@@ -1,7 +1,8 @@
 /*
  * ru_int.h - ru_meter's private header: the token bucket, the histogram,
- * per-second rates, the string map and the meter's body. Only the .c files of
- * ru_meter/ and its unit tests include it.
+ * per-second rates, the string map, the meter's body and what the text, JSON
+ * and HTML reports share. Only the .c files of ru_meter/ and its unit tests
+ * include it.
  */
 #ifndef RU_METER_RU_INT_H
 #define RU_METER_RU_INT_H
@@ -167,5 +168,14 @@ struct ru_meter_s {
     int64_t started_us; /* first request, -1 before */
     base_buf_t key;     /* scratch for map keys */
 };
+
+/* ---- reports (report.c, report_html.c) ----------------------------------- */
+
+/* "manual", "autoscale" or "serverless" (RU_TP_NONE): one spelling for all
+ * the reports. */
+const char *ru__tp_kind_name(ru_tp_kind_t k);
+
+/* Writes a NUL just past out->len, so a finished report is a C string. */
+void ru__report_terminate(base_buf_t *out);
 
 #endif

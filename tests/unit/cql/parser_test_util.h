@@ -1,7 +1,7 @@
 /*
  * parser_test_util.h - fixture and assertions shared by the test_parser*.c
- * files: an arena per test, parse-must-succeed / parse-must-fail helpers
- * and term checks. Included after cmocka.h.
+ * files: an arena per test, parse-must-succeed / parse-must-fail (Syntax or
+ * Invalid) helpers and term checks. Included after cmocka.h.
  */
 #ifndef TESTS_UNIT_CQL_PARSER_TEST_UTIL_H
 #define TESTS_UNIT_CQL_PARSER_TEST_UTIL_H
@@ -58,8 +58,9 @@ static inline cql_stmt_t *parse_ok(void **state, const char *q)
 }
 
 
-/* The message of a Syntax error (0x2000); fails the test on success. */
-static inline const char *parse_err(void **state, const char *q)
+/* The message of an error with the given CQL code; fails the test on
+ * success. */
+static inline const char *parse_fails(void **state, const char *q, int code)
 {
     parse_fx_t *fx = *state;
     cql_stmt_t *st = (cql_stmt_t *)1;
@@ -69,8 +70,22 @@ static inline const char *parse_err(void **state, const char *q)
     }
     assert_int_equal(rc, BASE_ERROR);
     assert_null(st);
-    assert_int_equal(fx->err.code, 0x2000);
+    assert_int_equal(fx->err.code, code);
     return fx->err.msg;
+}
+
+
+/* The message of a Syntax error (0x2000). */
+static inline const char *parse_err(void **state, const char *q)
+{
+    return parse_fails(state, q, 0x2000);
+}
+
+
+/* The message of an Invalid error (0x2200): well-formed but meaningless. */
+static inline const char *parse_invalid(void **state, const char *q)
+{
+    return parse_fails(state, q, 0x2200);
 }
 
 

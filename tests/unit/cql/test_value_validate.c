@@ -204,10 +204,7 @@ static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 
 static uint64_t next_random(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return test_rand64(&rng);
 }
 
 

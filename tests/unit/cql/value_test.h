@@ -78,6 +78,17 @@ static inline bool value_eq(wire_value_t a, wire_value_t b)
     return a.len <= 0 || memcmp(a.ptr, b.ptr, (size_t)a.len) == 0;
 }
 
+/* Deterministic xorshift64 for the random-value and hostile-bytes loops. */
+static inline uint64_t test_rand64(uint64_t *s)
+{
+    uint64_t x = *s;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    *s = x;
+    return x;
+}
+
 /* ---- types --------------------------------------------------------------- */
 
 static inline const wire_type_t *T(const char *name)
@@ -179,17 +190,24 @@ static inline cql_term_t *bind(int i)
     return t;
 }
 
-static inline cql_term_t *terms(cql_term_kind_t kind, size_t n, ...)
+/* A term of kind with n items taken from ap. */
+static inline cql_term_t *term_with_items(cql_term_kind_t kind, size_t n, va_list ap)
 {
     cql_term_t *t = base_arena_calloc(&ta, 1, sizeof(*t));
     t->kind = kind;
     t->n_items = n;
     t->items = base_arena_calloc(&ta, n + 1, sizeof(*t->items));
-    va_list ap;
-    va_start(ap, n);
     for (size_t i = 0; i < n; i++) {
         t->items[i] = va_arg(ap, cql_term_t *);
     }
+    return t;
+}
+
+static inline cql_term_t *terms(cql_term_kind_t kind, size_t n, ...)
+{
+    va_list ap;
+    va_start(ap, n);
+    cql_term_t *t = term_with_items(kind, n, ap);
     va_end(ap);
     return t;
 }
@@ -197,17 +215,11 @@ static inline cql_term_t *terms(cql_term_kind_t kind, size_t n, ...)
 /* fn("totimestamp", 1, arg) */
 static inline cql_term_t *fn(const char *name, size_t n, ...)
 {
-    cql_term_t *t = base_arena_calloc(&ta, 1, sizeof(*t));
-    t->kind = CQL_TERM_FUNCTION;
-    t->text = name;
-    t->n_items = n;
-    t->items = base_arena_calloc(&ta, n + 1, sizeof(*t->items));
     va_list ap;
     va_start(ap, n);
-    for (size_t i = 0; i < n; i++) {
-        t->items[i] = va_arg(ap, cql_term_t *);
-    }
+    cql_term_t *t = term_with_items(CQL_TERM_FUNCTION, n, ap);
     va_end(ap);
+    t->text = name;
     return t;
 }
 

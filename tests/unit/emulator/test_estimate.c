@@ -14,14 +14,12 @@
 #include "emulator/admin.h"
 #include "emulator/estimate.h"
 #include "emulator/replay.h"
+#include "replay_test.h"
 
 #define N_ROWS 100
 
 typedef struct fixture_s {
-    emu_config_t cfg;
-    emu_metering_t *m;
-    char path[64];
-    FILE *errors;
+    replay_env_t env;
     emu_replay_result_t res;
     pid_t child; /* an admin endpoint serving in a child process, or 0 */
 } fixture_t;
@@ -29,15 +27,7 @@ typedef struct fixture_s {
 static int setup(void **state)
 {
     fixture_t *f = base_calloc(1, sizeof(*f));
-    char msg[256];
-    emu_config_init(&f->cfg);
-    f->m = emu_metering_new(&f->cfg, msg, sizeof(msg));
-    assert_non_null(f->m);
-    snprintf(f->path, sizeof(f->path), "/tmp/test_estimate_XXXXXX");
-    int fd = mkstemp(f->path);
-    assert_true(fd >= 0);
-    close(fd);
-    f->errors = tmpfile();
+    replay_env_open(&f->env, "/tmp/test_estimate_XXXXXX");
     *state = f;
     return 0;
 }
@@ -49,10 +39,7 @@ static int teardown(void **state)
         kill(f->child, SIGKILL);
         waitpid(f->child, NULL, 0);
     }
-    unlink(f->path);
-    fclose(f->errors);
-    emu_metering_free(f->m);
-    emu_config_fini(&f->cfg);
+    replay_env_close(&f->env);
     base_free(f);
     return 0;
 }
@@ -60,24 +47,22 @@ static int teardown(void **state)
 /* 100 fresh inserts of small rows, then 100 point reads of those rows. */
 static void replay_tiny(fixture_t *f, double duration_s, ru_snapshot_t *snap)
 {
-    FILE *out = fopen(f->path, "w");
-    fprintf(out,
-            "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-            "'replication_factor': 1};\n"
-            "CREATE TABLE ks.t (a int, b int, v text, PRIMARY KEY (a, b));\n"
-            "-- @repeat %d\nINSERT INTO ks.t (a, b, v) VALUES ({{i}}, {{i}}, 'v{{i}}');\n"
-            "-- @repeat %d\nSELECT * FROM ks.t WHERE a = {{i}} AND b = {{i}};\n",
-            N_ROWS, N_ROWS);
-    fclose(out);
+    char text[1024];
+    snprintf(text, sizeof(text),
+             "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+             "'replication_factor': 1};\n"
+             "CREATE TABLE ks.t (a int, b int, v text, PRIMARY KEY (a, b));\n"
+             "-- @repeat %d\nINSERT INTO ks.t (a, b, v) VALUES ({{i}}, {{i}}, 'v{{i}}');\n"
+             "-- @repeat %d\nSELECT * FROM ks.t WHERE a = {{i}} AND b = {{i}};\n",
+             N_ROWS, N_ROWS);
+    replay_env_write(&f->env, text);
     emu_replay_opts_t o;
     char msg[256];
-    emu_replay_opts_defaults(&o);
-    o.path = f->path;
-    o.errors = f->errors;
+    replay_env_opts(&f->env, &o);
     o.duration_s = duration_s;
-    assert_int_equal(emu_replay_run(&o, f->m, &f->res, msg, sizeof(msg)), BASE_OK);
+    assert_int_equal(emu_replay_run(&o, f->env.m, &f->res, msg, sizeof(msg)), BASE_OK);
     assert_int_equal(f->res.failed, 0);
-    ru_meter_snapshot(emu_metering_meter(f->m), f->res.ended_us, snap);
+    ru_meter_snapshot(emu_metering_meter(f->env.m), f->res.ended_us, snap);
 }
 
 static const ru_shape_stats_t *shape_starting(const ru_snapshot_t *snap, const char *prefix)
@@ -115,7 +100,7 @@ static void replay_totals_are_count_times_the_per_operation_charge(void **state)
 
     ru_estimate_t est;
     ru_estimate_params_t p = {.observed_s = 1};
-    ru_estimate(&snap, &p, emu_metering_prices(f->m), &est);
+    ru_estimate(&snap, &p, emu_metering_prices(f->env.m), &est);
     const ru_table_estimate_t *e = &est.tables[0];
     /* 650 RU/s -> 700 RU/s manual: 7 x $0.008 x 730 h */
     assert_float_equal(e->mean_ru_s, 650.0, 1e-6);
@@ -130,7 +115,7 @@ static void replay_totals_are_count_times_the_per_operation_charge(void **state)
 
     /* --ops-per-sec 1000: 200 ops/s observed, so x5: 3250 RU/s -> 3300 */
     p.target_ops_s = 1000;
-    ru_estimate(&snap, &p, emu_metering_prices(f->m), &est);
+    ru_estimate(&snap, &p, emu_metering_prices(f->env.m), &est);
     assert_float_equal(est.scale, 5.0, 1e-9);
     assert_int_equal(est.tables[0].manual_ru_s, 3300);
     assert_float_equal(est.tables[0].monthly_manual, 33 * 0.008 * 730, 1e-9);
@@ -149,7 +134,7 @@ static void replay_duration_spreads_the_traffic_over_seconds(void **state)
     assert_float_equal(snap.tables[0].peak_ru_s, 20 * 5.5, 1e-6);
     ru_estimate_t est;
     ru_estimate_params_t p = {.observed_s = 10}; /* as the command passes --duration */
-    ru_estimate(&snap, &p, emu_metering_prices(f->m), &est);
+    ru_estimate(&snap, &p, emu_metering_prices(f->env.m), &est);
     assert_float_equal(est.tables[0].mean_ru_s, 65.0, 0.01);
     assert_float_equal(est.tables[0].peak_ru_s, 110.0, 1e-6);
     assert_int_equal(est.tables[0].manual_ru_s, 400);
@@ -296,7 +281,7 @@ static void admin_endpoint_serves_statistics_and_reports(void **state)
 
     struct event_base *base = event_base_new();
     emu_admin_info_t info = {"9.9.9", "127.0.0.1:10350", "cosmos", true};
-    emu_admin_t *a = emu_admin_new(base, "127.0.0.1", 0, &info, f->m, msg, sizeof(msg));
+    emu_admin_t *a = emu_admin_new(base, "127.0.0.1", 0, &info, f->env.m, msg, sizeof(msg));
     assert_non_null(a);
     char addr[80];
     snprintf(addr, sizeof(addr), "%s", emu_admin_endpoint(a));

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "emulator/replay.h"
+#include "replay_test.h"
 
 /* ---- helpers ---------------------------------------------------------------- */
 
@@ -275,55 +276,32 @@ static void bad_placeholder_arguments_are_errors(void **state)
 
 /* ---- running ----------------------------------------------------------------- */
 
-typedef struct run_fixture_s {
-    emu_config_t cfg;
-    emu_metering_t *m;
-    char path[64];
-    FILE *errors;
-} run_fixture_t;
-
 static int run_setup(void **state)
 {
-    run_fixture_t *f = base_calloc(1, sizeof(*f));
-    char msg[256];
-    emu_config_init(&f->cfg);
-    f->m = emu_metering_new(&f->cfg, msg, sizeof(msg));
-    assert_non_null(f->m);
-    snprintf(f->path, sizeof(f->path), "/tmp/test_replay_XXXXXX");
-    int fd = mkstemp(f->path);
-    assert_true(fd >= 0);
-    close(fd);
-    f->errors = tmpfile();
+    replay_env_t *f = base_calloc(1, sizeof(*f));
+    replay_env_open(f, "/tmp/test_replay_XXXXXX");
     *state = f;
     return 0;
 }
 
 static int run_teardown(void **state)
 {
-    run_fixture_t *f = *state;
-    unlink(f->path);
-    fclose(f->errors);
-    emu_metering_free(f->m);
-    emu_config_fini(&f->cfg);
-    base_free(f);
+    replay_env_close(*state);
+    base_free(*state);
     return 0;
 }
 
-static int run_text(run_fixture_t *f, const char *text, bool stop, emu_replay_result_t *res,
+static int run_text(replay_env_t *f, const char *text, bool stop, emu_replay_result_t *res,
                     char *msg)
 {
-    FILE *out = fopen(f->path, "w");
-    fputs(text, out);
-    fclose(out);
+    replay_env_write(f, text);
     emu_replay_opts_t o;
-    emu_replay_opts_defaults(&o);
-    o.path = f->path;
+    replay_env_opts(f, &o);
     o.stop_on_error = stop;
-    o.errors = f->errors;
     return emu_replay_run(&o, f->m, res, msg, 256);
 }
 
-static char *error_text(run_fixture_t *f)
+static char *error_text(replay_env_t *f)
 {
     static char buf[2048];
     size_t n;
@@ -339,7 +317,7 @@ static const char SCHEMA[] = "CREATE KEYSPACE ks WITH replication = {'class': 'S
 
 static void run_executes_every_repetition_and_reports_errors_with_file_and_line(void **state)
 {
-    run_fixture_t *f = *state;
+    replay_env_t *f = *state;
     emu_replay_result_t res;
     char msg[256];
     char text[1024];
@@ -372,7 +350,7 @@ static void run_executes_every_repetition_and_reports_errors_with_file_and_line(
 
 static void stop_on_error_stops_at_the_first_failure(void **state)
 {
-    run_fixture_t *f = *state;
+    replay_env_t *f = *state;
     emu_replay_result_t res;
     char msg[256];
     char text[1024];
@@ -388,13 +366,12 @@ static void stop_on_error_stops_at_the_first_failure(void **state)
 
 static void unreadable_file_is_an_io_error(void **state)
 {
-    run_fixture_t *f = *state;
+    replay_env_t *f = *state;
     emu_replay_opts_t o;
     emu_replay_result_t res;
     char msg[256];
-    emu_replay_opts_defaults(&o);
+    replay_env_opts(f, &o);
     o.path = "/nonexistent/workload.cql";
-    o.errors = f->errors;
     assert_int_equal(emu_replay_run(&o, f->m, &res, msg, sizeof(msg)), BASE_EIO);
     assert_non_null(strstr(msg, "cannot open /nonexistent/workload.cql"));
 }

@@ -1,12 +1,43 @@
 /*
  * storage_test.h - helpers shared by the storage unit tests: int partition
  * keys (4 bytes big-endian, like a CQL int), text clustering keys, and
- * one-line writes and reads. Static inline so each test uses what it needs.
+ * one-line writes and reads, and the cmocka fixture (a database holding one
+ * table). Static inline so each test uses what it needs.
  */
 #ifndef TESTS_UNIT_STORAGE_STORAGE_TEST_H
 #define TESTS_UNIT_STORAGE_STORAGE_TEST_H
 
 #include "storage/storage.h"
+
+/* The cmocka fixture: a fresh database with one table, and a scratch buffer
+ * for test_scan and test_get. */
+typedef struct test_fixture_s {
+    storage_db_t *db;
+    storage_table_t *t;
+    char buf[256];
+} test_fixture_t;
+
+static inline int test_setup_table(void **state, uint64_t table_id)
+{
+    test_fixture_t *f = malloc(sizeof(*f));
+    f->db = storage_db_new();
+    f->t = storage_table_create(f->db, table_id);
+    *state = f;
+    return 0;
+}
+
+static inline int test_setup(void **state)
+{
+    return test_setup_table(state, 1);
+}
+
+static inline int test_teardown(void **state)
+{
+    test_fixture_t *f = *state;
+    storage_db_free(f->db);
+    free(f);
+    return 0;
+}
 
 typedef struct test_key_s {
     uint8_t bytes[4];

@@ -13,33 +13,7 @@
 #include "storage/storage.h"
 #include "storage_test.h"
 
-typedef struct fixture_s {
-    storage_db_t *db;
-    storage_table_t *t;
-    char buf[256];
-} fixture_t;
-
-
-static int setup(void **state)
-{
-    fixture_t *f = malloc(sizeof(*f));
-    f->db = storage_db_new();
-    f->t = storage_table_create(f->db, 1);
-    *state = f;
-    return 0;
-}
-
-
-static int teardown(void **state)
-{
-    fixture_t *f = *state;
-    storage_db_free(f->db);
-    free(f);
-    return 0;
-}
-
-
-static const char *scan(fixture_t *f, const char *start, bool start_incl, const char *end,
+static const char *scan(test_fixture_t *f, const char *start, bool start_incl, const char *end,
                         bool end_incl, bool reverse)
 {
     storage_bound_t s = test_bound(start, start_incl);
@@ -48,7 +22,7 @@ static const char *scan(fixture_t *f, const char *start, bool start_incl, const 
 }
 
 
-static void fill(fixture_t *f)
+static void fill(test_fixture_t *f)
 {
     static const char *cks[] = {"b2", "a1", "c1", "b1", "a2", "b3"};
     for (size_t i = 0; i < 6; i++) {
@@ -59,7 +33,7 @@ static void fill(fixture_t *f)
 
 static void rows_come_in_clustering_order_both_ways(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     fill(f);
     assert_string_equal(test_scan(f->t, 1, NULL, NULL, false, 0, f->buf, sizeof(f->buf)),
                         "a1,a2,b1,b2,b3,c1");
@@ -70,7 +44,7 @@ static void rows_come_in_clustering_order_both_ways(void **state)
 
 static void full_key_bounds_honour_inclusivity(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     fill(f);
     assert_string_equal(scan(f, "a2", true, "b2", true, false), "a2,b1,b2");
     assert_string_equal(scan(f, "a2", false, "b2", false, false), "b1");
@@ -86,7 +60,7 @@ static void full_key_bounds_honour_inclusivity(void **state)
 
 static void prefix_bounds_take_or_leave_whole_groups(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     fill(f);
     assert_string_equal(scan(f, "b", true, "b", true, false), "b1,b2,b3");
     assert_string_equal(scan(f, "b", true, "b", true, true), "b3,b2,b1");
@@ -106,7 +80,7 @@ static void prefix_bounds_take_or_leave_whole_groups(void **state)
 
 static void empty_ranges_yield_nothing(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     fill(f);
     assert_string_equal(scan(f, "c", true, "a", true, false), "");
     assert_string_equal(scan(f, "c", true, "a", true, true), "");
@@ -117,7 +91,7 @@ static void empty_ranges_yield_nothing(void **state)
 
 static void expired_cells_disappear_at_their_expiry(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     test_key_t key = test_key(1);
     storage_mutation_t m = test_mut(&key, "a");
     storage_cell_t c[2] = {test_cell(1, "ttl", 10), test_cell(2, "forever", 10)};
@@ -148,7 +122,7 @@ static void expired_cells_disappear_at_their_expiry(void **state)
 
 static void expired_marker_leaves_only_live_cells(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     test_key_t key = test_key(1);
     storage_mutation_t m = test_mut(&key, "a");
     storage_cell_t c = test_cell(1, "v", 10);
@@ -175,7 +149,7 @@ static void expired_marker_leaves_only_live_cells(void **state)
 
 static void dead_rows_are_skipped_and_tombstones_counted(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     test_insert(f->t, 1, "a", 1, "x", 10);
     test_put(f->t, 1, "b", 1, NULL, 10); /* dead row: one tombstone cell */
     test_insert(f->t, 1, "c", 1, "x", 10);
@@ -220,7 +194,7 @@ static void dead_rows_are_skipped_and_tombstones_counted(void **state)
 
 static void cursor_survives_writes_that_only_add(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     test_insert(f->t, 1, "b", 1, "x", 1);
     test_insert(f->t, 1, "d", 1, "x", 1);
     storage_partition_t *p = test_part(f->t, 1);
@@ -243,7 +217,7 @@ static void cursor_survives_writes_that_only_add(void **state)
 
 static void views_stay_valid_across_reads(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     test_key_t key = test_key(1);
     storage_mutation_t m = test_mut(&key, "a");
     storage_cell_t c[3] = {test_cell(1, "one", 1), test_cell(2, "two", 1), test_cell(3, NULL, 1)};
@@ -270,7 +244,7 @@ static void views_stay_valid_across_reads(void **state)
 
 static void large_partition_written_back_to_front_iterates_in_order(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     enum { N = 100000 };
     test_key_t key = test_key(1);
     uint8_t ck[4];
@@ -314,7 +288,7 @@ static void large_partition_written_back_to_front_iterates_in_order(void **state
 
 int main(void)
 {
-#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define T(name) cmocka_unit_test_setup_teardown(name, test_setup, test_teardown)
     const struct CMUnitTest tests[] = {
         T(rows_come_in_clustering_order_both_ways),
         T(full_key_bounds_honour_inclusivity),

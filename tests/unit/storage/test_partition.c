@@ -13,33 +13,7 @@
 #include "storage/storage.h"
 #include "storage_test.h"
 
-typedef struct fixture_s {
-    storage_db_t *db;
-    storage_table_t *t;
-    char buf[256];
-} fixture_t;
-
-
-static int setup(void **state)
-{
-    fixture_t *f = malloc(sizeof(*f));
-    f->db = storage_db_new();
-    f->t = storage_table_create(f->db, 1);
-    *state = f;
-    return 0;
-}
-
-
-static int teardown(void **state)
-{
-    fixture_t *f = *state;
-    storage_db_free(f->db);
-    free(f);
-    return 0;
-}
-
-
-static const char *scan(fixture_t *f, int32_t k)
+static const char *scan(test_fixture_t *f, int32_t k)
 {
     return test_scan(f->t, k, NULL, NULL, false, 0, f->buf, sizeof(f->buf));
 }
@@ -92,7 +66,7 @@ static void put_static(storage_table_t *t, int32_t k, uint32_t col, const char *
 
 static void partition_deletion_shadows_older_writes_only(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     test_insert(f->t, 1, "a", 1, "x", 10);
     test_insert(f->t, 1, "b", 1, "x", 30);
     put_static(f->t, 1, 9, "s", 10);
@@ -120,7 +94,7 @@ static void partition_deletion_shadows_older_writes_only(void **state)
 
 static void fully_deleted_partition_is_invisible_but_remembered(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     test_insert(f->t, 1, "a", 1, "x", 10);
     test_insert(f->t, 2, "a", 1, "x", 10);
     assert_int_equal(storage_table_partition_count(f->t), 2);
@@ -147,7 +121,7 @@ static void fully_deleted_partition_is_invisible_but_remembered(void **state)
 
 static void row_deletion_shadows_older_writes_only(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     test_insert(f->t, 1, "a", 1, "x", 10);
     test_insert(f->t, 1, "b", 1, "x", 10);
     delete_row(f->t, 1, "a", 20);
@@ -173,7 +147,7 @@ static void row_deletion_shadows_older_writes_only(void **state)
 
 static void range_deletion_follows_prefix_bounds(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     static const char *cks[] = {"a1", "a2", "b1", "b2", "b3", "c1", "c2"};
     for (size_t i = 0; i < 7; i++) {
         test_insert(f->t, 1, cks[i], 1, "x", 10);
@@ -201,7 +175,7 @@ static void range_deletion_follows_prefix_bounds(void **state)
 
 static void range_deletion_keeps_newer_cells_of_a_row(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     char buf[16];
     test_insert(f->t, 1, "a", 1, "old", 10);
     test_put(f->t, 1, "a", 2, "new", 30);
@@ -216,7 +190,7 @@ static void range_deletion_keeps_newer_cells_of_a_row(void **state)
 
 static void range_tombstone_ages_out_under_a_newer_partition_deletion(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     delete_range(f->t, 1, test_bound("a", true), test_bound("b", true), 100);
     delete_partition(f->t, 1, 50);
     test_insert(f->t, 1, "a", 1, "x", 60);
@@ -231,7 +205,7 @@ static void range_tombstone_ages_out_under_a_newer_partition_deletion(void **sta
 
 static void static_cells_are_per_partition(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     put_static(f->t, 1, 9, "s1", 10);
     test_insert(f->t, 1, "a", 1, "x", 10);
     test_insert(f->t, 1, "b", 1, "x", 10);
@@ -261,7 +235,7 @@ static void static_cells_are_per_partition(void **state)
 
 static void set_collection_replaces_older_elements(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     test_key_t key = test_key(1);
     /* SET l = {a, b} at 10: clear at 9, elements at 10. */
     storage_mutation_t m = test_mut(&key, "r");
@@ -311,7 +285,7 @@ static void set_collection_replaces_older_elements(void **state)
 
 static void deletion_wins_a_timestamp_tie_within_one_mutation(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     test_key_t key = test_key(1);
     uint32_t col = 4;
     /* A clear at the same timestamp as the element hides it (DELETE l and
@@ -346,7 +320,7 @@ static void deletion_wins_a_timestamp_tie_within_one_mutation(void **state)
 
 static void collection_replaced_without_delete_ts_clears_just_below_the_write(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     test_key_t key = test_key(1);
     uint32_t col = 4;
     storage_cell_t old = test_elem(col, "old", "", 99);
@@ -383,7 +357,7 @@ static void collection_replaced_without_delete_ts_clears_just_below_the_write(vo
 
 static void large_collection_written_at_once_keeps_order(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     enum { N = 5000 };
     static storage_cell_t cells[N];
     static char paths[N][8];
@@ -409,7 +383,7 @@ static void large_collection_written_at_once_keeps_order(void **state)
 
 static void shadowed_writes_leave_no_partition_behind(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     test_put(f->t, 1, "a", 1, NULL, 10);
     /* A lone cell tombstone is kept (it must shadow older writes) but the
      * row it sits in is dead, so nothing is visible in it. */
@@ -428,7 +402,7 @@ static void shadowed_writes_leave_no_partition_behind(void **state)
 
 int main(void)
 {
-#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define T(name) cmocka_unit_test_setup_teardown(name, test_setup, test_teardown)
     const struct CMUnitTest tests[] = {
         T(partition_deletion_shadows_older_writes_only),
         T(fully_deleted_partition_is_invisible_but_remembered),

@@ -10,30 +10,7 @@
 #include <cmocka.h>
 
 #include "storage/storage.h"
-
-typedef struct fixture_s {
-    storage_db_t *db;
-    storage_table_t *t;
-} fixture_t;
-
-
-static int setup(void **state)
-{
-    fixture_t *f = malloc(sizeof(*f));
-    f->db = storage_db_new();
-    f->t = storage_table_create(f->db, 1);
-    *state = f;
-    return 0;
-}
-
-
-static int teardown(void **state)
-{
-    fixture_t *f = *state;
-    storage_db_free(f->db);
-    free(f);
-    return 0;
-}
+#include "storage_test.h"
 
 
 /* INT64_MIN + k * width, computed without signed overflow. */
@@ -46,7 +23,7 @@ static int64_t ring_at(uint64_t offset)
 
 static void one_partition_owns_the_whole_ring(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     assert_int_equal(storage_table_physical_partitions(f->t), 1);
     assert_int_equal(storage_table_physical_of(f->t, INT64_MIN), 0);
     assert_int_equal(storage_table_physical_of(f->t, 0), 0);
@@ -58,7 +35,7 @@ static void one_partition_owns_the_whole_ring(void **state)
 
 static void three_partitions_split_at_thirds(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     const uint64_t w = UINT64_C(6148914691236517205); /* floor(2^64 / 3) */
     storage_table_set_physical_partitions(f->t, 3);
     assert_int_equal(storage_table_physical_partitions(f->t), 3);
@@ -75,7 +52,7 @@ static void three_partitions_split_at_thirds(void **state)
 
 static void ten_partitions_cover_the_ring_in_order(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     const uint64_t w = UINT64_C(1844674407370955161); /* floor(2^64 / 10) */
     storage_table_set_physical_partitions(f->t, 10);
     for (uint64_t i = 0; i < 10; i++) {
@@ -99,7 +76,7 @@ static void ten_partitions_cover_the_ring_in_order(void **state)
 
 static void power_of_two_counts_split_exactly(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     storage_table_set_physical_partitions(f->t, 4);
     assert_int_equal(storage_table_physical_of(f->t, INT64_MIN), 0);
     assert_int_equal(storage_table_physical_of(f->t, INT64_MIN / 2 - 1), 0);
@@ -113,7 +90,7 @@ static void power_of_two_counts_split_exactly(void **state)
 
 int main(void)
 {
-#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define T(name) cmocka_unit_test_setup_teardown(name, test_setup, test_teardown)
     const struct CMUnitTest tests[] = {
         T(one_partition_owns_the_whole_ring),
         T(three_partitions_split_at_thirds),

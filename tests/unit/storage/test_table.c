@@ -13,34 +13,15 @@
 #include "storage/storage.h"
 #include "storage_test.h"
 
-typedef struct fixture_s {
-    storage_db_t *db;
-    storage_table_t *t;
-} fixture_t;
-
-
 static int setup(void **state)
 {
-    fixture_t *f = malloc(sizeof(*f));
-    f->db = storage_db_new();
-    f->t = storage_table_create(f->db, 7);
-    *state = f;
-    return 0;
-}
-
-
-static int teardown(void **state)
-{
-    fixture_t *f = *state;
-    storage_db_free(f->db);
-    free(f);
-    return 0;
+    return test_setup_table(state, 7);
 }
 
 
 static void insert_then_read_returns_the_value(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     char buf[32];
     test_insert(f->t, 1, "a", 1, "hello", 100);
     assert_string_equal(test_get(f->t, 1, "a", 1, 0, buf, sizeof(buf)), "hello");
@@ -57,7 +38,7 @@ static void insert_then_read_returns_the_value(void **state)
 
 static void newer_write_wins_and_older_write_is_ignored(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     char buf[32];
     test_put(f->t, 1, NULL, 1, "v100", 100);
     test_put(f->t, 1, NULL, 1, "v200", 200);
@@ -74,7 +55,7 @@ static void newer_write_wins_and_older_write_is_ignored(void **state)
 
 static void cell_deletion_shadows_older_writes_but_not_newer(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     char buf[32];
     test_put(f->t, 1, "a", 1, "x", 100);
     test_put(f->t, 1, "a", 2, "y", 100);
@@ -93,7 +74,7 @@ static void cell_deletion_shadows_older_writes_but_not_newer(void **state)
 
 static void update_without_marker_dies_with_its_last_cell(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     storage_row_view_t v;
     test_put(f->t, 1, "a", 1, "x", 100);
     assert_true(test_row(f->t, 1, "a", 0, &v));
@@ -111,7 +92,7 @@ static void update_without_marker_dies_with_its_last_cell(void **state)
 
 static void write_stats_report_bytes_existence_and_partition_size(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     test_key_t key = test_key(1);
     storage_mutation_t m = test_mut(&key, "ck");
     storage_cell_t c[2] = {test_cell(1, "abc", 10), test_elem(2, "k", "vv", 10)};
@@ -150,7 +131,7 @@ static void write_stats_report_bytes_existence_and_partition_size(void **state)
 
 static void expired_row_does_not_count_as_existing(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     test_key_t key = test_key(1);
     storage_mutation_t m = test_mut(&key, NULL);
     storage_cell_t c = test_cell(1, "x", 10);
@@ -171,7 +152,7 @@ static void expired_row_does_not_count_as_existing(void **state)
 
 static void stored_bytes_are_copies_of_the_callers_buffers(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     uint8_t pk[2] = {'p', 'k'};
     uint8_t ck[2] = {'c', 'k'};
     uint8_t path[2] = {'k', '1'};
@@ -210,7 +191,7 @@ static void stored_bytes_are_copies_of_the_callers_buffers(void **state)
 
 static void empty_values_are_live_and_distinct_from_tombstones(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     test_key_t key = test_key(1);
     storage_mutation_t m = test_mut(&key, NULL);
     storage_cell_t c = {.col = 1, .ts = 1};
@@ -224,7 +205,7 @@ static void empty_values_are_live_and_distinct_from_tombstones(void **state)
 
 static void truncate_removes_everything_and_table_stays_usable(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     for (int i = 0; i < 100; i++) {
         test_insert(f->t, i, "a", 1, "x", 1);
     }
@@ -241,7 +222,7 @@ static void truncate_removes_everything_and_table_stays_usable(void **state)
 
 static void dropped_tables_free_their_data_and_others_survive(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     storage_table_t *t2 = storage_table_create(f->db, 8);
     storage_table_t *t3 = storage_table_create(f->db, 9);
     test_insert(t2, 1, "a", 1, "x", 1);
@@ -257,7 +238,7 @@ static void dropped_tables_free_their_data_and_others_survive(void **state)
 
 static void partitions_iterate_in_token_order_and_resume(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     for (int i = 0; i < 500; i++) {
         test_put(f->t, i, NULL, 1, "x", 1);
     }
@@ -323,7 +304,7 @@ static const char *scan_keys(storage_table_t *t, bool has_token, int64_t token, 
 
 static void equal_tokens_order_by_key_and_resume_points_are_exclusive(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     char buf[64];
     put_with_token(f->t, 5, "c");
     put_with_token(f->t, 5, "a");
@@ -346,7 +327,7 @@ static void equal_tokens_order_by_key_and_resume_points_are_exclusive(void **sta
 
 static void partition_cursor_sees_partitions_added_after_its_position(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     put_with_token(f->t, 1, "a");
     put_with_token(f->t, 5, "e");
     storage_part_iter_t *it = storage_part_iter_new(f->t, false, 0, NULL, 0);
@@ -371,7 +352,7 @@ static void partition_cursor_sees_partitions_added_after_its_position(void **sta
 
 static void many_partitions_are_all_found_again(void **state)
 {
-    fixture_t *f = *state;
+    test_fixture_t *f = *state;
     char buf[16];
     char want[16];
     for (int i = 0; i < 20000; i++) {
@@ -389,7 +370,7 @@ static void many_partitions_are_all_found_again(void **state)
 
 int main(void)
 {
-#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, test_teardown)
     const struct CMUnitTest tests[] = {
         T(insert_then_read_returns_the_value),
         T(newer_write_wins_and_older_write_is_ignored),

@@ -12,15 +12,60 @@
 /* 1.0 as an 8-byte big-endian IEEE-754 double: Cosmos's RequestCharge form. */
 static const uint8_t one_ru[8] = {0x3F, 0xF0, 0, 0, 0, 0, 0, 0};
 
+/* What a response carries before its body: warnings, then the custom
+ * payload. */
+typedef struct prefix_s {
+    const char *const *warnings;
+    size_t n_warnings;
+    const char *const *keys;
+    const wire_value_t *vals;
+    size_t n_payload;
+} prefix_t;
+
+static const char *const w1[] = {"w1"};
+static const char *const charge_key[] = {"RequestCharge"};
+static const wire_value_t charge_val[] = {{one_ru, 8}};
+static const prefix_t no_prefix = {NULL, 0, NULL, NULL, 0};
+static const prefix_t warned = {w1, 1, NULL, NULL, 0};
+static const prefix_t charged = {NULL, 0, charge_key, charge_val, 1};
+static const prefix_t warned_and_charged = {w1, 1, charge_key, charge_val, 1};
+
+
+/* Appends a frame with an empty body (READY and the like). */
+static void put_empty(base_buf_t *out, uint8_t version, int16_t stream, uint8_t opcode,
+                      const prefix_t *p, bool compress)
+{
+    wire_response_t rb;
+    wire_response_begin(&rb, out, version, stream, opcode);
+    wire_response_end(&rb, p->warnings, p->n_warnings, p->keys, p->vals, p->n_payload, compress);
+}
+
+/* Appends a RESULT frame whose body is Void. */
+static void put_void(base_buf_t *out, uint8_t version, int16_t stream, const prefix_t *p,
+                     bool compress)
+{
+    wire_response_t rb;
+    wire_response_begin(&rb, out, version, stream, WIRE_OP_RESULT);
+    wire_encode_result_void(out);
+    wire_response_end(&rb, p->warnings, p->n_warnings, p->keys, p->vals, p->n_payload, compress);
+}
+
+/* Appends a v4 ERROR frame with no prefix. */
+static void put_error(base_buf_t *out, int16_t stream, const base_error_t *err)
+{
+    wire_response_t rb;
+    wire_response_begin(&rb, out, 4, stream, WIRE_OP_ERROR);
+    wire_encode_error(out, err);
+    wire_response_end(&rb, NULL, 0, NULL, NULL, 0, false);
+}
+
 
 static void ready_is_an_empty_v4_response(void **state)
 {
     (void)state;
     base_buf_t out;
     base_buf_init(&out);
-    wire_response_t rb;
-    wire_response_begin(&rb, &out, 4, 5, WIRE_OP_READY);
-    wire_response_end(&rb, NULL, 0, NULL, NULL, 0, true); /* empty: never compressed */
+    put_empty(&out, 4, 5, WIRE_OP_READY, &no_prefix, true); /* empty: never compressed */
     const uint8_t want[] = {0x84, 0x00, 0x00, 0x05, 0x02, 0x00, 0x00, 0x00, 0x00};
     assert_bytes(out.data, out.len, want, sizeof(want));
     base_buf_fini(&out);
@@ -73,10 +118,7 @@ static void error_carries_code_message_and_detail(void **state)
     wire_error_detail_already_exists(&err, "ks", "t");
     base_buf_t out;
     base_buf_init(&out);
-    wire_response_t rb;
-    wire_response_begin(&rb, &out, 4, 0x0102, WIRE_OP_ERROR);
-    wire_encode_error(&out, &err);
-    wire_response_end(&rb, NULL, 0, NULL, NULL, 0, false);
+    put_error(&out, 0x0102, &err);
     const uint8_t want[] = {0x84, 0,   1,   2,   0x00, 0,   0, 0, 19,  0x00, 0x00, 0x24, 0x00, 0, 6,
                             'e',  'x', 'i', 's', 't',  's', 0, 2, 'k', 's',  0,    1,    't'};
     assert_bytes(out.data, out.len, want, sizeof(want));
@@ -92,10 +134,7 @@ static void unsupported_version_reply_is_a_protocol_error(void **state)
     wire_unsupported_version_message(err.msg, sizeof(err.msg), 66);
     base_buf_t out;
     base_buf_init(&out);
-    wire_response_t rb;
-    wire_response_begin(&rb, &out, 4, 0, WIRE_OP_ERROR);
-    wire_encode_error(&out, &err);
-    wire_response_end(&rb, NULL, 0, NULL, NULL, 0, false);
+    put_error(&out, 0, &err);
     const char *msg = "Invalid or unsupported protocol version (66); supported versions are "
                       "(3/v3, 4/v4)";
     size_t n = strlen(msg);
@@ -179,13 +218,7 @@ static void warnings_come_before_the_custom_payload(void **state)
     (void)state;
     base_buf_t out;
     base_buf_init(&out);
-    wire_response_t rb;
-    const char *warnings[] = {"w1"};
-    const char *keys[] = {"RequestCharge"};
-    const wire_value_t vals[] = {{one_ru, 8}};
-    wire_response_begin(&rb, &out, 4, 1, WIRE_OP_RESULT);
-    wire_encode_result_void(&out);
-    wire_response_end(&rb, warnings, 1, keys, vals, 1, false);
+    put_void(&out, 4, 1, &warned_and_charged, false);
     const uint8_t want[] = {
         0x84, 0x0C, 0,   1,   0x08, 0,    0,   0,   39, /* header */
         0,    1,    0,   2,   'w',  '1',                /* [string list] */
@@ -196,16 +229,13 @@ static void warnings_come_before_the_custom_payload(void **state)
     assert_bytes(out.data, out.len, want, sizeof(want));
 
     base_buf_reset(&out);
-    wire_response_begin(&rb, &out, 4, 1, WIRE_OP_RESULT);
-    wire_encode_result_void(&out);
-    wire_response_end(&rb, NULL, 0, keys, vals, 1, false);
+    put_void(&out, 4, 1, &charged, false);
     assert_int_equal(out.data[1], WIRE_FLAG_CUSTOM_PAYLOAD);
     assert_int_equal(base_load_u32(out.data + 5), 33);
     assert_bytes(out.data + 9, out.len - 9, want + 15, sizeof(want) - 15);
 
     base_buf_reset(&out);
-    wire_response_begin(&rb, &out, 4, 1, WIRE_OP_READY); /* empty message, prefix only */
-    wire_response_end(&rb, warnings, 1, NULL, NULL, 0, false);
+    put_empty(&out, 4, 1, WIRE_OP_READY, &warned, false); /* empty message, prefix only */
     const uint8_t ready[] = {0x84, 0x08, 0, 1, 0x02, 0, 0, 0, 6, 0, 1, 0, 2, 'w', '1'};
     assert_bytes(out.data, out.len, ready, sizeof(ready));
     base_buf_fini(&out);
@@ -217,13 +247,7 @@ static void v3_frames_carry_no_warnings_or_payload(void **state)
     (void)state;
     base_buf_t out;
     base_buf_init(&out);
-    wire_response_t rb;
-    const char *warnings[] = {"w1"};
-    const char *keys[] = {"RequestCharge"};
-    const wire_value_t vals[] = {{one_ru, 8}};
-    wire_response_begin(&rb, &out, 3, 7, WIRE_OP_RESULT);
-    wire_encode_result_void(&out);
-    wire_response_end(&rb, warnings, 1, keys, vals, 1, false);
+    put_void(&out, 3, 7, &warned_and_charged, false);
     const uint8_t want[] = {0x83, 0, 0, 7, 0x08, 0, 0, 0, 4, 0, 0, 0, 1};
     assert_bytes(out.data, out.len, want, sizeof(want));
     base_buf_fini(&out);
@@ -235,14 +259,11 @@ static void responses_append_after_earlier_frames(void **state)
     (void)state;
     base_buf_t out;
     base_buf_init(&out);
-    wire_response_t rb;
-    const char *keys[] = {"k"};
+    const char *const keys[] = {"k"};
     const wire_value_t vals[] = {{NULL, WIRE_VALUE_NULL}};
-    wire_response_begin(&rb, &out, 4, 1, WIRE_OP_READY);
-    wire_response_end(&rb, NULL, 0, NULL, NULL, 0, false);
-    wire_response_begin(&rb, &out, 4, 2, WIRE_OP_RESULT);
-    wire_encode_result_void(&out);
-    wire_response_end(&rb, NULL, 0, keys, vals, 1, false);
+    const prefix_t null_payload = {NULL, 0, keys, vals, 1};
+    put_empty(&out, 4, 1, WIRE_OP_READY, &no_prefix, false);
+    put_void(&out, 4, 2, &null_payload, false);
     const uint8_t want[] = {0x84, 0, 0, 1, 2,   0,    0,    0,    0,  /* READY */
                             0x84, 4, 0, 2, 8,   0,    0,    0,    13, /* RESULT */
                             0,    1, 0, 1, 'k', 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 1};
@@ -314,10 +335,7 @@ static void tiny_bodies_stay_uncompressed(void **state)
     (void)state;
     base_buf_t out;
     base_buf_init(&out);
-    wire_response_t rb;
-    wire_response_begin(&rb, &out, 4, 0, WIRE_OP_RESULT);
-    wire_encode_result_void(&out);
-    wire_response_end(&rb, NULL, 0, NULL, NULL, 0, true);
+    put_void(&out, 4, 0, &no_prefix, true);
     const uint8_t want[] = {0x84, 0, 0, 0, 0x08, 0, 0, 0, 4, 0, 0, 0, 1};
     assert_bytes(out.data, out.len, want, sizeof(want));
     base_buf_fini(&out);
