@@ -203,6 +203,12 @@ class Live(Consistency, unittest.TestCase):
                 session.execute(ins, ("s%d" % (i % 7), i, i * 0.5))
             for i in range(cls.N_READS):
                 session.execute(sel, ("s%d" % (i % 7), i))
+            session.execute("CREATE KEYSPACE ttlks WITH replication = "
+                            "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+            session.execute("CREATE TABLE ttlks.sessions (id int PRIMARY KEY, secret text)")
+            for i in range(5):
+                session.execute("INSERT INTO ttlks.sessions (id, secret) VALUES (%d, 'x') "
+                                "USING TTL 3600" % i)
         finally:
             cluster.shutdown()
 
@@ -234,6 +240,15 @@ class Live(Consistency, unittest.TestCase):
         t = [t for t in doc["tables"] if t["keyspace"] == "est"][0]
         self.assertEqual(t["stats"]["count"], self.N_WRITES + self.N_READS)
         self.assertEqual(len(doc["token_slices"]), len(doc["tables"]))
+
+    def test_rows_written_with_a_ttl_book_their_expiry(self):
+        _, _, body = self.get("/stats")
+        doc = json.loads(body)
+        expiry = [s for s in doc["shapes"]
+                  if s["keyspace"] == "ttlks" and s["shape"].startswith("(TTL expiry")]
+        self.assertEqual(len(expiry), 1)
+        self.assertEqual(expiry[0]["stats"]["count"], 5)
+        self.assertGreater(expiry[0]["stats"]["ru_total"], 0)
 
     def test_estimate_command_reads_the_admin_endpoint(self):
         doc = estimate_json("--admin", self.admin, "--scale", "10x")
