@@ -176,6 +176,19 @@ static cql_term_t *string_term(json_t *j, const char *s, const wire_type_t *type
 static int value(json_t *j, const wire_type_t *type, cql_term_t **out);
 
 
+/* "key": */
+static int read_key(json_t *j, const char **key)
+{
+    if (!eat(j, '"')) {
+        return fail(j, "expected a quoted key");
+    }
+    if (string(j, key) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    return eat(j, ':') ? BASE_OK : fail(j, "expected ':' after a key");
+}
+
+
 static const wire_type_t *sub(const wire_type_t *t, size_t i)
 {
     return t != NULL && i < t->n_sub ? t->sub[i] : NULL;
@@ -230,8 +243,8 @@ static int object(json_t *j, const wire_type_t *type, cql_term_t **out)
     }
     do {
         const char *key;
-        if (!eat(j, '"') || string(j, &key) != BASE_OK || !eat(j, ':')) {
-            return j->err->code ? BASE_ERROR : fail(j, "expected a quoted key and ':'");
+        if (read_key(j, &key) != BASE_OK) {
+            return BASE_ERROR;
         }
         if (2 * n_pairs + 2 > cap) {
             cap = cap ? cap * 2 : 16;
@@ -351,12 +364,12 @@ int cql__json_row(const char *text, size_t len, const cql_table_t *t, base_arena
     }
     do {
         const char *key;
-        if (!eat(&j, '"') || string(&j, &key) != BASE_OK || !eat(&j, ':')) {
-            return err->code ? BASE_ERROR : fail(&j, "expected a quoted key and ':'");
+        if (read_key(&j, &key) != BASE_OK) {
+            return BASE_ERROR;
         }
         /* Keys are column names as CQL writes them: "\"Name\"" keeps its case. */
         size_t klen = strlen(key);
-        const char *name = key;
+        const char *name;
         if (klen >= 2 && key[0] == '"' && key[klen - 1] == '"') {
             name = base_arena_strndup(a, key + 1, klen - 2);
         } else {
