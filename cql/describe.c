@@ -88,12 +88,41 @@ static const wire_type_t *list_of(desc_t *d, const wire_type_t *t)
 }
 
 
+/* (a, b) > (?, ?), (a, b) = ?, (a, b) IN ((?, ?), ...), (a, b) IN ? */
+static void tuple_relation(desc_t *d, const cql_relation_t *r)
+{
+    const wire_type_t *types[64];
+    if (r->n_columns == 0 || r->n_columns > 64) {
+        return;
+    }
+    for (size_t i = 0; i < r->n_columns; i++) {
+        const cql_column_t *col = cql__column_find(d->t, r->columns[i]);
+        types[i] = col ? col->type : cql__type_native("blob");
+    }
+    const wire_type_t *tt =
+        cql__type_collection(d->c->a, WIRE_TYPE_TUPLE, true, types, r->n_columns);
+    const char *name = base_arena_sprintf(d->c->a, "(%s)", r->columns[0]);
+    if (r->op == CQL_OP_IN) {
+        term(d, r->rhs, name, list_of(d, tt));
+        for (size_t k = 0; k < r->n_in; k++) {
+            term(d, r->in_values[k], name, tt);
+        }
+        return;
+    }
+    term(d, r->rhs, name, tt);
+}
+
+
 static int where(desc_t *d, const cql_relation_t *rel, size_t n, base_error_t *err)
 {
     for (size_t i = 0; i < n; i++) {
         const cql_relation_t *r = &rel[i];
         if (r->lhs == CQL_LHS_TOKEN) {
             term(d, r->rhs, "partition key token", cql__native_bigint());
+            continue;
+        }
+        if (r->lhs == CQL_LHS_TUPLE) {
+            tuple_relation(d, r);
             continue;
         }
         if (r->lhs != CQL_LHS_COLUMN) {

@@ -400,6 +400,154 @@ static int plan_clustering(cql_ctx_t *c, const cql_table_t *t, colr_t *ckr, bool
 }
 
 
+/* The clustering columns of a multi-column relation: a prefix of the clustering key,
+ * in order, all in one direction (mixed ASC/DESC tuples are not supported yet). */
+static int tuple_columns(const cql_table_t *t, const cql_relation_t *r, const wire_type_t **types,
+                         base_error_t *err)
+{
+    if (r->n_columns > t->n_ck || r->n_columns > 64) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Multi-column relations can only be applied to clustering columns");
+    }
+    for (size_t i = 0; i < r->n_columns; i++) {
+        const cql_column_t *col = cql__column_find(t, r->columns[i]);
+        if (col == NULL) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", r->columns[i]);
+        }
+        if (col->kind != CQL_COL_CLUSTERING) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Multi-column relations can only be applied to clustering "
+                                  "columns but was applied to: %s",
+                                  col->name);
+        }
+        if (col->position != (int)i) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Clustering columns must appear in the PRIMARY KEY order in "
+                                  "multi-column relations");
+        }
+        if (col->desc != t->ck[0]->desc) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Multi-column slices over clustering columns of mixed order are "
+                                  "not supported by this emulator yet");
+        }
+        types[i] = col->type;
+    }
+    return BASE_OK;
+}
+
+
+/* One tuple value as an encoded clustering prefix. */
+static int tuple_bound(cql_ctx_t *c, const cql_table_t *t, const wire_type_t *tt, size_t n,
+                       wire_value_t v, storage_bound_t *out, bool incl, base_error_t *err)
+{
+    wire_value_t parts[64];
+    wire_reader_t rd;
+    if (v.len < 0) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Invalid null value in condition for "
+                              "multi-column relation");
+    }
+    wire_reader_init(&rd, v.ptr, (size_t)v.len);
+    for (size_t i = 0; i < n; i++) {
+        parts[i] = wire_read_bytes(&rd);
+        if (!wire_reader_ok(&rd) || parts[i].len < 0) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Invalid null value in condition for column %s", t->ck[i]->name);
+        }
+    }
+    (void)tt;
+    base_buf_t b;
+    base_buf_init(&b);
+    cql__ck_encode(&b, t, parts, n);
+    *out = (storage_bound_t){base_arena_memdup(c->a, b.data, b.len), b.len, incl};
+    base_buf_fini(&b);
+    return BASE_OK;
+}
+
+
+static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *const *rels,
+                       size_t n_rels, cql_plan_t *p, base_error_t *err)
+{
+    storage_bound_t lo = {NULL, 0, true}, hi = {NULL, 0, true};
+    bool slice = false;
+    p->ck_restricted = true;
+    for (size_t k = 0; k < n_rels; k++) {
+        const cql_relation_t *r = rels[k];
+        const wire_type_t *types[64];
+        if (tuple_columns(t, r, types, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        const wire_type_t *tt =
+            cql__type_collection(c->a, WIRE_TYPE_TUPLE, true, types, r->n_columns);
+        if (r->op == CQL_OP_EQ || r->op == CQL_OP_IN) {
+            if (n_rels > 1) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "An equality or IN multi-column relation cannot be "
+                                      "combined with another on the clustering columns");
+            }
+            size_t n = 1;
+            wire_value_t *vals = base_arena_alloc(c->a, sizeof(*vals));
+            if (r->op == CQL_OP_IN && r->rhs != NULL) {
+                const wire_type_t *lt = cql__type_collection(c->a, WIRE_TYPE_LIST, true, &tt, 1);
+                wire_value_t list;
+                if (eval(c, r->rhs, lt, "tuple", &list, err) != BASE_OK) {
+                    return BASE_ERROR;
+                }
+                ssize_t m = list.len < 0 ? -1 : cql__collection_split(lt, list, c->a, &vals, NULL);
+                if (m < 0) {
+                    return base_error_set(err, WIRE_ERR_INVALID, "Invalid list value for IN");
+                }
+                n = (size_t)m;
+            } else if (r->op == CQL_OP_IN) {
+                n = r->n_in;
+                vals = base_arena_alloc(c->a, (n + 1) * sizeof(*vals));
+                for (size_t i = 0; i < n; i++) {
+                    if (eval(c, r->in_values[i], tt, "tuple", &vals[i], err) != BASE_OK) {
+                        return BASE_ERROR;
+                    }
+                }
+            } else if (eval(c, r->rhs, tt, "tuple", &vals[0], err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+            p->n_slices = n;
+            p->slices = base_arena_alloc(c->a, (n + 1) * sizeof(*p->slices));
+            for (size_t i = 0; i < n; i++) {
+                storage_bound_t b;
+                if (tuple_bound(c, t, tt, r->n_columns, vals[i], &b, true, err) != BASE_OK) {
+                    return BASE_ERROR;
+                }
+                p->slices[i].start = p->slices[i].end = b;
+            }
+            p->point = r->n_columns == t->n_ck && n == 1;
+            return BASE_OK;
+        }
+        wire_value_t v;
+        if (eval(c, r->rhs, tt, "tuple", &v, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        bool lower = r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
+        bool incl = r->op == CQL_OP_GTE || r->op == CQL_OP_LTE;
+        if (r->op != CQL_OP_GT && r->op != CQL_OP_GTE && r->op != CQL_OP_LT &&
+            r->op != CQL_OP_LTE) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Unsupported operator in a multi-column relation");
+        }
+        if (tuple_bound(c, t, tt, r->n_columns, v, lower ? &lo : &hi, incl, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        slice = true;
+    }
+    if (slice) {
+        /* a DESC clustering key stores larger tuples first */
+        p->n_slices = 1;
+        p->slices = base_arena_alloc(c->a, sizeof(*p->slices));
+        p->slices[0].start = t->ck[0]->desc ? hi : lo;
+        p->slices[0].end = t->ck[0]->desc ? lo : hi;
+    }
+    return BASE_OK;
+}
+
+
 static int plan_token(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r, cql_plan_t *p,
                       base_error_t *err)
 {
@@ -451,6 +599,8 @@ int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *wh
         base_arena_alloc(c->a, (2 * n_where + t->n_pk + 2 * t->n_ck + 1) * sizeof(*p->filters));
     bool token = false;
     bool needs_filtering = false;
+    const cql_relation_t *tuples[2];
+    size_t n_tuples = 0;
     for (size_t i = 0; i < n_where; i++) {
         const cql_relation_t *r = &where[i];
         if (r->lhs == CQL_LHS_TOKEN) {
@@ -460,13 +610,18 @@ int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *wh
             token = true;
             continue;
         }
-        if (r->lhs == CQL_LHS_TUPLE || r->lhs == CQL_LHS_ELEMENT) {
+        if (r->lhs == CQL_LHS_TUPLE) {
+            if (n_tuples == 2) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "More than one restriction was found for the start or end "
+                                      "bound on the clustering columns");
+            }
+            tuples[n_tuples++] = r;
+            continue;
+        }
+        if (r->lhs == CQL_LHS_ELEMENT) {
             return base_error_set(err, WIRE_ERR_INVALID,
-                                  r->lhs == CQL_LHS_TUPLE
-                                      ? "Multi-column relations are not supported by this "
-                                        "emulator yet"
-                                      : "Map-entry relations are not supported by this emulator "
-                                        "yet");
+                                  "Map-entry relations are not supported by this emulator yet");
         }
         const cql_column_t *col = cql__column_find(t, r->columns[0]);
         if (col == NULL) {
@@ -505,7 +660,18 @@ int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *wh
                               "a token relation",
                               t->pk[0]->name);
     }
-    if (plan_clustering(c, t, ckr, allow_filtering, p, err) != BASE_OK) {
+    if (n_tuples > 0) {
+        for (size_t i = 0; i < t->n_ck; i++) {
+            if (ckr[i].has_eq || ckr[i].lo_set || ckr[i].hi_set) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "Mixing single column relations and multi column relations "
+                                      "on clustering columns is not allowed");
+            }
+        }
+        if (plan_tuples(c, t, tuples, n_tuples, p, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    } else if (plan_clustering(c, t, ckr, allow_filtering, p, err) != BASE_OK) {
         return BASE_ERROR;
     }
     /* Clustering restrictions without the partition key scan every partition. */
