@@ -125,12 +125,21 @@ static int where(desc_t *d, const cql_relation_t *rel, size_t n, base_error_t *e
             tuple_relation(d, r);
             continue;
         }
-        if (r->lhs != CQL_LHS_COLUMN) {
+        if (r->lhs != CQL_LHS_COLUMN && r->lhs != CQL_LHS_ELEMENT) {
             continue;
         }
         const cql_column_t *col = column(d, r->columns[0], err);
         if (col == NULL) {
             return BASE_ERROR;
+        }
+        if (r->lhs == CQL_LHS_ELEMENT) {
+            if (col->type->id == WIRE_TYPE_MAP) {
+                term(d, r->element, base_arena_sprintf(d->c->a, "key(%s)", col->name),
+                     col->type->sub[0]);
+                term(d, r->rhs, base_arena_sprintf(d->c->a, "value(%s)", col->name),
+                     col->type->sub[1]);
+            }
+            continue;
         }
         const wire_type_t *type = col->type;
         if (r->op == CQL_OP_CONTAINS) {

@@ -333,6 +333,48 @@ static void lwt_result(cql_ctx_t *c, const cql_table_t *t, bool applied, const c
 }
 
 
+/* IF m['k'] = v / IF l[i] = v: narrows the stored collection to one element. */
+static int element_condition(cql_ctx_t *c, const cql_column_t *col, const cql_term_t *element,
+                             wire_value_t *have, const wire_type_t **type, base_error_t *err)
+{
+    bool map = col->type->id == WIRE_TYPE_MAP;
+    if (!map && col->type->id != WIRE_TYPE_LIST) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Invalid element access syntax for non-collection column %s",
+                              col->name);
+    }
+    wire_value_t key;
+    const wire_type_t *kt = map ? col->type->sub[0] : cql__native_int();
+    if (cql__term_eval(element, kt, col->name, &c->binds, c->a, &key, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (key.len < 0) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for %s element access",
+                              map ? "map" : "list");
+    }
+    *type = map ? col->type->sub[1] : col->type->sub[0];
+    wire_value_t found = {NULL, WIRE_VALUE_NULL};
+    wire_value_t *keys, *vals = NULL;
+    ssize_t n = have->len < 0
+                    ? 0
+                    : cql__collection_split(col->type, *have, c->a, &keys, map ? &vals : NULL);
+    if (map) {
+        for (ssize_t i = 0; i < n; i++) {
+            if (cql__value_compare(kt, keys[i], key) == 0) {
+                found = vals[i];
+            }
+        }
+    } else if (key.len == 4) {
+        int32_t idx = (int32_t)base_load_u32(key.ptr);
+        if (idx >= 0 && idx < n) {
+            found = keys[idx];
+        }
+    }
+    *have = found;
+    return BASE_OK;
+}
+
+
 static int eval_condition(cql_ctx_t *c, const cql_table_t *t, const cql_condition_t *cd,
                           const cql_rec_t *rec, bool *holds, base_error_t *err)
 {
@@ -344,18 +386,18 @@ static int eval_condition(cql_ctx_t *c, const cql_table_t *t, const cql_conditio
         return base_error_set(err, WIRE_ERR_INVALID,
                               "PRIMARY KEY column '%s' cannot have IF conditions", col->name);
     }
-    if (cd->element != NULL) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "Conditions on collection elements are not supported by the "
-                              "emulator yet");
-    }
     wire_value_t have = rec ? rec->vals[col - t->cols] : (wire_value_t){NULL, WIRE_VALUE_NULL};
+    const wire_type_t *type = col->type;
+    if (cd->element != NULL &&
+        element_condition(c, col, cd->element, &have, &type, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
     size_t n = cd->op == CQL_OP_IN ? cd->n_in : 1;
     *holds = false;
     for (size_t i = 0; i < n; i++) {
         const cql_term_t *term = cd->op == CQL_OP_IN ? cd->in_values[i] : cd->rhs;
         wire_value_t want;
-        if (cql__term_eval(term, col->type, col->name, &c->binds, c->a, &want, err) != BASE_OK) {
+        if (cql__term_eval(term, type, col->name, &c->binds, c->a, &want, err) != BASE_OK) {
             return BASE_ERROR;
         }
         if (have.len < 0 || want.len < 0) {
@@ -365,7 +407,7 @@ static int eval_condition(cql_ctx_t *c, const cql_table_t *t, const cql_conditio
                                                                    : false;
             continue;
         }
-        int cmp = cql__value_compare(col->type, have, want);
+        int cmp = cql__value_compare(type, have, want);
         switch (cd->op) {
         case CQL_OP_EQ:
         case CQL_OP_IN:

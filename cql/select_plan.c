@@ -215,6 +215,38 @@ static int add_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, cons
 }
 
 
+/* m['k'] = v: a filter on one entry of a map column (an index on entries(m) serves it). */
+static int element_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, base_error_t *err)
+{
+    const cql_column_t *col = cql__column_find(p->t, r->columns[0]);
+    if (col == NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", r->columns[0]);
+    }
+    if (col->type->id != WIRE_TYPE_MAP || r->op != CQL_OP_EQ) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Map-entry equality predicates on %s are only supported on maps",
+                              col->name);
+    }
+    cql_filter_t *f = &p->filters[p->n_filters];
+    memset(f, 0, sizeof(*f));
+    f->idx = (int)(col - p->t->cols);
+    f->col = col;
+    f->op = CQL_OP_EQ;
+    f->cmp_type = col->type->sub[1];
+    f->has_key = true;
+    if (eval(c, r->element, col->type->sub[0], col->name, &f->key, err) != BASE_OK ||
+        eval(c, r->rhs, col->type->sub[1], col->name, &f->v, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (f->key.len < 0) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid null map key for column %s",
+                              col->name);
+    }
+    p->n_filters++;
+    return BASE_OK;
+}
+
+
 /* Cartesian product of EQ/IN values over the first n columns. */
 static size_t combos(colr_t *cr, size_t n)
 {
@@ -620,8 +652,13 @@ int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *wh
             continue;
         }
         if (r->lhs == CQL_LHS_ELEMENT) {
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Map-entry relations are not supported by this emulator yet");
+            if (element_filter(c, p, r, err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+            bool indexed = has_index(t, r->columns[0]);
+            p->uses_index |= indexed;
+            needs_filtering |= !indexed;
+            continue;
         }
         const cql_column_t *col = cql__column_find(t, r->columns[0]);
         if (col == NULL) {
@@ -720,11 +757,27 @@ static bool value_matches(const cql_filter_t *f, wire_value_t v)
 }
 
 
+static wire_value_t map_entry(cql_ctx_t *c, const cql_filter_t *f, wire_value_t map)
+{
+    wire_value_t *keys, *vals;
+    ssize_t n = map.len < 0 ? 0 : cql__collection_split(f->col->type, map, c->a, &keys, &vals);
+    for (ssize_t i = 0; i < n; i++) {
+        if (cql__value_compare(f->col->type->sub[0], keys[i], f->key) == 0) {
+            return vals[i];
+        }
+    }
+    return (wire_value_t){NULL, WIRE_VALUE_NULL};
+}
+
+
 bool cql__filter_match(cql_ctx_t *c, const cql_plan_t *plan, const cql_rec_t *r)
 {
     for (size_t i = 0; i < plan->n_filters; i++) {
         const cql_filter_t *f = &plan->filters[i];
         wire_value_t v = r->vals[f->idx];
+        if (f->has_key) {
+            v = map_entry(c, f, v);
+        }
         if (f->op != CQL_OP_CONTAINS && f->op != CQL_OP_CONTAINS_KEY) {
             if (!value_matches(f, v)) {
                 return false;

@@ -17,6 +17,8 @@ typedef struct cql_filter_s {
     size_t n_in;
     wire_value_t *in;
     const wire_type_t *cmp_type; /* element type for CONTAINS, else column type */
+    bool has_key;                /* m['k'] = v: compare the map's value at key */
+    wire_value_t key;
 } cql_filter_t;
 
 typedef struct cql_slice_s {

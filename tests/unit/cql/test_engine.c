@@ -337,6 +337,15 @@ static void collections_and_counters_update_in_place(void **state)
     /* l[1] indexes the stored [1, 3], so l = [0, 1, 10] */
     assert_int_equal(f->r.cells[0].len, 4 + 3 * 8);
     assert_int_equal((int32_t)base_load_u32(f->r.cells[0].ptr + 4 + 2 * 8 + 4), 10);
+    ok(f, "SELECT k FROM ks.c WHERE m['y'] = 2 ALLOW FILTERING");
+    assert_int_equal(f->r.n_rows, 1);
+    ok(f, "SELECT k FROM ks.c WHERE m['y'] = 3 ALLOW FILTERING");
+    assert_int_equal(f->r.n_rows, 0);
+    assert_int_equal(run(f, "SELECT k FROM ks.c WHERE m['y'] = 2"), BASE_ERROR);
+    ok(f, "UPDATE ks.c SET s = {} WHERE k = 1 IF m['y'] = 5");
+    assert_int_equal(f->r.cells[0].ptr[0], 0); /* [applied] false */
+    ok(f, "UPDATE ks.c SET s = {} WHERE k = 1 IF m['y'] = 2");
+    assert_int_equal(f->r.cells[0].ptr[0], 1);
     ok(f, "CREATE TABLE ks.hits (page text PRIMARY KEY, n counter)");
     ok(f, "UPDATE ks.hits SET n = n + 5 WHERE page = 'home'");
     ok(f, "UPDATE ks.hits SET n = n - 2 WHERE page = 'home'");
