@@ -19,6 +19,7 @@
 typedef enum {
     OUT_COLUMN,
     OUT_FIELD, /* u.f of a user type column */
+    OUT_CAST,  /* CAST(c AS type) */
     OUT_TTL,
     OUT_WRITETIME,
     OUT_TOKEN,
@@ -140,6 +141,73 @@ static wire_value_t udt_field(wire_value_t v, int k)
 }
 
 
+/* CAST(c AS native type): Cosmos DB allows no nesting, so the argument is a column. */
+static int compile_cast(cql_ctx_t *c, const cql_table_t *t, const cql_selector_t *s, out_col_t *o,
+                        const char **name, base_error_t *err)
+{
+    if (s->n_args != 1 || s->args[0]->kind != CQL_SEL_COLUMN) {
+        return base_error_set(err, WIRE_ERR_INVALID, "CAST takes one column: %s",
+                              s->text ? s->text : "cast");
+    }
+    if (selector_column(t, s->args[0], &o->idx, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    const wire_type_t *to = s->cast_type->n_params == 0 && !s->cast_type->frozen
+                                ? cql__type_native(s->cast_type->name)
+                                : NULL;
+    if (to == NULL || to->id == WIRE_TYPE_COUNTER || to->id == WIRE_TYPE_DURATION) {
+        return base_error_set(err, WIRE_ERR_INVALID, "%s cannot be cast to %s",
+                              t->cols[o->idx].name, s->cast_type->name);
+    }
+    o->kind = OUT_CAST;
+    o->type = to;
+    *name =
+        base_arena_sprintf(c->a, "cast(%s as %s)", t->cols[o->idx].name, cql__type_name(to, c->a));
+    return BASE_OK;
+}
+
+
+/* Casts through the value's CQL text: "5" becomes an int, a bigint or a double, a date
+ * becomes a timestamp, anything becomes its text. Unconvertible values are null. */
+static wire_value_t cast_value(run_t *r, const out_col_t *o, wire_value_t v)
+{
+    wire_value_t null = {NULL, WIRE_VALUE_NULL};
+    if (v.len < 0) {
+        return v;
+    }
+    const wire_type_t *from = r->t->cols[o->idx].type;
+    const char *text = cql__value_to_cql(from, v, r->c->a);
+    size_t n = strlen(text);
+    if (n >= 2 && text[0] == '\'' && text[n - 1] == '\'') {
+        text = base_arena_strndup(r->c->a, text + 1, n - 2);
+    }
+    uint16_t id = o->type->id;
+    if (id == WIRE_TYPE_VARCHAR || id == WIRE_TYPE_ASCII) {
+        return cql__value_text(r->c->a, text);
+    }
+    cql_term_t lit = {.kind = CQL_TERM_LITERAL, .lit = CQL_LIT_STRING, .text = text};
+    if (strspn(text, "-0123456789") == strlen(text)) {
+        lit.lit = CQL_LIT_INTEGER;
+    } else if (strspn(text, "-0123456789.eE+") == strlen(text) || strstr(text, "NaN") ||
+               strstr(text, "Infinity")) {
+        lit.lit = CQL_LIT_FLOAT;
+    }
+    wire_value_t out;
+    base_error_t ignored;
+    if (cql__term_eval(&lit, o->type, "cast", NULL, r->c->a, &out, &ignored) != BASE_OK) {
+        /* an integer text into a float type, or a float text into an integer type */
+        lit.lit = lit.lit == CQL_LIT_INTEGER ? CQL_LIT_FLOAT : CQL_LIT_INTEGER;
+        if (lit.lit == CQL_LIT_INTEGER && strchr(text, '.') != NULL) {
+            lit.text = base_arena_strndup(r->c->a, text, (size_t)(strchr(text, '.') - text));
+        }
+        if (cql__term_eval(&lit, o->type, "cast", NULL, r->c->a, &out, &ignored) != BASE_OK) {
+            return null;
+        }
+    }
+    return out;
+}
+
+
 static int compile_function(cql_ctx_t *c, const cql_table_t *t, const cql_selector_t *s,
                             out_col_t *o, const char **name, base_error_t *err)
 {
@@ -251,6 +319,11 @@ static int compile_selection(cql_ctx_t *c, const cql_select_t *q, const cql_tabl
                     return BASE_ERROR;
                 }
                 break;
+            case CQL_SEL_CAST:
+                if (compile_cast(c, t, s, o, &name, err) != BASE_OK) {
+                    return BASE_ERROR;
+                }
+                break;
             default:
                 return base_error_set(err, WIRE_ERR_INVALID,
                                       "This selector is not supported by the emulator yet: %s",
@@ -320,6 +393,8 @@ static wire_value_t project_one(run_t *r, const out_col_t *o, const cql_rec_t *r
         return rec->vals[o->idx];
     case OUT_FIELD:
         return udt_field(rec->vals[o->idx], o->field);
+    case OUT_CAST:
+        return cast_value(r, o, rec->vals[o->idx]);
     case OUT_TTL:
         return rec->vals[o->idx].len >= 0 && rec->ttl[o->idx] > 0
                    ? cql__value_int(a, rec->ttl[o->idx])

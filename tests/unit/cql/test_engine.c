@@ -400,6 +400,14 @@ static void group_by_aggregates_per_partition(void **state)
     ok(f, "SELECT k, sum(v) FROM ks.g WHERE k = 1 GROUP BY k");
     assert_int_equal(f->r.n_rows, 1);
     assert_int_equal(cell_int(f, 0, 1), 1 + 4 + 7);
+    ok(f, "SELECT CAST(v AS text), CAST(v AS bigint), CAST(v AS double) FROM ks.g WHERE k = 1 "
+          "AND c = 4");
+    assert_int_equal(f->r.n_rows, 1);
+    assert_string_equal(f->r.cols[0].name, "cast(v as text)");
+    assert_memory_equal(f->r.cells[0].ptr, "4", 1);
+    assert_int_equal((int64_t)base_load_u64(f->r.cells[1].ptr), 4);
+    assert_int_equal(f->r.cells[2].len, 8);
+    assert_int_equal(run(f, "SELECT CAST(v AS list<int>) FROM ks.g"), BASE_ERROR);
     assert_int_equal(run(f, "SELECT count(*) FROM ks.g GROUP BY c"), BASE_ERROR);
     /* the service's refusals (cosmos profile) */
     assert_int_equal(run(f, "SELECT DISTINCT k FROM ks.g"), BASE_ERROR);
