@@ -243,8 +243,8 @@ static void note_write(cql_ctx_t *c, const cql_table_t *t, const storage_mutatio
 
 
 /* Cosmos DB stores a row as one item of at most 2 MB and answers 413, which the
- * Cassandra API maps to Write_failure (0x1500). The mutation's own bytes are
- * what this checks: a row grown by many small updates is not caught. */
+ * Cassandra API maps to Write_failure (0x1500), also when small updates make a
+ * stored row grow past it. */
 #define COSMOS_MAX_ITEM (2u * 1024u * 1024u)
 
 static size_t mutation_bytes(const storage_mutation_t *m)
@@ -272,10 +272,61 @@ static void write_now(cql_ctx_t *c, const cql_table_t *t, const storage_mutation
 }
 
 
-static int apply(cql_ctx_t *c, const cql_table_t *t, storage_mutation_t *m, base_error_t *err)
+static bool replaced_by(const storage_mutation_t *m, const storage_cell_t *old)
+{
+    for (size_t i = 0; i < m->n_clear_cols; i++) {
+        if (m->clear_cols[i] == old->col) {
+            return true;
+        }
+    }
+    for (size_t i = 0; i < m->n_cells; i++) {
+        const storage_cell_t *n = &m->cells[i];
+        if (n->col == old->col && n->path_len == old->path_len &&
+            (n->path_len == 0 || memcmp(n->path, old->path, n->path_len) == 0)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+
+/* The size of the row once m is applied: its own bytes plus what it keeps of the stored
+ * row. Only looked at closely when the whole partition could pass the item limit. */
+static size_t row_bytes_after(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t *m)
 {
     size_t bytes = mutation_bytes(m);
-    if (c->e->cfg.profile == CQL_PROFILE_COSMOS && bytes > COSMOS_MAX_ITEM) {
+    if (m->delete_partition || m->delete_row || m->delete_range || m->n_cells == 0) {
+        return bytes;
+    }
+    storage_partition_t *p = storage_partition_get(t->st, m->token, m->pk, m->pk_len);
+    if (p == NULL || storage_partition_bytes(p) + bytes <= COSMOS_MAX_ITEM) {
+        return bytes;
+    }
+    storage_row_view_t rv;
+    bool found;
+    if (m->static_row) {
+        found = storage_partition_static(p, c->now_us, &rv);
+    } else {
+        storage_bound_t b = {m->ck, m->ck_len, true};
+        storage_row_iter_t *it =
+            storage_row_iter_new(p, m->ck_len ? &b : NULL, m->ck_len ? &b : NULL, false, c->now_us);
+        found = storage_row_iter_next(it, &rv);
+        storage_row_iter_free(it);
+    }
+    for (size_t i = 0; found && i < rv.n_cells; i++) {
+        if (!replaced_by(m, &rv.cells[i])) {
+            bytes += rv.cells[i].value_len + rv.cells[i].path_len;
+        }
+    }
+    return bytes;
+}
+
+
+static int apply(cql_ctx_t *c, const cql_table_t *t, storage_mutation_t *m, base_error_t *err)
+{
+    bool cosmos = c->e->cfg.profile == CQL_PROFILE_COSMOS;
+    size_t bytes = cosmos ? row_bytes_after(c, t, m) : 0;
+    if (cosmos && bytes > COSMOS_MAX_ITEM) {
         base_error_set(err, WIRE_ERR_WRITE_FAILURE,
                        "Request entity too large: the row written to %s.%s is %zu bytes, over "
                        "the 2 MB (%u bytes) Azure Cosmos DB allows per item",

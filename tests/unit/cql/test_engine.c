@@ -320,6 +320,23 @@ static void cosmos_limits_rows_to_2mb_and_pages_to_4mb(void **state)
     assert_int_equal(run_params(f, "SELECT * FROM ks.blobs WHERE k = 1", &q), BASE_OK);
     assert_int_equal(f->r.n_rows, 5);
     assert_true(f->r.paging_state.len > 0);
+    /* a row that grows past 2 MB through updates is refused too */
+    ok(f, "CREATE TABLE ks.grow (k int PRIMARY KEY, a blob, b blob, c blob)");
+    const char *cols[] = {"a", "b", "c"};
+    wire_value_t one[1] = {{big, 900000}};
+    wire_query_params_t p1 = {
+        .consistency = WIRE_CL_ONE, .n_values = 1, .values = one, .paging_state = {NULL, -1}};
+    for (int i = 0; i < 3; i++) {
+        char q2[96];
+        snprintf(q2, sizeof(q2), "UPDATE ks.grow SET %s = ? WHERE k = 1", cols[i]);
+        assert_int_equal(run_params(f, q2, &p1), i < 2 ? BASE_OK : BASE_ERROR);
+    }
+    assert_int_equal(f->err.code, WIRE_ERR_WRITE_FAILURE);
+    /* overwriting a stored value in place does not add to the row */
+    assert_int_equal(run_params(f, "UPDATE ks.grow SET a = ? WHERE k = 1", &p1), BASE_OK);
+    assert_int_equal(run_params(f, "SELECT * FROM ks.blobs WHERE k = 1", &q), BASE_OK);
+    assert_int_equal(f->r.n_rows, 5);
+    assert_true(f->r.paging_state.len > 0);
 }
 
 
