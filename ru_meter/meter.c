@@ -17,6 +17,7 @@
  * account default), used unless it shares its keyspace's; t->n_parts only
  * grows and covers the pool's partitions after ensure_parts().
  */
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 
@@ -204,7 +205,11 @@ static ru_table_t *table_get(ru_meter_t *m, const char *keyspace, const char *ta
     ru_table_t *t = table_find(m, keyspace, table);
     if (t != NULL) {
         if (t->dropped) {
-            t->dropped = false; /* re-created behind our back */
+            /* re-created: a new, empty container with no throughput history */
+            t->dropped = false;
+            t->storage_bytes = 0;
+            t->own.storage_bytes = 0;
+            t->highest_ru_s = 0;
         }
         return t;
     }
@@ -273,6 +278,69 @@ static void note_start(ru_meter_t *m, int64_t now_us)
 
 /* ---- throughput configuration ------------------------------------------------- */
 
+static uint32_t shared_table_count(const ru_meter_t *m, const char *keyspace)
+{
+    uint32_t n = 0;
+    for (size_t i = 0; i < m->tables.cap; i++) {
+        const ru_table_t *t = m->tables.slots[i].val;
+        if (m->tables.slots[i].key != NULL && !t->dropped && t->mode == RU_TABLE_SHARED &&
+            strcmp(t->keyspace, keyspace) == 0) {
+            n++;
+        }
+    }
+    return n;
+}
+
+
+static void keyspace_basis(const ru_meter_t *m, const ru_keyspace_t *ks, ru_min_basis_t *b)
+{
+    b->scope = RU_SCOPE_KEYSPACE;
+    b->storage_bytes = ks->pool.storage_bytes;
+    b->highest_ru_s = ks->highest_ru_s;
+    b->shared_tables = shared_table_count(m, ks->name);
+}
+
+
+int64_t ru__table_minimum(const ru_meter_t *m, const ru_table_t *t)
+{
+    ru_min_basis_t b = {RU_SCOPE_TABLE, t->storage_bytes, t->highest_ru_s, 0};
+    if (t->mode == RU_TABLE_SHARED) {
+        const ru_keyspace_t *ks = ru__map_get(&m->keyspaces, t->keyspace, strlen(t->keyspace));
+        if (ks != NULL && ks->has_pool) {
+            keyspace_basis(m, ks, &b);
+            return ru_throughput_minimum(ks->pool.tp.kind, &b, NULL);
+        }
+    }
+    return ru_throughput_minimum(t->own.tp.kind, &b, NULL);
+}
+
+
+/*
+ * A table joining a shared keyspace raises its minimum past 25 tables. The
+ * service then wants the database's throughput raised first; refusing the
+ * CREATE TABLE with the minimum it needs is inferred from the service
+ * refusing containers beyond what the offer covers.
+ */
+static int check_join(ru_meter_t *m, ru_keyspace_t *ks, const char *table, base_error_t *err)
+{
+    ru_min_basis_t b;
+    keyspace_basis(m, ks, &b);
+    b.shared_tables++;
+    if (ru_throughput_check_minimum(&ks->pool.tp, &b, err) == BASE_OK) {
+        return BASE_OK;
+    }
+    char why[BASE_ERROR_MSG_MAX];
+    memcpy(why, err->msg, sizeof(why));
+    return base_error_set(err, RU_ERR_INVALID,
+                          "Cannot create table %s.%s: %s Raise the keyspace's %s to at least "
+                          "%" PRId64 " first.",
+                          ks->name, table, why,
+                          ks->pool.tp.kind == RU_TP_AUTOSCALE ? "cosmosdb_autoscale_max_throughput"
+                                                              : "cosmosdb_provisioned_throughput",
+                          ru_throughput_minimum(ks->pool.tp.kind, &b, NULL));
+}
+
+
 int ru_meter_keyspace_set(ru_meter_t *m, const char *keyspace, const ru_throughput_t *tp,
                           int64_t now_us, base_error_t *err)
 {
@@ -280,17 +348,31 @@ int ru_meter_keyspace_set(ru_meter_t *m, const char *keyspace, const ru_throughp
         return BASE_ERROR;
     }
     ru_keyspace_t *ks = keyspace_find(m, keyspace);
+    bool given = tp != NULL && tp->kind != RU_TP_NONE;
+    if (ks != NULL && ks->has_pool && given) {
+        ru_min_basis_t b;
+        keyspace_basis(m, ks, &b);
+        if (ru_throughput_check_minimum(tp, &b, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    }
     if (ks == NULL) {
         ks = base_calloc(1, sizeof(*ks));
         ks->name = base_strdup(ks_name(keyspace));
         make_key(m, ks->name, NULL, NULL);
         ru__map_put(&m->keyspaces, (const char *)m->key.data, m->key.len, ks);
     }
-    if (tp == NULL || tp->kind == RU_TP_NONE) {
+    if (!given) {
         ks->has_pool = false;
         return BASE_OK;
     }
+    if (!ks->has_pool) {
+        ks->highest_ru_s = 0; /* created (or given throughput) afresh */
+    }
     ks->has_pool = true;
+    if (tp->ru_s > ks->highest_ru_s) {
+        ks->highest_ru_s = tp->ru_s;
+    }
     pool_configure(m, &ks->pool, tp, now_us);
     return BASE_OK;
 }
@@ -320,14 +402,27 @@ int ru_meter_table_set(ru_meter_t *m, const char *keyspace, const char *table,
     if (ru_throughput_validate(m->cfg.capacity, RU_SCOPE_TABLE, tp, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    ru_table_t *t = table_get(m, keyspace, table, now_us);
-    if (tp != NULL && tp->kind != RU_TP_NONE) {
-        t->mode = RU_TABLE_OWN;
-        pool_configure(m, &t->own, tp, now_us);
-    } else {
-        ru_throughput_t def = default_tp(m);
-        t->mode = keyspace_shares(m, keyspace) ? RU_TABLE_SHARED : RU_TABLE_DEFAULT;
-        pool_configure(m, &t->own, &def, now_us);
+    ru_table_t *t = table_find(m, keyspace, table);
+    bool fresh = t == NULL || t->dropped;
+    bool own = tp != NULL && tp->kind != RU_TP_NONE;
+    if (own && !fresh) {
+        ru_min_basis_t b = {RU_SCOPE_TABLE, t->storage_bytes, t->highest_ru_s, 0};
+        if (ru_throughput_check_minimum(tp, &b, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    }
+    ru_keyspace_t *ks = keyspace_find(m, keyspace);
+    bool shares = ks != NULL && ks->has_pool;
+    if (!own && shares && (fresh || t->mode != RU_TABLE_SHARED) &&
+        check_join(m, ks, table, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    t = table_get(m, keyspace, table, now_us);
+    ru_throughput_t use = own ? *tp : default_tp(m);
+    t->mode = own ? RU_TABLE_OWN : shares ? RU_TABLE_SHARED : RU_TABLE_DEFAULT;
+    pool_configure(m, &t->own, &use, now_us);
+    if (t->mode != RU_TABLE_SHARED && use.ru_s > t->highest_ru_s) {
+        t->highest_ru_s = use.ru_s;
     }
     return BASE_OK;
 }
@@ -336,7 +431,13 @@ int ru_meter_table_set(ru_meter_t *m, const char *keyspace, const char *table,
 void ru_meter_table_drop(ru_meter_t *m, const char *keyspace, const char *table)
 {
     ru_table_t *t = table_find(m, keyspace, table);
-    if (t != NULL) {
+    if (t != NULL && !t->dropped) {
+        ru_pool_t *p = ru__table_pool(m, t);
+        if (p != &t->own) {
+            /* the keyspace no longer stores it (the statistics keep its size) */
+            p->storage_bytes -=
+                t->storage_bytes < p->storage_bytes ? t->storage_bytes : p->storage_bytes;
+        }
         t->dropped = true;
     }
 }

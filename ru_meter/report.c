@@ -91,6 +91,9 @@ static void text_tables(const ru_snapshot_t *snap, base_buf_t *out)
         if (t->autoscale_peak > 0) {
             base_buf_printf(out, ", autoscale peak level %" PRId64 " RU/s", t->autoscale_peak);
         }
+        if (t->min_ru_s > 0 && !t->dropped) {
+            base_buf_printf(out, ", minimum %" PRId64 " RU/s", t->min_ru_s);
+        }
         base_buf_printf(out, "\n");
         for (size_t j = 0; j < t->n_parts; j++) {
             const ru_partition_stats_t *p = &t->parts[j];
@@ -231,11 +234,12 @@ static void json_table(base_buf_t *out, const ru_table_stats_t *t)
     base_buf_printf(out, ",\"table\":");
     json_str(out, t->table);
     base_buf_printf(out,
-                    ",\"throughput\":{\"kind\":\"%s\",\"ru_s\":%" PRId64 "},\"shared\":%s,"
-                    "\"dropped\":%s,\"partitions\":%" PRIu32 ",\"budget_ru_s\":%.2f,"
+                    ",\"throughput\":{\"kind\":\"%s\",\"ru_s\":%" PRId64 "},"
+                    "\"min_throughput\":%" PRId64
+                    ",\"shared\":%s,\"dropped\":%s,\"partitions\":%" PRIu32 ",\"budget_ru_s\":%.2f,"
                     "\"storage_bytes\":%" PRIu64 ",\"peak_ru_s\":%.2f,\"autoscale_peak\":%" PRId64
                     ",\"hot_partition\":%" PRIu32 ",\"stats\":",
-                    ru__tp_kind_name(t->throughput.kind), t->throughput.ru_s,
+                    ru__tp_kind_name(t->throughput.kind), t->throughput.ru_s, t->min_ru_s,
                     t->shared ? "true" : "false", t->dropped ? "true" : "false", t->n_partitions,
                     fin(t->budget_ru_s), t->storage_bytes, fin(t->peak_ru_s), t->autoscale_peak,
                     t->hot_partition);

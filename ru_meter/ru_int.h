@@ -127,6 +127,7 @@ typedef struct ru_keyspace_s {
     char *name;
     bool has_pool;
     ru_pool_t pool;
+    int64_t highest_ru_s; /* highest shared throughput ever set, for the minimum */
 } ru_keyspace_t;
 
 typedef enum {
@@ -140,7 +141,8 @@ typedef struct ru_table_s {
     char *table;
     ru_table_mode_t mode;
     bool dropped;
-    ru_pool_t own; /* used unless mode is SHARED */
+    ru_pool_t own;        /* used unless mode is SHARED */
+    int64_t highest_ru_s; /* highest own throughput ever provisioned, for the minimum */
     uint64_t storage_bytes;
     ru_acc_t acc;
     ru_rate_t rate;
@@ -158,6 +160,10 @@ typedef struct ru_shape_s {
 
 /* The pool a table draws on: its keyspace's when shared, else its own. */
 ru_pool_t *ru__table_pool(const ru_meter_t *m, ru_table_t *t);
+
+/* The lowest throughput an ALTER may give the table now (its keyspace's
+ * minimum when it shares); 0 for serverless. */
+int64_t ru__table_minimum(const ru_meter_t *m, const ru_table_t *t);
 
 struct ru_meter_s {
     ru_config_t cfg;

@@ -167,6 +167,41 @@ typedef enum {
 int ru_throughput_validate(ru_capacity_t capacity, ru_scope_t scope, const ru_throughput_t *tp,
                            base_error_t *err);
 
+/*
+ * The lowest value a CREATE/ALTER may set now (concepts-limits.md):
+ *   manual table:      MAX(400, storage GB * 1, highest ever provisioned / 100)
+ *   manual keyspace:   the same, and 400 + MAX(tables sharing it - 25, 0) * 100
+ *   autoscale maximum: MAX(1000, storage GB * 10) for a table; a keyspace adds
+ *                      1000 + MAX(tables sharing it - 25, 0) * 1000
+ * rounded up to the kind's step (100 or 1000). throughput.c says which terms
+ * are stated by the service and which are inferred.
+ */
+#define RU_SHARED_TABLES_FREE 25 /* tables a shared keyspace holds at its floor */
+#define RU_GB                 (1024ULL * 1024 * 1024)
+
+typedef enum {
+    RU_MIN_FLOOR = 0, /* 400 manual, 1000 autoscale */
+    RU_MIN_STORAGE,   /* storage GB * 1 RU/s (autoscale: * 10) */
+    RU_MIN_HIGHEST,   /* highest throughput ever provisioned / 100 (manual) */
+    RU_MIN_TABLES,    /* tables sharing a keyspace beyond the first 25 */
+} ru_min_reason_t;
+
+typedef struct ru_min_basis_s {
+    ru_scope_t scope;
+    uint64_t storage_bytes; /* the table's, or that of the tables sharing the keyspace */
+    int64_t highest_ru_s;   /* highest RU/s (or autoscale maximum) ever set; 0: none */
+    uint32_t shared_tables; /* keyspace: tables sharing its throughput */
+} ru_min_basis_t;
+
+/* The minimum for a kind of throughput; *why (may be NULL) names the term
+ * that decided it. RU_TP_NONE: 0. */
+int64_t ru_throughput_minimum(ru_tp_kind_t kind, const ru_min_basis_t *b, ru_min_reason_t *why);
+
+/* BASE_OK when tp is at least the minimum, else BASE_ERROR with err = {0x2200,
+ * a text naming the minimum and the term behind it}. */
+int ru_throughput_check_minimum(const ru_throughput_t *tp, const ru_min_basis_t *b,
+                                base_error_t *err);
+
 /* max(1, ceil(ru_s / 10000), ceil(storage / 50 GB)) */
 uint32_t ru_partitions_needed(int64_t ru_s, uint64_t storage_bytes);
 
@@ -197,7 +232,8 @@ void ru_meter_set_rate_limiting(ru_meter_t *m, bool on);
 
 /* Keyspace throughput (shared by its tables that have no option of their
  * own). tp NULL or RU_TP_NONE: the keyspace has no shared throughput.
- * Validates first; on error nothing changes. */
+ * Validates first, then (changing an existing shared throughput) checks
+ * ru_throughput_minimum(); on error nothing changes. */
 int ru_meter_keyspace_set(ru_meter_t *m, const char *keyspace, const ru_throughput_t *tp,
                           int64_t now_us, base_error_t *err);
 void ru_meter_keyspace_drop(ru_meter_t *m, const char *keyspace);
@@ -205,7 +241,9 @@ void ru_meter_keyspace_drop(ru_meter_t *m, const char *keyspace);
 /* Table throughput. tp NULL or RU_TP_NONE: share the keyspace's throughput
  * if it has one, else the account default (or serverless). Tables never
  * declared are created on first use that way. A dropped table keeps its
- * statistics (they appear in snapshots) until re-created. */
+ * statistics (they appear in snapshots) until re-created. A value below
+ * the table's minimum is refused, and so is a new table that would push a
+ * shared keyspace's minimum above its throughput; on error nothing changes. */
 int ru_meter_table_set(ru_meter_t *m, const char *keyspace, const char *table,
                        const ru_throughput_t *tp, int64_t now_us, base_error_t *err);
 void ru_meter_table_drop(ru_meter_t *m, const char *keyspace, const char *table);
@@ -288,6 +326,7 @@ typedef struct ru_table_stats_s {
     char *keyspace;
     char *table;
     ru_throughput_t throughput; /* effective: own, the keyspace's, or the default */
+    int64_t min_ru_s;           /* lowest value an ALTER may set now (the keyspace's if shared) */
     bool shared;                /* uses the keyspace's throughput */
     bool dropped;
     uint32_t n_partitions;

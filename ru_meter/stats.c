@@ -114,6 +114,7 @@ static void table_snapshot(const ru_meter_t *m, ru_table_t *t, int64_t now_us,
     out->keyspace = base_strdup(t->keyspace);
     out->table = base_strdup(t->table);
     out->throughput = p->tp;
+    out->min_ru_s = ru__table_minimum(m, t);
     out->shared = t->mode == RU_TABLE_SHARED;
     out->dropped = t->dropped;
     out->n_partitions = p->n_partitions;

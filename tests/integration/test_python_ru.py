@@ -16,7 +16,7 @@ import time
 import unittest
 import uuid
 
-from cassandra import WriteTimeout
+from cassandra import InvalidRequest, WriteTimeout
 from cassandra.cluster import EXEC_PROFILE_DEFAULT, ExecutionProfile
 from cassandra.metadata import murmur3
 from cassandra.policies import (DCAwareRoundRobinPolicy, FallthroughRetryPolicy,
@@ -165,6 +165,16 @@ class Charges(unittest.TestCase):
         err, _ = self.s.run("CREATE TABLE bad (k int PRIMARY KEY) "
                             "WITH cosmosdb_provisioned_throughput = 450")
         self.assertIn("between 400 and 1000000 inclusive in increments of 100", str(err))
+
+    def test_lowering_a_table_stops_at_its_highest_throughput_over_100(self):
+        self.s.session.execute("CREATE TABLE lowered (k int PRIMARY KEY) "
+                               "WITH cosmosdb_provisioned_throughput = 100000")
+        err, _ = self.s.run("ALTER TABLE lowered WITH cosmosdb_provisioned_throughput = 400")
+        self.assertIsInstance(err, InvalidRequest)
+        self.assertIn("The offer throughput value 400 is below the minimum of 1000 RU/s for this "
+                      "table (highest throughput ever provisioned 100000 / 100).", str(err))
+        rs, _ = self.s.run("ALTER TABLE lowered WITH cosmosdb_provisioned_throughput = 1000")
+        self.assertNotIsInstance(rs, Exception)
 
 
 class RateLimiting(unittest.TestCase):
