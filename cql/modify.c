@@ -872,6 +872,62 @@ static int remove_elements(write_t *w, const cql_column_t *col, wire_value_t v,
 }
 
 
+/* u.f = v needs a non-frozen user type (Cassandra 3.11 refuses frozen ones). */
+static int udt_field_index(const cql_column_t *col, const char *name, base_error_t *err)
+{
+    const wire_type_t *u = col->type;
+    if (u->id != WIRE_TYPE_UDT) {
+        base_error_set(err, WIRE_ERR_INVALID, "Invalid operation (%s.%s = ?) for non-UDT column %s",
+                       col->name, name, col->name);
+        return -1;
+    }
+    if (u->frozen) {
+        base_error_set(err, WIRE_ERR_INVALID,
+                       "Invalid operation (%s.%s = ?) for frozen UDT column %s", col->name, name,
+                       col->name);
+        return -1;
+    }
+    for (uint16_t k = 0; k < u->n_sub; k++) {
+        if (strcmp(u->field_names[k], name) == 0) {
+            return k;
+        }
+    }
+    base_error_set(err, WIRE_ERR_INVALID, "UDT column %s does not have a field named %s", col->name,
+                   name);
+    return -1;
+}
+
+
+/* The stored user type value with field k replaced (fields past the stored ones null). */
+static wire_value_t udt_with_field(base_arena_t *a, const wire_type_t *u, wire_value_t old, int k,
+                                   wire_value_t v)
+{
+    wire_value_t fields[1024];
+    size_t n = u->n_sub < 1024 ? u->n_sub : 1024;
+    wire_reader_t rd;
+    wire_reader_init(&rd, old.len > 0 ? old.ptr : NULL, old.len > 0 ? (size_t)old.len : 0);
+    for (size_t i = 0; i < n; i++) {
+        fields[i] = wire_reader_remaining(&rd) > 0 ? wire_read_bytes(&rd)
+                                                   : (wire_value_t){NULL, WIRE_VALUE_NULL};
+        if (!wire_reader_ok(&rd)) {
+            fields[i] = (wire_value_t){NULL, WIRE_VALUE_NULL};
+        }
+    }
+    fields[k] = v.len == WIRE_VALUE_UNSET ? fields[k] : v;
+    base_buf_t b;
+    base_buf_init(&b);
+    for (size_t i = 0; i < n; i++) {
+        base_buf_put_u32(&b, (uint32_t)(fields[i].len < 0 ? -1 : fields[i].len));
+        if (fields[i].len > 0) {
+            base_buf_put(&b, fields[i].ptr, (size_t)fields[i].len);
+        }
+    }
+    wire_value_t out = cql__value_blob(a, b.data, b.len);
+    base_buf_fini(&b);
+    return out;
+}
+
+
 static int update_row(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q, write_t *w,
                       write_t *ws, storage_mutation_t *m, base_error_t *err)
 {
@@ -890,12 +946,17 @@ static int update_row(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q,
                                   col->name);
         }
         write_t *dst = col->kind == CQL_COL_STATIC ? ws : w;
-        if (col->counter && !read_done) { /* counters add to what is stored */
+        int field = -1;
+        if (as->kind == CQL_ASSIGN_FIELD && (field = udt_field_index(col, as->field, err)) < 0) {
+            return BASE_ERROR;
+        }
+        /* counters add to what is stored; a field update rewrites the stored value */
+        if ((col->counter || field >= 0) && !read_done) {
             wire_value_t pk = {m->pk, (int32_t)m->pk_len};
             exists = cql__rec_read(c, t, pk, m->token, m->ck, m->ck_len, &row);
             read_done = true;
         }
-        const wire_type_t *vt = col->type;
+        const wire_type_t *vt = field >= 0 ? col->type->sub[field] : col->type;
         if (as->kind == CQL_ASSIGN_ELEMENT) {
             if (col->type->id == WIRE_TYPE_MAP) {
                 vt = col->type->sub[1];
@@ -984,9 +1045,13 @@ static int update_row(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q,
             }
             break;
         }
-        default:
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "UDT field assignment is not supported by the emulator yet");
+        default: /* CQL_ASSIGN_FIELD */
+            add_cell(dst, col, NULL, 0,
+                     udt_with_field(c->a, col->type,
+                                    exists ? row.vals[col - t->cols] : (wire_value_t){NULL, -1},
+                                    field, v),
+                     false);
+            break;
         }
     }
     return BASE_OK;
