@@ -117,6 +117,9 @@ struct cql_engine_s {
     cql_keyspace_t **keyspaces;
     cql_hooks_t hooks;
     bool has_hooks;
+    /* A table or type changed: prepared statements may describe the old shape, so
+     * they are dropped once the current request ends (drivers re-prepare on 0x2500). */
+    bool evict_prepared;
     cql_prepared_t **prepared; /* hash table */
     size_t n_prepared_buckets, n_prepared;
     cql_schema_listener_t listener;

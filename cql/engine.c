@@ -249,6 +249,11 @@ static void ctx_init(cql_ctx_t *c, cql_engine_t *e, cql_session_t *s, base_arena
 
 static void ctx_finish(cql_ctx_t *c)
 {
+    if (c->e->evict_prepared) {
+        /* after the statement, so one running from the cache is never freed under it */
+        prepared_clear(c->e);
+        c->e->evict_prepared = false;
+    }
     c->out->stats.shape = c->shape;
     c->out->n_warnings = c->n_warnings;
     c->out->warnings = c->warnings;

@@ -295,6 +295,7 @@ void cql__schema_notify(cql_ctx_t *c, const char *change, const char *target, co
     sc->arg_types = NULL;
     sc->n_arg_types = 0;
     cql__schema_bump(c->e);
+    c->e->evict_prepared |= strcmp(change, "CREATED") != 0;
     if (c->e->listener != NULL) {
         c->e->listener(c->e->listener_ud, sc);
     }

@@ -215,6 +215,10 @@ static void prepared_statement_binds_by_position(void **state)
     ok(f, "SELECT name FROM ks.users WHERE id = 7");
     assert_int_equal(f->r.n_rows, 1);
     assert_memory_equal(f->r.cells[0].ptr, "ann", 3);
+    /* a table change drops cached statements: drivers re-prepare and see the new columns */
+    ok(f, "ALTER TABLE ks.users ADD email text");
+    assert_int_equal(cql_execute(f->e, f->s, idv, &p, &f->a, &f->r, &f->err), BASE_ERROR);
+    assert_int_equal(f->err.code, WIRE_ERR_UNPREPARED);
     uint8_t unknown[16] = {1};
     wire_value_t bad = {unknown, 16};
     assert_int_equal(cql_execute(f->e, f->s, bad, &p, &f->a, &f->r, &f->err), BASE_ERROR);
