@@ -928,13 +928,102 @@ static wire_value_t udt_with_field(base_arena_t *a, const wire_type_t *u, wire_v
 }
 
 
+/* The type an assignment's value is evaluated as: the column's, a field's or an
+ * element's, bigint for counter deltas, a set of keys for "m = m - {...}". */
+static int assignment_type(cql_ctx_t *c, const cql_column_t *col, const cql_assignment_t *as,
+                           int field, const wire_type_t **out, base_error_t *err)
+{
+    const wire_type_t *t = field >= 0 ? col->type->sub[field] : col->type;
+    if (as->kind == CQL_ASSIGN_ELEMENT) {
+        if (col->type->id != WIRE_TYPE_MAP && col->type->id != WIRE_TYPE_LIST) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Invalid operation (%s[?] = ?) for non list/map column %s",
+                                  col->name, col->name);
+        }
+        t = col->type->sub[col->type->id == WIRE_TYPE_MAP ? 1 : 0];
+    }
+    if (col->counter) {
+        if (as->kind != CQL_ASSIGN_ADD && as->kind != CQL_ASSIGN_SUB) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Cannot set the value of counter column %s (counters can only "
+                                  "be incremented/decremented, not set)",
+                                  col->name);
+        }
+        t = cql__native_bigint();
+    } else if (as->kind == CQL_ASSIGN_SUB && col->type->id == WIRE_TYPE_MAP) {
+        t = cql__type_collection(c->a, WIRE_TYPE_SET, true, &col->type->sub[0], 1);
+    }
+    *out = t;
+    return BASE_OK;
+}
+
+
+/* What the row holds before the statement, for counters and field updates. */
+typedef struct stored_row_s {
+    bool read;
+    bool exists;
+    cql_rec_t rec;
+    storage_partition_t *p;
+} stored_row_t;
+
+
+static int assign_one(cql_ctx_t *c, write_t *dst, const cql_column_t *col,
+                      const cql_assignment_t *as, int field, wire_value_t v, const stored_row_t *sr,
+                      const storage_mutation_t *m, base_error_t *err)
+{
+    const cql_table_t *t = dst->t;
+    if (col->counter) {
+        return counter_add(dst, col, &sr->rec, sr->exists, v, as->kind == CQL_ASSIGN_SUB, err);
+    }
+    switch (as->kind) {
+    case CQL_ASSIGN_SET:
+        return set_column(dst, col, v, err);
+    case CQL_ASSIGN_ADD:
+    case CQL_ASSIGN_PREPEND:
+        if (!multi_cell(col)) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Invalid operation (%s = %s + ?) for non counter column %s",
+                                  col->name, col->name, col->name);
+        }
+        return v.len < 0 ? BASE_OK
+                         : collection_cells(dst, col, v, as->kind == CQL_ASSIGN_PREPEND, err);
+    case CQL_ASSIGN_SUB:
+        if (!multi_cell(col)) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Invalid operation (%s = %s - ?) for non counter column %s",
+                                  col->name, col->name, col->name);
+        }
+        return v.len < 0 ? BASE_OK : remove_elements(dst, col, v, sr->p, m, err);
+    case CQL_ASSIGN_ELEMENT: {
+        bool map = col->type->id == WIRE_TYPE_MAP;
+        wire_value_t key;
+        if (cql__term_eval(as->key, map ? col->type->sub[0] : cql__native_int(), col->name,
+                           &c->binds, c->a, &key, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        if (!map) {
+            return list_set_index(dst, col, key, v, sr->p, m, err);
+        }
+        if (key.len < 0) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Invalid null map key");
+        }
+        add_cell(dst, col, key.ptr, (size_t)key.len, v, v.len < 0);
+        return BASE_OK;
+    }
+    default: { /* CQL_ASSIGN_FIELD */
+        wire_value_t old =
+            sr->exists ? sr->rec.vals[col - t->cols] : (wire_value_t){NULL, WIRE_VALUE_NULL};
+        add_cell(dst, col, NULL, 0, udt_with_field(c->a, col->type, old, field, v), false);
+        return BASE_OK;
+    }
+    }
+}
+
+
 static int update_row(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q, write_t *w,
                       write_t *ws, storage_mutation_t *m, base_error_t *err)
 {
-    cql_rec_t row;
-    bool exists = false;
-    bool read_done = false;
-    storage_partition_t *p = storage_partition_get(t->st, m->token, m->pk, m->pk_len);
+    stored_row_t sr = {.p = storage_partition_get(t->st, m->token, m->pk, m->pk_len)};
     for (size_t i = 0; i < q->n_assign; i++) {
         const cql_assignment_t *as = &q->assign[i];
         const cql_column_t *col = cql__column_find(t, as->column);
@@ -945,113 +1034,28 @@ static int update_row(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q,
             return base_error_set(err, WIRE_ERR_INVALID, "PRIMARY KEY part %s found in SET part",
                                   col->name);
         }
-        write_t *dst = col->kind == CQL_COL_STATIC ? ws : w;
         int field = -1;
         if (as->kind == CQL_ASSIGN_FIELD && (field = udt_field_index(col, as->field, err)) < 0) {
             return BASE_ERROR;
         }
         /* counters add to what is stored; a field update rewrites the stored value */
-        if ((col->counter || field >= 0) && !read_done) {
+        if ((col->counter || field >= 0) && !sr.read) {
             wire_value_t pk = {m->pk, (int32_t)m->pk_len};
-            exists = cql__rec_read(c, t, pk, m->token, m->ck, m->ck_len, &row);
-            read_done = true;
+            sr.exists = cql__rec_read(c, t, pk, m->token, m->ck, m->ck_len, &sr.rec);
+            sr.read = true;
         }
-        const wire_type_t *vt = field >= 0 ? col->type->sub[field] : col->type;
-        if (as->kind == CQL_ASSIGN_ELEMENT) {
-            if (col->type->id == WIRE_TYPE_MAP) {
-                vt = col->type->sub[1];
-            } else if (col->type->id == WIRE_TYPE_LIST) {
-                vt = col->type->sub[0];
-            } else {
-                return base_error_set(err, WIRE_ERR_INVALID,
-                                      "Invalid operation (%s[?] = ?) for non list/map column %s",
-                                      col->name, col->name);
-            }
-        }
-        if (col->counter && as->kind == CQL_ASSIGN_SET) {
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Cannot set the value of counter column %s (counters can only "
-                                  "be incremented/decremented, not set)",
-                                  col->name);
-        }
-        const wire_type_t *eval_type = vt;
-        if (col->counter) {
-            eval_type = cql__native_bigint();
-        } else if (as->kind == CQL_ASSIGN_SUB && col->type->id == WIRE_TYPE_MAP) {
-            eval_type = cql__type_collection(c->a, WIRE_TYPE_SET, true, &col->type->sub[0], 1);
-        }
+        const wire_type_t *type = NULL;
         wire_value_t v;
-        if (cql__term_eval(as->value, eval_type, col->name, &c->binds, c->a, &v, err) != BASE_OK) {
+        if (assignment_type(c, col, as, field, &type, err) != BASE_OK ||
+            cql__term_eval(as->value, type, col->name, &c->binds, c->a, &v, err) != BASE_OK) {
             return BASE_ERROR;
         }
         if (v.len == WIRE_VALUE_UNSET) {
             continue;
         }
-        if (col->counter) {
-            if (as->kind != CQL_ASSIGN_ADD && as->kind != CQL_ASSIGN_SUB) {
-                return base_error_set(err, WIRE_ERR_INVALID,
-                                      "Invalid operation for counter "
-                                      "column %s",
-                                      col->name);
-            }
-            if (counter_add(dst, col, &row, exists, v, as->kind == CQL_ASSIGN_SUB, err) !=
-                BASE_OK) {
-                return BASE_ERROR;
-            }
-            continue;
-        }
-        switch (as->kind) {
-        case CQL_ASSIGN_SET:
-            if (set_column(dst, col, v, err) != BASE_OK) {
-                return BASE_ERROR;
-            }
-            break;
-        case CQL_ASSIGN_ADD:
-        case CQL_ASSIGN_PREPEND:
-            if (!multi_cell(col)) {
-                return base_error_set(err, WIRE_ERR_INVALID,
-                                      "Invalid operation (%s = %s + ?) for non counter column %s",
-                                      col->name, col->name, col->name);
-            }
-            if (v.len >= 0 &&
-                collection_cells(dst, col, v, as->kind == CQL_ASSIGN_PREPEND, err) != BASE_OK) {
-                return BASE_ERROR;
-            }
-            break;
-        case CQL_ASSIGN_SUB:
-            if (!multi_cell(col)) {
-                return base_error_set(err, WIRE_ERR_INVALID,
-                                      "Invalid operation (%s = %s - ?) for non counter column %s",
-                                      col->name, col->name, col->name);
-            }
-            if (v.len >= 0 && remove_elements(dst, col, v, p, m, err) != BASE_OK) {
-                return BASE_ERROR;
-            }
-            break;
-        case CQL_ASSIGN_ELEMENT: {
-            const wire_type_t *kt =
-                col->type->id == WIRE_TYPE_MAP ? col->type->sub[0] : cql__native_int();
-            wire_value_t key;
-            if (cql__term_eval(as->key, kt, col->name, &c->binds, c->a, &key, err) != BASE_OK) {
-                return BASE_ERROR;
-            }
-            if (col->type->id == WIRE_TYPE_MAP) {
-                if (key.len < 0) {
-                    return base_error_set(err, WIRE_ERR_INVALID, "Invalid null map key");
-                }
-                add_cell(dst, col, key.ptr, (size_t)key.len, v, v.len < 0);
-            } else if (list_set_index(dst, col, key, v, p, m, err) != BASE_OK) {
-                return BASE_ERROR;
-            }
-            break;
-        }
-        default: /* CQL_ASSIGN_FIELD */
-            add_cell(dst, col, NULL, 0,
-                     udt_with_field(c->a, col->type,
-                                    exists ? row.vals[col - t->cols] : (wire_value_t){NULL, -1},
-                                    field, v),
-                     false);
-            break;
+        write_t *dst = col->kind == CQL_COL_STATIC ? ws : w;
+        if (assign_one(c, dst, col, as, field, v, &sr, m, err) != BASE_OK) {
+            return BASE_ERROR;
         }
     }
     return BASE_OK;
