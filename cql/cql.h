@@ -57,6 +57,23 @@ cql_session_t *cql_session_new(cql_engine_t *e);
 void cql_session_free(cql_session_t *s);
 const char *cql_session_keyspace(const cql_session_t *s); /* NULL when none */
 
+/* ---- durable schema (schema_log.c) ---------------------------------------------------- */
+
+/*
+ * With a durable storage database, the schema is kept in a schema log next to
+ * storage's files. cql_engine_restore replays the log at schema_log_path (each
+ * record through the ordinary DDL path with a private session, so tables get
+ * their storage and column ids back, storage finds their data, and the hooks
+ * see the DDL as they saw it live), then keeps the log open: from then on every
+ * successful user DDL is appended before its result is returned. A missing file
+ * starts an empty log; a torn last record is cut off; any other damage fails
+ * with err naming the file. Call once, after the hooks are installed and before
+ * serving requests.
+ */
+int cql_engine_restore(cql_engine_t *e, const char *schema_log_path, base_error_t *err);
+/* STORAGE_SYNC_ALWAYS fsyncs every schema log record; set before restoring. */
+void cql_engine_set_schema_sync(cql_engine_t *e, storage_sync_t sync);
+
 /* ---- operation statistics (what ru_meter prices) ------------------------- */
 
 typedef enum {

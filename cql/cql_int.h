@@ -124,6 +124,9 @@ struct cql_engine_s {
     size_t n_prepared_buckets, n_prepared;
     cql_schema_listener_t listener;
     void *listener_ud;
+    /* Durable schema (schema_log.c): NULL in memory or until cql_engine_restore. */
+    struct cql_schema_log_s *schema_log;
+    storage_sync_t schema_sync;
 };
 
 struct cql_session_s {
@@ -135,7 +138,8 @@ struct cql_session_s {
 
 typedef struct cql_ctx_s {
     cql_engine_t *e;
-    cql_session_t *s;
+    cql_session_t *s;     /* may be a view with a prepared statement's keyspace */
+    cql_session_t *owner; /* the connection's own session */
     base_arena_t *a;
     const wire_query_params_t *params; /* consistency, paging, timestamp */
     cql_binds_t binds;
@@ -150,6 +154,8 @@ typedef struct cql_ctx_s {
     size_t n_pending, cap_pending;
     struct cql_pending_s *pending;
     const char *shape;
+    const char *text; /* the statement's text (QUERY, EXECUTE): what the schema log keeps */
+    size_t text_len;
     cql_result_t *out;
     /* warnings collected while executing */
     size_t n_warnings, cap_warnings;
@@ -217,6 +223,14 @@ int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err);
 int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err);
 int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, base_error_t *err);
 int cql__exec_ddl(cql_ctx_t *c, const cql_stmt_t *st, base_error_t *err);
+
+/* ---- durable schema (schema_log.c) ------------------------------------------------------ */
+
+typedef struct cql_schema_log_s cql_schema_log_t;
+/* Runs a DDL statement and, when the schema log is open and the DDL changed the
+ * schema, appends it (with c->text) before returning. */
+int cql__schema_log_ddl(cql_ctx_t *c, const cql_stmt_t *st, base_error_t *err);
+void cql__schema_log_close(cql_engine_t *e);
 
 /* Bind-marker metadata and result metadata of a statement (prepare). */
 int cql__describe(cql_ctx_t *c, const cql_stmt_t *st, cql_prepared_t *p, base_error_t *err);

@@ -306,9 +306,12 @@ static int drop_keyspace(cql_ctx_t *c, const cql_drop_t *d, base_error_t *err)
                               ks->name);
     }
     char *name = base_arena_strndup(c->a, ks->name, strlen(ks->name));
-    if (c->s->keyspace != NULL && strcmp(c->s->keyspace, name) == 0) {
-        base_free(c->s->keyspace);
-        c->s->keyspace = NULL;
+    if (c->owner->keyspace != NULL && strcmp(c->owner->keyspace, name) == 0) {
+        base_free(c->owner->keyspace);
+        c->owner->keyspace = NULL;
+    }
+    if (c->s != c->owner && c->s->keyspace != NULL && strcmp(c->s->keyspace, name) == 0) {
+        c->s->keyspace = NULL; /* a view borrows the prepared statement's string */
     }
     for (size_t i = 0; i < ks->n_tables; i++) {
         drop_hook(c, name, ks->tables[i]->name);
@@ -610,7 +613,8 @@ static int create_table(cql_ctx_t *c, const cql_create_table_t *d, base_error_t 
             return BASE_ERROR;
         }
     }
-    t->st = storage_table_create(c->e->db, c->e->next_storage_id++);
+    /* system tables are generated, never stored: they take no storage id */
+    t->st = ks->system ? NULL : storage_table_create(c->e->db, c->e->next_storage_id++);
     split_ring(t, n_physical);
     table_attach(ks, t);
     if (!ks->system) {
@@ -680,45 +684,57 @@ static int truncate_table(cql_ctx_t *c, const cql_drop_t *d, base_error_t *err)
 }
 
 
+/* ALTER TABLE ADD: every new column is checked and typed before any is added, so a
+ * statement that fails leaves the table as it was. */
 static int alter_add(cql_ctx_t *c, cql_table_t *t, const cql_alter_table_t *d, base_error_t *err)
 {
     (void)c;
-    for (size_t i = 0; i < d->n_columns; i++) {
-        if (cql__column_find(t, d->columns[i].name) != NULL) {
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Invalid column name %s because it conflicts with an existing "
-                                  "column",
-                                  d->columns[i].name);
+    int rc = BASE_OK;
+    wire_type_t **types = base_calloc(d->n_columns + 1, sizeof(*types));
+    for (size_t i = 0; i < d->n_columns && rc == BASE_OK; i++) {
+        const cql_column_def_t *def = &d->columns[i];
+        bool dup = cql__column_find(t, def->name) != NULL;
+        for (size_t k = 0; k < i; k++) {
+            dup |= strcmp(d->columns[k].name, def->name) == 0;
         }
-        if (d->columns[i].is_static && t->n_ck == 0) {
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Static columns are only useful (and thus allowed) if the table "
-                                  "has at least one clustering column");
+        if (dup) {
+            rc = base_error_set(err, WIRE_ERR_INVALID,
+                                "Invalid column name %s because it conflicts with an existing "
+                                "column",
+                                def->name);
+        } else if (def->is_static && t->n_ck == 0) {
+            rc = base_error_set(err, WIRE_ERR_INVALID,
+                                "Static columns are only useful (and thus allowed) if the table "
+                                "has at least one clustering column");
+        } else if (cql__type_resolve(t->ks, def->type, &types[i], err) != BASE_OK) {
+            rc = BASE_ERROR;
+        } else if ((types[i]->id == WIRE_TYPE_COUNTER) != t->has_counters) {
+            rc = base_error_set(err, WIRE_ERR_INVALID, "Cannot add a %s column (%s) in a %s table",
+                                t->has_counters ? "non-counter" : "counter", def->name,
+                                t->has_counters ? "counter" : "non counter");
         }
     }
+    if (rc != BASE_OK) {
+        goto done;
+    }
+    t->cols = base_realloc(t->cols, (t->n_cols + d->n_columns) * sizeof(*t->cols));
     for (size_t i = 0; i < d->n_columns; i++) {
-        wire_type_t *type;
-        if (cql__type_resolve(t->ks, d->columns[i].type, &type, err) != BASE_OK) {
-            return BASE_ERROR;
-        }
-        if ((type->id == WIRE_TYPE_COUNTER) != t->has_counters) {
-            cql__type_free(type);
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Cannot add a %s column (%s) in a %s table",
-                                  type->id == WIRE_TYPE_COUNTER ? "counter" : "non-counter",
-                                  d->columns[i].name, t->has_counters ? "counter" : "non counter");
-        }
-        t->cols = base_realloc(t->cols, (t->n_cols + 1) * sizeof(*t->cols));
         cql_column_t *col = &t->cols[t->n_cols++];
         memset(col, 0, sizeof(*col));
         col->name = base_strdup(d->columns[i].name);
-        col->type = type;
+        col->type = types[i];
+        types[i] = NULL; /* the table owns it now */
         col->kind = d->columns[i].is_static ? CQL_COL_STATIC : CQL_COL_REGULAR;
         col->position = -1;
         col->id = t->next_col_id++;
-        cql__table_sort_columns(t);
     }
-    return BASE_OK;
+    cql__table_sort_columns(t);
+done:
+    for (size_t i = 0; i < d->n_columns; i++) {
+        cql__type_free(types[i]);
+    }
+    base_free(types);
+    return rc;
 }
 
 

@@ -86,9 +86,12 @@ void cql_engine_free(cql_engine_t *e)
     }
     prepared_clear(e);
     base_free(e->prepared);
+    cql__schema_log_close(e);
     for (size_t i = 0; i < e->n_keyspaces; i++) {
         cql_keyspace_t *ks = e->keyspaces[i];
         for (size_t j = 0; j < ks->n_tables; j++) {
+            /* The db owns its tables and frees them itself; a durable db would log a drop. */
+            ks->tables[j]->st = NULL;
             cql__table_free(e, ks->tables[j]);
         }
         cql__keyspace_free(ks);
@@ -233,6 +236,7 @@ static void ctx_init(cql_ctx_t *c, cql_engine_t *e, cql_session_t *s, base_arena
     out->paging_state.len = WIRE_VALUE_NULL;
     c->e = e;
     c->s = s;
+    c->owner = s;
     c->a = a;
     c->params = params;
     c->out = out;
@@ -309,6 +313,8 @@ int cql_query(cql_engine_t *e, cql_session_t *s, base_str_t query,
     cql_stmt_t *st;
     ctx_init(&c, e, s, a, params, out);
     c.shape = cql__shape(query.ptr, query.len, a);
+    c.text = query.ptr;
+    c.text_len = query.len;
     int rc = cql__parse(query.ptr, query.len, a, &st, err);
     if (rc == BASE_OK) {
         c.binds.names = st->bind_names;
@@ -450,6 +456,8 @@ int cql_execute(cql_engine_t *e, cql_session_t *s, wire_value_t id,
         c.s = &view;
     }
     c.shape = p->shape;
+    c.text = p->text;
+    c.text_len = strlen(p->text);
     c.binds.names = p->stmt->bind_names;
     int rc = bind_named(&c, p->stmt, params, err);
     if (rc == BASE_OK) {
@@ -537,7 +545,7 @@ int cql__exec_stmt(cql_ctx_t *c, const cql_stmt_t *st, base_error_t *err)
                                   : "this emulator");
     default:
         c->out->stats.kind = CQL_OP_DDL;
-        return cql__exec_ddl(c, st, err);
+        return cql__schema_log_ddl(c, st, err);
     }
 }
 

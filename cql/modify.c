@@ -264,11 +264,23 @@ typedef struct cql_pending_s {
 } cql_pending_t;
 
 
-static void write_now(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t *m)
+/* Applies one mutation. A durable database that cannot log it refuses it (and
+ * changes nothing), so the client is never told a write it would lose succeeded. */
+static int write_now(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t *m,
+                     base_error_t *err)
 {
     storage_write_stats_t ws = {0};
-    storage_apply(t->st, m, c->now_us, &ws);
+    if (storage_apply(t->st, m, c->now_us, &ws) != BASE_OK) {
+        base_error_set(err, WIRE_ERR_WRITE_FAILURE,
+                       "Write to %s.%s failed: the commit log could not be written (see the "
+                       "emulator's log)",
+                       t->ks->name, t->name);
+        wire_error_detail_write_failure(err, c->out->stats.consistency, 0, 1, 1,
+                                        c->in_batch ? "UNLOGGED_BATCH" : "SIMPLE");
+        return BASE_ERROR;
+    }
     note_write(c, t, m, &ws);
+    return BASE_OK;
 }
 
 
@@ -336,8 +348,7 @@ static int apply(cql_ctx_t *c, const cql_table_t *t, storage_mutation_t *m, base
         return BASE_ERROR;
     }
     if (!c->defer) {
-        write_now(c, t, m);
-        return BASE_OK;
+        return write_now(c, t, m, err);
     }
     if (c->n_pending == c->cap_pending) {
         size_t cap = c->cap_pending ? c->cap_pending * 2 : 16;
@@ -1395,7 +1406,9 @@ int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, 
     total->shape = c->shape;
     total->rows_read = rows_read;
     for (size_t i = 0; !c->lwt_refused && i < c->n_pending; i++) {
-        write_now(c, c->pending[i].t, &c->pending[i].m);
+        if (write_now(c, c->pending[i].t, &c->pending[i].m, err) != BASE_OK) {
+            return BASE_ERROR; /* only a commit log failure: the batch may be part applied */
+        }
     }
     if (c->out->kind != WIRE_RESULT_ROWS) {
         c->out->kind = WIRE_RESULT_VOID;

@@ -131,7 +131,7 @@ void cql__system_init(cql_engine_t *e)
     for (size_t i = 0; i < sizeof(system_tables) / sizeof(system_tables[0]); i++) {
         cql_result_t out;
         base_error_t err;
-        cql_ctx_t c = {.e = e, .s = s, .a = &a, .out = &out, .batch_ts = INT64_MIN};
+        cql_ctx_t c = {.e = e, .s = s, .owner = s, .a = &a, .out = &out, .batch_ts = INT64_MIN};
         memset(&out, 0, sizeof(out));
         cql_stmt_t *st;
         const char *ddl = system_tables[i].ddl;
@@ -145,8 +145,6 @@ void cql__system_init(cql_engine_t *e)
         }
         cql_keyspace_t *ks = cql__keyspace_find(e, st->u.create_table.table.keyspace);
         cql_table_t *t = cql__table_find(ks, st->u.create_table.table.name);
-        storage_table_drop(e->db, t->st);
-        t->st = NULL;
         t->vt = &system_tables[i].vt;
         base_arena_reset(&a);
     }

@@ -48,6 +48,8 @@ typedef enum {
     OPT_PRICES,
     OPT_ADMIN_PORT,
     OPT_ADMIN_BIND,
+    OPT_STORAGE,
+    OPT_FSYNC,
 } opt_id_t;
 
 typedef struct option_s {
@@ -106,6 +108,12 @@ static const option_t options[] = {
      "HTTP admin endpoint: status, RU statistics, estimates (default 10351; 0 = off)"},
     {"--admin-bind", OPT_ADMIN_BIND, "ADDR", "COSMOS_EMULATOR_ADMIN_BIND",
      "address of the admin endpoint (default 127.0.0.1: loopback only)"},
+    {"--storage", OPT_STORAGE, "memory|durable", "COSMOS_EMULATOR_STORAGE",
+     "memory (default: nothing survives a restart) or durable (data and schema kept in "
+     "<data-dir>/data)"},
+    {"--fsync", OPT_FSYNC, "always|never", "COSMOS_EMULATOR_FSYNC",
+     "durable storage: never (default; survives a killed process) or always (fsync every "
+     "write; survives a power loss, slower)"},
     {"--help", OPT_HELP, NULL, NULL, "print this help and exit"},
     {"--version", OPT_VERSION, NULL, NULL, "print the version and exit"},
 };
@@ -306,6 +314,18 @@ static int apply(emu_config_t *c, const option_t *o, const char *val, const char
     case OPT_ADMIN_BIND:
         set_str(&c->admin_bind, val);
         break;
+    case OPT_STORAGE:
+        if (strcmp(val, "memory") != 0 && strcmp(val, "durable") != 0) {
+            return fail(msg, cap, "%s: '%s' is not a storage mode (memory or durable)", src, val);
+        }
+        c->durable = strcmp(val, "durable") == 0;
+        return 0;
+    case OPT_FSYNC:
+        if (strcmp(val, "always") != 0 && strcmp(val, "never") != 0) {
+            return fail(msg, cap, "%s: '%s' is not always or never", src, val);
+        }
+        c->fsync_always = strcmp(val, "always") == 0;
+        return 0;
     case OPT_CERT_HOST:
         if (c->n_cert_hosts == EMU_MAX_CERT_HOSTS) {
             return fail(msg, cap, "%s: at most %d certificate host names", src, EMU_MAX_CERT_HOSTS);
@@ -446,6 +466,11 @@ static int resolve(emu_config_t *c, char *raw_key, char *msg, size_t cap)
         return fail(msg, cap,
                     "--default-throughput cannot be combined with --serverless (serverless tables "
                     "have no throughput)");
+    }
+    if (c->fsync_always && !c->durable) {
+        return fail(msg, cap,
+                    "--fsync always needs --storage durable (memory storage has "
+                    "nothing to sync)");
     }
     if (c->account[0] == '\0' || c->account_key[0] == '\0') {
         return fail(msg, cap, "the account name and key must not be empty");

@@ -25,6 +25,7 @@
 #define EMU_MAX_CERT_HOSTS       32
 #define EMU_DEFAULT_SSR_MS       60000 /* the service retries throttled requests for 60 s */
 #define EMU_DEFAULT_ADMIN_PORT   10351
+#define EMU_CHECKPOINT_LOG_BYTES (64u * 1024 * 1024) /* durable: snapshot past this log size */
 
 typedef enum {
     EMU_CMD_SERVE = 0,
@@ -63,6 +64,9 @@ typedef struct emu_config_s {
     int server_side_retry_ms;      /* how long a held request may wait */
     char *cost_model_file;         /* JSON of ru_meter coefficients, or NULL */
     char *prices_file;             /* JSON price table for estimates, or NULL */
+    /* storage (server.c) */
+    bool durable;      /* --storage durable: data in <data-dir>/data survives restarts */
+    bool fsync_always; /* --fsync always: every record fsync'ed (survives a power loss) */
     /* admin endpoint (admin.c) */
     int admin_port;   /* HTTP status/statistics/estimates; 0: off */
     char *admin_bind; /* loopback by default */

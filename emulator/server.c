@@ -13,6 +13,13 @@
  * Shutdown (SIGINT/SIGTERM): stop accepting, ask every connection to flush
  * and close, leave the loop when the last one is gone (or after a short
  * grace period), then free everything, so ASan's leak check stays clean.
+ *
+ * Durable storage (--storage durable): storage keeps its commit log and
+ * snapshots in <data-dir>/data and cql its schema log beside them. The
+ * schema is restored before the loop runs, so no request sees a partial
+ * one; a timer snapshots the data once the commit log passes
+ * EMU_CHECKPOINT_LOG_BYTES, and a graceful shutdown snapshots it too, so the
+ * next start reads one compact snapshot instead of a long log.
  */
 #include "emulator/server.h"
 
@@ -20,13 +27,17 @@
 #include <errno.h>
 #include <netdb.h>
 #include <signal.h>
+#include <sys/stat.h>
 
 #include "emulator/admin.h"
 #include "emulator/conn.h"
 #include "emulator/log.h"
 #include "emulator/tls.h"
 
-#define DRAIN_TIMEOUT_SEC 2
+#define DRAIN_TIMEOUT_SEC    2
+#define CHECKPOINT_CHECK_SEC 2 /* how often the commit log's size is looked at */
+#define DATA_SUBDIR          "data"
+#define SCHEMA_LOG_FILE      "schema.log"
 
 static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *addr,
                       int addr_len, void *arg)
@@ -161,18 +172,131 @@ static int listen_on(emu_server_t *s, struct sockaddr_storage *ss)
     return BASE_OK;
 }
 
-static void start_engine(emu_server_t *s, const struct sockaddr_storage *ss)
+/* Snapshot + new commit log, logged with what it took. */
+static int checkpoint(emu_server_t *s, const char *why)
 {
+    base_error_t err;
+    uint64_t log_bytes = storage_db_log_bytes(s->db);
+    int64_t t0 = base_mono_us();
+    if (storage_db_checkpoint(s->db, &err) != BASE_OK) {
+        emu_log(EMU_LOG_ERROR, 0, "checkpoint (%s) failed: %s", why, err.msg);
+        return BASE_ERROR;
+    }
+    emu_log(EMU_LOG_INFO, 0,
+            "checkpoint (%s): %.1f MB of commit log folded into a snapshot in %lld ms", why,
+            (double)log_bytes / (1024.0 * 1024.0), (long long)((base_mono_us() - t0) / 1000));
+    return BASE_OK;
+}
+
+static void on_checkpoint_timer(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    emu_server_t *s = arg;
+    if (!s->stopping && storage_db_log_bytes(s->db) >= EMU_CHECKPOINT_LOG_BYTES) {
+        checkpoint(s, "commit log over 64 MB");
+    }
+}
+
+/* mkdir -p: the data directory may not exist yet (--no-tls creates no certificates). */
+static int make_dirs(const char *dir)
+{
+    char path[4096];
+    if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path) || path[0] == '\0') {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (char *p = path + 1;; p++) {
+        if (*p != '/' && *p != '\0') {
+            continue;
+        }
+        char saved = *p;
+        *p = '\0';
+        if (mkdir(path, 0700) != 0 && errno != EEXIST) {
+            return -1;
+        }
+        *p = saved;
+        if (saved == '\0') {
+            return 0;
+        }
+    }
+}
+
+/* Opens <data-dir>/data, restores the schema over it and arms the checkpoint timer. */
+static int open_durable(emu_server_t *s, char *dir, size_t cap)
+{
+    base_error_t err;
+    if (snprintf(dir, cap, "%s/%s", s->cfg->data_dir, DATA_SUBDIR) >= (int)cap) {
+        emu_log(EMU_LOG_ERROR, 0, "--data-dir is too long");
+        return BASE_ERROR;
+    }
+    if (make_dirs(dir) != 0) {
+        emu_log(EMU_LOG_ERROR, 0, "cannot create %s: %s", dir, strerror(errno));
+        return BASE_ERROR;
+    }
+    int64_t t0 = base_mono_us();
+    s->db =
+        storage_db_open(dir, s->cfg->fsync_always ? STORAGE_SYNC_ALWAYS : STORAGE_SYNC_NONE, &err);
+    if (s->db == NULL) {
+        emu_log(EMU_LOG_ERROR, 0, "cannot open durable storage in %s: %s", dir, err.msg);
+        return BASE_ERROR;
+    }
+    emu_log(EMU_LOG_DEBUG, 0, "storage opened in %lld ms",
+            (long long)((base_mono_us() - t0) / 1000));
+    s->checkpoint_timer = event_new(s->base, -1, EV_PERSIST, on_checkpoint_timer, s);
+    struct timeval tv = {CHECKPOINT_CHECK_SEC, 0};
+    if (s->checkpoint_timer == NULL || evtimer_add(s->checkpoint_timer, &tv) != 0) {
+        emu_log(EMU_LOG_ERROR, 0, "cannot arm the checkpoint timer");
+        return BASE_ERROR;
+    }
+    return BASE_OK;
+}
+
+/* Replays the schema log so every table finds its data again. */
+static int restore_schema(emu_server_t *s, const char *dir)
+{
+    base_error_t err;
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/%s", dir, SCHEMA_LOG_FILE);
+    cql_engine_set_schema_sync(s->engine,
+                               s->cfg->fsync_always ? STORAGE_SYNC_ALWAYS : STORAGE_SYNC_NONE);
+    int64_t t0 = base_mono_us();
+    if (cql_engine_restore(s->engine, path, &err) != BASE_OK) {
+        emu_log(EMU_LOG_ERROR, 0, "cannot restore the schema: %s", err.msg);
+        return BASE_ERROR;
+    }
+    /* Tables whose CREATE never reached the schema log were never acknowledged. */
+    size_t orphans = storage_db_drop_unclaimed(s->db);
+    if (orphans > 0) {
+        emu_log(EMU_LOG_WARN, 0, "dropped %zu stored table(s) the schema log does not know",
+                orphans);
+    }
+    emu_log(EMU_LOG_INFO, 0, "durable storage in %s (fsync %s): restored in %lld ms", dir,
+            s->cfg->fsync_always ? "always" : "never", (long long)((base_mono_us() - t0) / 1000));
+    return BASE_OK;
+}
+
+static int start_engine(emu_server_t *s, const struct sockaddr_storage *ss)
+{
+    char dir[4096];
     cql_config_t cc;
     cql_config_defaults(&cc);
     cc.profile = s->cfg->profile;
     cc.data_center = s->cfg->region;
     rpc_address(ss, &cc);
-    s->db = storage_db_new();
+    if (!s->cfg->durable) {
+        s->db = storage_db_new();
+        emu_log(EMU_LOG_INFO, 0,
+                "storage in memory: nothing survives a restart "
+                "(--storage durable keeps it)");
+    } else if (open_durable(s, dir, sizeof(dir)) != BASE_OK) {
+        return BASE_ERROR;
+    }
     s->engine = cql_engine_new(&cc, s->db);
-    emu_metering_attach(s->metering, s->engine);
+    emu_metering_attach(s->metering, s->engine); /* before restoring: it sees the DDL replayed */
     s->events = emu_events_new();
     cql_engine_set_listener(s->engine, emu_events_on_schema_change, s->events);
+    return s->cfg->durable ? restore_schema(s, dir) : BASE_OK;
 }
 
 static void server_fini(emu_server_t *s)
@@ -191,6 +315,9 @@ static void server_fini(emu_server_t *s)
     }
     if (s->drain_timer != NULL) {
         event_free(s->drain_timer);
+    }
+    if (s->checkpoint_timer != NULL) {
+        event_free(s->checkpoint_timer);
     }
     emu_admin_free(s->admin); /* before the metering it reads */
     if (s->engine != NULL) {
@@ -236,7 +363,9 @@ int emu_server_run(const emu_config_t *cfg)
     if (listen_on(&s, &ss) != BASE_OK) {
         goto done;
     }
-    start_engine(&s, &ss);
+    if (start_engine(&s, &ss) != BASE_OK) {
+        goto done;
+    }
     s.sigint = evsignal_new(s.base, SIGINT, on_signal, &s);
     s.sigterm = evsignal_new(s.base, SIGTERM, on_signal, &s);
     if (s.sigint == NULL || s.sigterm == NULL || evsignal_add(s.sigint, NULL) != 0 ||
@@ -265,6 +394,10 @@ int emu_server_run(const emu_config_t *cfg)
         goto done;
     }
     rc = 0;
+    /* The connections are gone: nothing writes while the snapshot is taken. */
+    if (cfg->durable && checkpoint(&s, "shutdown") != BASE_OK) {
+        rc = 1;
+    }
     emu_log(EMU_LOG_INFO, 0, "stopped");
 
 done:

@@ -22,8 +22,9 @@ typedef struct emu_server_s {
     struct evconnlistener *listener;
     struct event *sigint;
     struct event *sigterm;
-    struct event *drain_timer; /* bounds the graceful shutdown */
-    SSL_CTX *ssl;              /* NULL with --no-tls */
+    struct event *drain_timer;      /* bounds the graceful shutdown */
+    struct event *checkpoint_timer; /* durable storage: snapshots a long commit log */
+    SSL_CTX *ssl;                   /* NULL with --no-tls */
     storage_db_t *db;
     cql_engine_t *engine;
     emu_metering_t *metering;  /* request units: attached to engine */

@@ -10,6 +10,9 @@
  *
  * A write that is entirely shadowed leaves nothing behind: rows and
  * partitions are only created when something is left to remember.
+ *
+ * On a durable database storage_apply appends the mutation to the commit
+ * log first; storage__apply is the in-memory half that replay calls.
  */
 #include "storage/storage_int.h"
 
@@ -143,6 +146,21 @@ static void write_row(storage_partition_t *p, const storage_mutation_t *m, int64
 int storage_apply(storage_table_t *t, const storage_mutation_t *m, int64_t now_us,
                   storage_write_stats_t *stats)
 {
+    /* Logged before memory changes: an unlogged write is never visible. */
+    if (t->db->dur != NULL && storage__log_mutation(t->db, t->id, m, now_us) != BASE_OK) {
+        if (stats != NULL) {
+            memset(stats, 0, sizeof(*stats));
+        }
+        return BASE_EIO;
+    }
+    storage__apply(t, m, now_us, stats);
+    return BASE_OK;
+}
+
+
+void storage__apply(storage_table_t *t, const storage_mutation_t *m, int64_t now_us,
+                    storage_write_stats_t *stats)
+{
     storage__table_begin_write(t);
 
     uint64_t hash = storage__table_hash(m->token, m->pk, m->pk_len);
@@ -187,5 +205,4 @@ int storage_apply(storage_table_t *t, const storage_mutation_t *m, int64_t now_u
             storage__partition_free(p);
         }
     }
-    return BASE_OK;
 }

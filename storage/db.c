@@ -1,13 +1,14 @@
 /*
  * db.c - the registry of tables, part of storage/. The db owns every table
  * it creates; dropping one or freeing the db frees all of its data.
+ *
+ * On a durable database (durable.c) each public call here first appends
+ * its record to the commit log, then changes memory; the storage__ forms
+ * change memory only, for replay. Table ids are unique in a durable
+ * database: storage_table_create on the id of a restored table hands that
+ * table out ("claims" it) instead of creating one.
  */
 #include "storage/storage_int.h"
-
-
-struct storage_db_s {
-    storage_table_t *tables; /* doubly linked through prev/next */
-};
 
 
 storage_db_t *storage_db_new(void)
@@ -16,22 +17,34 @@ storage_db_t *storage_db_new(void)
 }
 
 
-void storage_db_free(storage_db_t *db)
+void storage__db_clear(storage_db_t *db)
 {
-    if (db == NULL) {
-        return;
-    }
     storage_table_t *t = db->tables;
     while (t != NULL) {
         storage_table_t *next = t->next;
         storage__table_free(t);
         t = next;
     }
-    base_free(db);
+    db->tables = NULL;
 }
 
 
-storage_table_t *storage_table_create(storage_db_t *db, uint64_t id)
+void storage_db_free(storage_db_t *db)
+{
+    if (db == NULL) {
+        return;
+    }
+    if (db->dur != NULL) {
+        base_error_t err;
+        if (storage_db_checkpoint(db, &err) != BASE_OK) {
+            fprintf(stderr, "storage: checkpoint at close failed: %s\n", err.msg);
+        }
+    }
+    storage__db_abandon(db);
+}
+
+
+storage_table_t *storage__db_add_table(storage_db_t *db, uint64_t id)
 {
     storage_table_t *t = storage__table_new(db, id);
     t->next = db->tables;
@@ -43,7 +56,35 @@ storage_table_t *storage_table_create(storage_db_t *db, uint64_t id)
 }
 
 
-void storage_table_drop(storage_db_t *db, storage_table_t *t)
+storage_table_t *storage__db_find(const storage_db_t *db, uint64_t id)
+{
+    for (storage_table_t *t = db->tables; t != NULL; t = t->next) {
+        if (t->id == id) {
+            return t;
+        }
+    }
+    return NULL;
+}
+
+
+storage_table_t *storage_table_create(storage_db_t *db, uint64_t id)
+{
+    if (db->dur != NULL) {
+        storage_table_t *t = storage__db_find(db, id);
+        if (t != NULL) {
+            BASE_ASSERT(!t->claimed); /* one live table per id */
+            t->claimed = true;
+            return t;
+        }
+        storage__log_table(db, STORAGE__REC_CREATE, id, 0);
+    }
+    storage_table_t *t = storage__db_add_table(db, id);
+    t->claimed = true;
+    return t;
+}
+
+
+void storage__db_remove_table(storage_db_t *db, storage_table_t *t)
 {
     BASE_ASSERT(t->db == db);
     if (t->prev != NULL) {
@@ -55,4 +96,29 @@ void storage_table_drop(storage_db_t *db, storage_table_t *t)
         t->next->prev = t->prev;
     }
     storage__table_free(t);
+}
+
+
+void storage_table_drop(storage_db_t *db, storage_table_t *t)
+{
+    if (db->dur != NULL) {
+        storage__log_table(db, STORAGE__REC_DROP, t->id, 0);
+    }
+    storage__db_remove_table(db, t);
+}
+
+
+size_t storage_db_drop_unclaimed(storage_db_t *db)
+{
+    size_t n = 0;
+    storage_table_t *t = db->tables;
+    while (t != NULL) {
+        storage_table_t *next = t->next;
+        if (!t->claimed) {
+            storage_table_drop(db, t);
+            n++;
+        }
+        t = next;
+    }
+    return n;
 }

@@ -9,7 +9,11 @@
 
 void storage_table_set_physical_partitions(storage_table_t *t, uint32_t n)
 {
-    t->n_physical = n > 0 ? n : 1;
+    n = n > 0 ? n : 1;
+    if (t->db->dur != NULL && n != t->n_physical) {
+        storage__log_table(t->db, STORAGE__REC_PHYSICAL, t->id, n);
+    }
+    t->n_physical = n;
 }
 
 

@@ -40,8 +40,47 @@ int64_t storage_token(const uint8_t *key, size_t len);
 
 /* ---- database and tables ----------------------------------------------- */
 
-storage_db_t *storage_db_new(void); /* in-memory; caller owns, storage_db_free */
-void storage_db_free(storage_db_t *db);
+storage_db_t *storage_db_new(void);     /* in-memory; caller owns, storage_db_free */
+void storage_db_free(storage_db_t *db); /* durable: checkpoints first, then closes */
+
+/*
+ * Durable databases. Every change (table create/drop/truncate, every applied
+ * mutation) is appended to a commit log in dir before the call returns, with
+ * a length and CRC32 per record, so a write the caller acknowledged survives
+ * the process being killed (and, with STORAGE_SYNC_ALWAYS, the machine
+ * losing power: fsync per record). A checkpoint writes an lz4-compressed
+ * snapshot of every table and starts a new log; opening loads the newest
+ * valid snapshot and replays the log after it, ignoring a torn last record.
+ *
+ * Tables come back under their ids: storage_table_create(db, id) on an
+ * opened database returns the restored table with that id, if there is one,
+ * so the layer above re-creates its schema and finds its data. Restoring
+ * logs nothing; a restored table stays "unclaimed" (kept, checkpointed,
+ * claimable later) until then, and storage_db_drop_unclaimed drops the
+ * rest. Ids are unique in a durable database: creating the id of a table
+ * already handed out is a caller bug (asserted).
+ *
+ * A record that cannot be written makes storage_apply return BASE_EIO
+ * without changing memory (the error is printed once on stderr). Create,
+ * drop, truncate and set_physical_partitions cannot fail, so their failure
+ * leaves the log behind memory: every storage_apply then returns BASE_EIO
+ * until a storage_db_checkpoint succeeds.
+ */
+typedef enum {
+    STORAGE_SYNC_NONE = 0, /* write() per record: survives a process crash */
+    STORAGE_SYNC_ALWAYS,   /* fsync per record: survives a power loss */
+} storage_sync_t;
+
+/* Opens (or creates) a durable database in dir. NULL with err on failure. */
+storage_db_t *storage_db_open(const char *dir, storage_sync_t sync, base_error_t *err);
+/* Snapshot + new log; no-op for in-memory databases. */
+int storage_db_checkpoint(storage_db_t *db, base_error_t *err);
+/* Bytes in the current commit log (to decide when to checkpoint); 0 in memory. */
+uint64_t storage_db_log_bytes(const storage_db_t *db);
+bool storage_db_durable(const storage_db_t *db);
+/* Drops (and logs dropping) every restored table not claimed yet; returns
+ * how many. For the layer above once its whole schema is re-created. */
+size_t storage_db_drop_unclaimed(storage_db_t *db);
 
 /* Creates an empty table; the db owns it. id is the caller's handle. */
 storage_table_t *storage_table_create(storage_db_t *db, uint64_t id);
@@ -111,7 +150,9 @@ typedef struct storage_write_stats_s {
     size_t partition_rows;  /* live + dead rows in the partition after the write */
 } storage_write_stats_t;
 
-/* Applies a mutation. Returns BASE_OK; stats may be NULL. */
+/* Applies a mutation. Returns BASE_OK, or BASE_EIO when a durable
+ * database could not log it (nothing applied, stats zeroed); stats may be
+ * NULL. */
 int storage_apply(storage_table_t *t, const storage_mutation_t *m, int64_t now_us,
                   storage_write_stats_t *stats);
 

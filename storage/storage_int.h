@@ -3,7 +3,7 @@
  * storage/ (and its unit tests) includes this header.
  *
  * Shape of the data:
- *   storage_db_t      list of tables
+ *   storage_db_t      list of tables, plus the files behind it when durable
  *   storage_table_t   hash index (token, pk) -> partition, for point lookups,
  *                     plus a skiplist of the same partitions in (token, pk)
  *                     order, for scans and paging
@@ -191,6 +191,9 @@ void storage__partition_delete_range(storage_partition_t *p, const storage_bound
 struct storage_table_s {
     storage_db_t *db;
     uint64_t id;
+    /* False for a table a durable open restored that storage_table_create
+     * has not handed out yet. */
+    bool claimed;
     storage_table_t *prev, *next; /* the db's list */
     /* Open-addressing hash index; partitions are only removed all at once
      * (truncate, drop), so slots need no tombstones. */
@@ -215,6 +218,10 @@ struct storage_table_s {
 
 storage_table_t *storage__table_new(storage_db_t *db, uint64_t id);
 void storage__table_free(storage_table_t *t);
+/* The in-memory half of truncate, drop and apply: no commit log record. */
+void storage__table_truncate(storage_table_t *t);
+void storage__apply(storage_table_t *t, const storage_mutation_t *m, int64_t now_us,
+                    storage_write_stats_t *stats);
 /* The partition for (token, pk) whether or not it has data, NULL if none. */
 storage_partition_t *storage__table_lookup(const storage_table_t *t, int64_t token,
                                            const uint8_t *pk, size_t pk_len, uint64_t hash);
@@ -225,5 +232,127 @@ void storage__table_defer_free(storage_table_t *t, void *p);
 /* Start of a write: frees deferred memory (views die here). */
 void storage__table_begin_write(storage_table_t *t);
 uint64_t storage__table_next_seed(storage_table_t *t);
+
+/* ---- the database (db.c) ------------------------------------------------ */
+
+typedef struct storage__durable_s storage__durable_t;
+
+struct storage_db_s {
+    storage_table_t *tables; /* doubly linked through prev/next */
+    storage__durable_t *dur; /* NULL for an in-memory database */
+};
+
+/* Links a new table without logging it. */
+storage_table_t *storage__db_add_table(storage_db_t *db, uint64_t id);
+/* Unlinks and frees t without logging it. */
+void storage__db_remove_table(storage_db_t *db, storage_table_t *t);
+storage_table_t *storage__db_find(const storage_db_t *db, uint64_t id);
+/* Frees every table (a failed load starts again from nothing). */
+void storage__db_clear(storage_db_t *db);
+
+/* ---- durability: records (record.c, crc32.c) ----------------------------- */
+
+/*
+ * One record, in the commit log and in a snapshot alike:
+ *   [u32 length][u32 crc32 of payload][payload]
+ *   payload = [u8 kind][u64 table id][body]
+ * big-endian. A snapshot is a stream of the same records (CREATE, PHYSICAL,
+ * MUTATION) closed by an END record whose id is the number of records
+ * before it, so loading one is replaying it.
+ */
+enum {
+    STORAGE__REC_CREATE = 1,
+    STORAGE__REC_DROP = 2,
+    STORAGE__REC_TRUNCATE = 3,
+    STORAGE__REC_MUTATION = 4, /* body: now_us, then the mutation */
+    STORAGE__REC_PHYSICAL = 5, /* body: u32 physical partition count */
+    STORAGE__REC_END = 6,      /* snapshots only */
+};
+
+#define STORAGE__REC_HEADER 8
+/* Larger lengths are corruption, not a record (snapshots split rows). */
+#define STORAGE__REC_MAX    (UINT32_C(1) << 30)
+
+uint32_t storage__crc32(const uint8_t *p, size_t n);
+
+/* Starts a record at the end of b; returns where it starts, for _end. */
+size_t storage__rec_begin(base_buf_t *b, uint8_t kind, uint64_t id);
+/* Fills in the length and the checksum. */
+void storage__rec_end(base_buf_t *b, size_t start);
+void storage__rec_put_mutation(base_buf_t *b, const storage_mutation_t *m, int64_t now_us);
+
+typedef enum {
+    STORAGE__FRAME_OK,
+    STORAGE__FRAME_TORN, /* the record runs past the end of the bytes */
+    STORAGE__FRAME_BAD,  /* impossible length or checksum mismatch */
+} storage__frame_t;
+
+/* Checks the record at buf[off..len): on OK, *payload and *plen describe
+ * it; *next is where the following record would start (also for BAD when
+ * the length was plausible, else len). */
+storage__frame_t storage__rec_frame(const uint8_t *buf, size_t len, size_t off,
+                                    const uint8_t **payload, size_t *plen, size_t *next);
+
+/* Decoding scratch reused across records. */
+typedef struct storage__replay_s {
+    storage_cell_t *cells;
+    size_t cap_cells;
+    uint32_t *cols;
+    size_t cap_cols;
+    storage_table_t *last; /* lookup cache */
+} storage__replay_t;
+
+void storage__replay_fini(storage__replay_t *rp);
+/* Decodes one payload (bounds-checked: files are untrusted) and applies it
+ * to db without logging. NULL on success, else why the record is invalid. */
+const char *storage__rec_apply(storage_db_t *db, storage__replay_t *rp, const uint8_t *p, size_t n);
+
+/* ---- durability: files (file.c, commitlog.c, snapshot.c, durable.c) ---- */
+
+struct storage__durable_s {
+    char *dir;
+    int lock_fd; /* flock'ed: one process per directory */
+    int log_fd;  /* the current commit log, O_APPEND */
+    uint64_t gen;
+    uint64_t log_bytes; /* size of the current log */
+    storage_sync_t sync;
+    /* The log no longer describes memory (a failed drop/truncate record or
+     * fsync): writes are refused until a checkpoint succeeds. */
+    bool failed;
+    bool reported; /* the failure was printed */
+    base_buf_t enc;
+};
+
+/* dir/<prefix><gen><suffix> into out (PATH_MAX-sized). */
+void storage__path(char *out, size_t size, const char *dir, const char *prefix, uint64_t gen,
+                   const char *suffix);
+int storage__write_all(int fd, const void *p, size_t n);
+/* The whole file into *data (caller frees); BASE_ERROR with err. */
+int storage__read_file(const char *path, uint8_t **data, size_t *len, base_error_t *err);
+int storage__fsync_dir(const char *dir);
+
+/* Appends d->enc as one write; BASE_EIO (reported once on stderr) if the
+ * record could not be written, and then nothing of it is left behind. */
+int storage__log_append(storage__durable_t *d);
+/* Logs a table-level record; a failure marks the log failed, because the
+ * caller changes memory anyway (these calls cannot fail). */
+void storage__log_table(storage_db_t *db, uint8_t kind, uint64_t id, uint32_t arg);
+int storage__log_mutation(storage_db_t *db, uint64_t id, const storage_mutation_t *m,
+                          int64_t now_us);
+/* Replays commitlog-<gen>.log into db. In the last log a torn or
+ * zero-filled tail is cut off; anything else invalid is an error. */
+int storage__log_replay(storage_db_t *db, uint64_t gen, bool last, base_error_t *err);
+/* Opens (creating) commitlog-<gen>.log for appending. -1 with err. */
+int storage__log_open(const char *dir, uint64_t gen, bool create, uint64_t *size,
+                      base_error_t *err);
+
+/* Writes snapshot-<gen>.lz4 of every table: temp file, fsync, rename. */
+int storage__snapshot_write(storage_db_t *db, uint64_t gen, base_error_t *err);
+/* Loads snapshot-<gen>.lz4 into an empty db; BASE_ERROR if invalid. */
+int storage__snapshot_load(storage_db_t *db, uint64_t gen, base_error_t *err);
+
+/* Test hook: frees a durable db without a checkpoint, leaving its files as
+ * a killed process would. */
+void storage__db_abandon(storage_db_t *db);
 
 #endif

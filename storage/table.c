@@ -123,6 +123,15 @@ void storage__table_free(storage_table_t *t)
 
 void storage_table_truncate(storage_table_t *t)
 {
+    if (t->db->dur != NULL) {
+        storage__log_table(t->db, STORAGE__REC_TRUNCATE, t->id, 0);
+    }
+    storage__table_truncate(t);
+}
+
+
+void storage__table_truncate(storage_table_t *t)
+{
     index_fini(t);
     deferred_free_all(t);
     t->epoch++;

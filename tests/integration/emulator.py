@@ -8,6 +8,7 @@ modules are independent and ctest may run them in any order:
     emu.port, emu.ca_path       # the chosen port; the CA from `certs export`
     emu.stop()                  # SIGTERM; asserts a clean exit (exit code 0,
                                 # no sanitizer report in the log)
+    emu.kill()                  # SIGKILL, as a crash (Emulator(data_dir=d) keeps d)
 
 The server picks the port itself (--port 0) and reports it on its
 "listening on HOST:PORT" line, so there is no race for a free port.
@@ -100,6 +101,22 @@ class Emulator:
             if rc != 0 or bad:
                 raise AssertionError("emulator exited %d%s; log:\n%s"
                                      % (rc, " with sanitizer reports" if bad else "", log[-6000:]))
+        finally:
+            self.proc = None
+            if self.own_data_dir:
+                shutil.rmtree(self.data_dir, ignore_errors=True)
+
+    def kill(self):
+        """SIGKILL, as a crash: no shutdown, no exit status or sanitizer check
+        (a killed process leaves neither). A --data-dir the caller gave is
+        kept, so the next Emulator(data_dir=...) starts from what is left."""
+        if self.proc is None:
+            return
+        try:
+            self.proc.kill()
+            self.proc.wait(timeout=30)
+            self._reader.join(timeout=10)
+            self.proc.stderr.close()
         finally:
             self.proc = None
             if self.own_data_dir:

@@ -219,6 +219,17 @@ static void prepared_statement_binds_by_position(void **state)
     ok(f, "ALTER TABLE ks.users ADD email text");
     assert_int_equal(cql_execute(f->e, f->s, idv, &p, &f->a, &f->r, &f->err), BASE_ERROR);
     assert_int_equal(f->err.code, WIRE_ERR_UNPREPARED);
+    /* a prepared DROP KEYSPACE of the keyspace it was prepared in */
+    ok(f, "USE ks");
+    base_arena_reset(&f->a);
+    const char *drop = "DROP KEYSPACE ks";
+    assert_int_equal(cql_prepare(f->e, f->s, base_str_from(drop), &f->a, &f->r, &f->err), BASE_OK);
+    uint8_t drop_id[16];
+    memcpy(drop_id, f->r.prepared_id, 16);
+    wire_value_t drop_idv = {drop_id, 16};
+    wire_query_params_t none = {.consistency = WIRE_CL_ONE, .paging_state = {NULL, -1}};
+    assert_int_equal(cql_execute(f->e, f->s, drop_idv, &none, &f->a, &f->r, &f->err), BASE_OK);
+    assert_null(cql_session_keyspace(f->s));
     uint8_t unknown[16] = {1};
     wire_value_t bad = {unknown, 16};
     assert_int_equal(cql_execute(f->e, f->s, bad, &p, &f->a, &f->r, &f->err), BASE_ERROR);

@@ -1,0 +1,95 @@
+/*
+ * file.c - the POSIX file calls durable storage makes, part of storage/:
+ * whole writes (looping over short writes and EINTR), whole reads, and
+ * directory fsync so a created or renamed file survives a power loss.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "storage/storage_int.h"
+
+
+void storage__path(char *out, size_t size, const char *dir, const char *prefix, uint64_t gen,
+                   const char *suffix)
+{
+    int n = snprintf(out, size, "%s/%s%" PRIu64 "%s", dir, prefix, gen, suffix);
+    BASE_ASSERT(n > 0 && (size_t)n < size); /* storage_db_open bounds the dir length */
+}
+
+
+int storage__write_all(int fd, const void *p, size_t n)
+{
+    const uint8_t *at = p;
+    while (n > 0) {
+        ssize_t w = write(fd, at, n);
+        if (w < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return BASE_EIO;
+        }
+        at += w;
+        n -= (size_t)w;
+    }
+    return BASE_OK;
+}
+
+
+int storage__read_file(const char *path, uint8_t **data, size_t *len, base_error_t *err)
+{
+    int rc = BASE_OK;
+    uint8_t *buf = NULL;
+    size_t n = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        rc = base_error_set(err, 0, "storage: cannot read %s: %s", path, strerror(errno));
+        goto done;
+    }
+    size_t size = (size_t)st.st_size;
+    buf = base_try_malloc(size > 0 ? size : 1);
+    if (buf == NULL) {
+        rc = base_error_set(err, 0, "storage: %s: no memory for %zu bytes", path, size);
+        goto done;
+    }
+    while (n < size) {
+        ssize_t r = read(fd, buf + n, size - n);
+        if (r < 0 && errno == EINTR) {
+            continue;
+        }
+        if (r <= 0) {
+            rc = base_error_set(err, 0, "storage: cannot read %s: %s", path,
+                                r < 0 ? strerror(errno) : "file shrank while reading");
+            goto done;
+        }
+        n += (size_t)r;
+    }
+
+done:
+    if (fd >= 0) {
+        close(fd);
+    }
+    if (rc != BASE_OK) {
+        base_free(buf);
+        buf = NULL;
+        n = 0;
+    }
+    *data = buf;
+    *len = n;
+    return rc;
+}
+
+
+int storage__fsync_dir(const char *dir)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        return BASE_EIO;
+    }
+    int rc = fsync(fd) == 0 ? BASE_OK : BASE_EIO;
+    close(fd);
+    return rc;
+}

@@ -1,0 +1,348 @@
+/*
+ * snapshot.c - snapshots, part of storage/: snapshot-<gen>.lz4 holds every
+ * table as the records that would rebuild it (record.c): CREATE, PHYSICAL,
+ * then per partition its deletion, its range tombstones, its static row and
+ * its rows as mutations carrying all their state (row deletion, marker,
+ * every cell including tombstones and expired ones), closed by an END
+ * record counting the others. Re-applying them rebuilds the same
+ * partitions, because everything kept is newer than whatever shadows it.
+ * One format, one decoder: loading a snapshot is replaying it.
+ *
+ * The stream is one LZ4 frame with a content checksum, on top of the
+ * per-record CRC32s. It is written to a temp file, fsync'ed and renamed
+ * over, then the directory is fsync'ed: a snapshot file either is whole or
+ * does not exist under its final name.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <lz4frame.h>
+
+#include "storage/storage_int.h"
+
+/* Compress in chunks of about this much. */
+#define CHUNK            (1u << 20)
+/* Rows with more cell bytes are written as several mutations. */
+#define ROW_RECORD_BYTES (8u << 20)
+
+
+typedef struct snap_writer_s {
+    int fd;
+    LZ4F_cctx *cctx;
+    LZ4F_preferences_t prefs;
+    base_buf_t in;  /* records not yet compressed */
+    base_buf_t out; /* compressed bytes */
+    uint64_t n_records;
+    const char *failed; /* what failed first, NULL while all is well */
+    int errnum;
+} snap_writer_t;
+
+
+static void fail(snap_writer_t *w, const char *what, int errnum)
+{
+    if (w->failed == NULL) {
+        w->failed = what;
+        w->errnum = errnum;
+    }
+}
+
+
+static void write_out(snap_writer_t *w)
+{
+    if (w->failed == NULL && storage__write_all(w->fd, w->out.data, w->out.len) != BASE_OK) {
+        fail(w, "write", errno);
+    }
+    base_buf_reset(&w->out);
+}
+
+
+static void compress_in(snap_writer_t *w)
+{
+    if (w->in.len == 0 || w->failed != NULL) {
+        base_buf_reset(&w->in);
+        return;
+    }
+    base_buf_reserve(&w->out, LZ4F_compressBound(w->in.len, &w->prefs));
+    size_t n = LZ4F_compressUpdate(w->cctx, w->out.data + w->out.len, w->out.cap - w->out.len,
+                                   w->in.data, w->in.len, NULL);
+    if (LZ4F_isError(n)) {
+        fail(w, LZ4F_getErrorName(n), 0);
+    } else {
+        w->out.len += n;
+        write_out(w);
+    }
+    base_buf_reset(&w->in);
+}
+
+
+static void emit_mutation(snap_writer_t *w, uint64_t id, const storage_mutation_t *m)
+{
+    size_t start = storage__rec_begin(&w->in, STORAGE__REC_MUTATION, id);
+    storage__rec_put_mutation(&w->in, m, 0);
+    storage__rec_end(&w->in, start);
+    w->n_records++;
+    if (w->in.len >= CHUNK) {
+        compress_in(w);
+    }
+}
+
+
+/* A row as one or more mutations: the first carries its deletion and
+ * marker, each at most about ROW_RECORD_BYTES of cells. */
+static void emit_row(snap_writer_t *w, uint64_t id, const storage_mutation_t *base,
+                     const storage__row_t *r, bool is_static)
+{
+    storage_mutation_t m = *base;
+    m.static_row = is_static;
+    m.ck = r->ck;
+    m.ck_len = r->ck_len;
+    m.delete_row = r->del_ts != STORAGE__NO_DELETION;
+    m.delete_ts = m.delete_row ? r->del_ts : 0;
+    m.row_marker = r->has_marker;
+    m.marker_ts = r->marker_ts;
+    m.marker_expires_us = r->marker_expires_us;
+    m.marker_ttl = r->marker_ttl;
+
+    size_t i = 0;
+    do {
+        size_t bytes = 0;
+        size_t j = i;
+        while (j < r->n_cells && (j == i || bytes < ROW_RECORD_BYTES)) {
+            bytes += (size_t)r->cells[j].path_len + r->cells[j].value_len;
+            j++;
+        }
+        m.cells = r->cells + i;
+        m.n_cells = j - i;
+        emit_mutation(w, id, &m);
+        m.delete_row = false;
+        m.delete_ts = 0;
+        m.row_marker = false;
+        i = j;
+    } while (i < r->n_cells);
+}
+
+
+static void emit_partition(snap_writer_t *w, uint64_t id, const storage_partition_t *p)
+{
+    storage_mutation_t base = {.pk = p->pk, .pk_len = p->pk_len, .token = p->token};
+    if (p->del_ts != STORAGE__NO_DELETION) {
+        storage_mutation_t m = base;
+        m.delete_partition = true;
+        m.delete_ts = p->del_ts;
+        emit_mutation(w, id, &m);
+    }
+    for (size_t i = 0; i < p->n_rts; i++) {
+        const storage__rt_t *rt = &p->rts[i];
+        storage_mutation_t m = base;
+        m.delete_range = true;
+        m.range_start = (storage_bound_t){rt->start, rt->start_len, rt->start_inclusive};
+        m.range_end = (storage_bound_t){rt->end, rt->end_len, rt->end_inclusive};
+        m.delete_ts = rt->ts;
+        emit_mutation(w, id, &m);
+    }
+    if (p->statics != NULL) {
+        emit_row(w, id, &base, p->statics, true);
+    }
+    for (storage__sl_node_t *n = storage__sl_first(&p->rows); n != NULL; n = n->next[0]) {
+        emit_row(w, id, &base, n->item, false);
+    }
+}
+
+
+static void emit_record(snap_writer_t *w, uint8_t kind, uint64_t id, uint32_t arg)
+{
+    size_t start = storage__rec_begin(&w->in, kind, id);
+    if (kind == STORAGE__REC_PHYSICAL) {
+        base_buf_put_u32(&w->in, arg);
+    }
+    storage__rec_end(&w->in, start);
+    w->n_records++;
+}
+
+
+static void emit_db(snap_writer_t *w, const storage_db_t *db)
+{
+    for (const storage_table_t *t = db->tables; t != NULL && w->failed == NULL; t = t->next) {
+        emit_record(w, STORAGE__REC_CREATE, t->id, 0);
+        if (t->n_physical != 1) {
+            emit_record(w, STORAGE__REC_PHYSICAL, t->id, t->n_physical);
+        }
+        for (storage__sl_node_t *n = storage__sl_first(&t->order); n != NULL; n = n->next[0]) {
+            emit_partition(w, t->id, n->item);
+        }
+    }
+    uint64_t count = w->n_records;
+    size_t start = storage__rec_begin(&w->in, STORAGE__REC_END, count);
+    storage__rec_end(&w->in, start);
+}
+
+
+int storage__snapshot_write(storage_db_t *db, uint64_t gen, base_error_t *err)
+{
+    const char *dir = db->dur->dir;
+    char tmp[4096];
+    char path[4096];
+    storage__path(tmp, sizeof(tmp), dir, "snapshot-", gen, ".lz4.tmp");
+    storage__path(path, sizeof(path), dir, "snapshot-", gen, ".lz4");
+
+    snap_writer_t w = {.fd = -1};
+    base_buf_init(&w.in);
+    base_buf_init(&w.out);
+    w.prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
+    w.prefs.frameInfo.blockSizeID = LZ4F_max4MB;
+
+    size_t rc = LZ4F_createCompressionContext(&w.cctx, LZ4F_VERSION);
+    if (LZ4F_isError(rc)) {
+        fail(&w, LZ4F_getErrorName(rc), 0);
+        goto done;
+    }
+    w.fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (w.fd < 0) {
+        fail(&w, "open", errno);
+        goto done;
+    }
+    base_buf_reserve(&w.out, LZ4F_HEADER_SIZE_MAX);
+    rc = LZ4F_compressBegin(w.cctx, w.out.data, w.out.cap, &w.prefs);
+    if (LZ4F_isError(rc)) {
+        fail(&w, LZ4F_getErrorName(rc), 0);
+        goto done;
+    }
+    w.out.len = rc;
+
+    emit_db(&w, db);
+    compress_in(&w);
+    base_buf_reserve(&w.out, LZ4F_compressBound(0, &w.prefs));
+    rc = LZ4F_compressEnd(w.cctx, w.out.data + w.out.len, w.out.cap - w.out.len, NULL);
+    if (LZ4F_isError(rc)) {
+        fail(&w, LZ4F_getErrorName(rc), 0);
+        goto done;
+    }
+    w.out.len += rc;
+    write_out(&w);
+    if (w.failed == NULL && fsync(w.fd) != 0) {
+        fail(&w, "fsync", errno);
+    }
+    if (close(w.fd) != 0) {
+        fail(&w, "close", errno);
+    }
+    w.fd = -1;
+    if (w.failed == NULL && rename(tmp, path) != 0) {
+        fail(&w, "rename", errno);
+    }
+    if (w.failed == NULL && storage__fsync_dir(dir) != BASE_OK) {
+        fail(&w, "fsync of the directory", errno);
+    }
+
+done:
+    if (w.fd >= 0) {
+        close(w.fd);
+    }
+    if (w.failed != NULL) {
+        unlink(tmp);
+    }
+    LZ4F_freeCompressionContext(w.cctx);
+    base_buf_fini(&w.in);
+    base_buf_fini(&w.out);
+    if (w.failed != NULL) {
+        return base_error_set(err, 0, "storage: cannot write snapshot %s: %s%s%s", path, w.failed,
+                              w.errnum != 0 ? ": " : "", w.errnum != 0 ? strerror(w.errnum) : "");
+    }
+    return BASE_OK;
+}
+
+
+/* ---- loading ------------------------------------------------------------- */
+
+/* Decompresses one whole LZ4 frame; NULL on success, else why not. */
+static const char *decompress(const uint8_t *src, size_t len, base_buf_t *out)
+{
+    LZ4F_dctx *dctx;
+    if (LZ4F_isError(LZ4F_createDecompressionContext(&dctx, LZ4F_VERSION))) {
+        return "cannot create an lz4 context";
+    }
+    const char *why = NULL;
+    size_t off = 0;
+    size_t hint = 1;
+    while (off < len && hint != 0) {
+        base_buf_reserve(out, CHUNK);
+        size_t dst = out->cap - out->len;
+        size_t n = len - off;
+        hint = LZ4F_decompress(dctx, out->data + out->len, &dst, src + off, &n, NULL);
+        if (LZ4F_isError(hint)) {
+            why = LZ4F_getErrorName(hint);
+            break;
+        }
+        off += n;
+        out->len += dst;
+    }
+    if (why == NULL && hint != 0) {
+        why = "the lz4 frame is truncated";
+    } else if (why == NULL && off != len) {
+        why = "bytes after the lz4 frame";
+    }
+    LZ4F_freeDecompressionContext(dctx);
+    return why;
+}
+
+
+static const char *replay(storage_db_t *db, const uint8_t *data, size_t len, size_t *at)
+{
+    storage__replay_t rp = {0};
+    const char *why = "no end record (truncated)";
+    uint64_t count = 0;
+    size_t off = 0;
+    while (off < len) {
+        const uint8_t *p;
+        size_t n;
+        size_t next;
+        *at = off;
+        if (storage__rec_frame(data, len, off, &p, &n, &next) != STORAGE__FRAME_OK) {
+            why = "bad record length or checksum";
+            break;
+        }
+        if (p[0] == STORAGE__REC_END) {
+            bool ok = n == 9 && base_load_u64(p + 1) == count && next == len;
+            why = ok ? NULL : "misplaced end record";
+            break;
+        }
+        why = storage__rec_apply(db, &rp, p, n);
+        if (why != NULL) {
+            break;
+        }
+        count++;
+        off = next;
+        why = "no end record (truncated)";
+    }
+    storage__replay_fini(&rp);
+    return why;
+}
+
+
+int storage__snapshot_load(storage_db_t *db, uint64_t gen, base_error_t *err)
+{
+    char path[4096];
+    storage__path(path, sizeof(path), db->dur->dir, "snapshot-", gen, ".lz4");
+    uint8_t *data;
+    size_t len;
+    int rc = storage__read_file(path, &data, &len, err);
+    if (rc != BASE_OK) {
+        return rc;
+    }
+    base_buf_t raw;
+    base_buf_init(&raw);
+    const char *why = decompress(data, len, &raw);
+    base_free(data);
+    size_t at = 0;
+    if (why == NULL) {
+        why = replay(db, raw.data, raw.len, &at);
+        if (why != NULL) {
+            rc = base_error_set(err, 0, "storage: %s: invalid snapshot at byte %zu: %s", path, at,
+                                why);
+        }
+    } else {
+        rc = base_error_set(err, 0, "storage: %s: invalid snapshot: %s", path, why);
+    }
+    base_buf_fini(&raw);
+    return rc;
+}

@@ -1,0 +1,703 @@
+/*
+ * test_durable.c - durable databases: everything written comes back after
+ * a crash (a db abandoned without checkpoint) or a clean close, tombstones
+ * included so older writes stay shadowed; torn log tails are dropped,
+ * corruption in the middle fails the open, and no corrupt file crashes it.
+ * Each test works in its own directory under /tmp.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "storage/storage_int.h"
+#include "storage_test.h"
+
+#define NOW 1000000
+
+
+typedef struct dur_fixture_s {
+    char dir[64];
+    char path[256];
+    storage_db_t *db;
+} dur_fixture_t;
+
+
+static int setup(void **state)
+{
+    dur_fixture_t *f = calloc(1, sizeof(*f));
+    snprintf(f->dir, sizeof(f->dir), "/tmp/storage-durable-XXXXXX");
+    assert_non_null(mkdtemp(f->dir));
+    *state = f;
+    return 0;
+}
+
+
+static void rm_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d == NULL) {
+        return;
+    }
+    struct dirent *e;
+    char path[512];
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] != '.') {
+            snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+
+static int teardown(void **state)
+{
+    dur_fixture_t *f = *state;
+    storage__db_abandon(f->db);
+    rm_dir(f->dir);
+    free(f);
+    return 0;
+}
+
+
+static storage_db_t *reopen(dur_fixture_t *f)
+{
+    base_error_t err = {0};
+    storage__db_abandon(f->db);
+    f->db = storage_db_open(f->dir, STORAGE_SYNC_NONE, &err);
+    if (f->db == NULL) {
+        fail_msg("open failed: %s", err.msg);
+    }
+    return f->db;
+}
+
+
+static const char *file(dur_fixture_t *f, const char *prefix, uint64_t gen, const char *suffix)
+{
+    storage__path(f->path, sizeof(f->path), f->dir, prefix, gen, suffix);
+    return f->path;
+}
+
+
+static bool exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+
+static off_t file_size(const char *path)
+{
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    return st.st_size;
+}
+
+
+/* ---- a dump of every byte of state, tombstones included ----------------- */
+
+static void dump_cells(base_buf_t *b, const storage__row_t *r)
+{
+    base_buf_printf(b, " del=%lld marker=%d/%lld/%lld/%d bytes=%zu\n", (long long)r->del_ts,
+                    r->has_marker, (long long)(r->has_marker ? r->marker_ts : 0),
+                    (long long)(r->has_marker ? r->marker_expires_us : 0),
+                    r->has_marker ? r->marker_ttl : 0, r->bytes);
+    for (size_t i = 0; i < r->n_cells; i++) {
+        const storage_cell_t *c = &r->cells[i];
+        base_buf_printf(b, "  c%u p=%d:", c->col, c->path != NULL);
+        base_buf_put(b, c->path, c->path_len);
+        base_buf_printf(b, " v=");
+        base_buf_put(b, c->value, c->value_len);
+        base_buf_printf(b, " t=%d ts=%lld exp=%lld ttl=%d\n", c->tombstone, (long long)c->ts,
+                        (long long)c->expires_us, c->ttl);
+    }
+}
+
+
+static void dump_table(base_buf_t *b, const storage_table_t *t)
+{
+    base_buf_printf(b, "table %llu phys=%u parts=%zu visible=%zu bytes=%zu\n",
+                    (unsigned long long)t->id, t->n_physical, t->n_parts, t->n_visible, t->bytes);
+    for (storage__sl_node_t *n = storage__sl_first(&t->order); n != NULL; n = n->next[0]) {
+        const storage_partition_t *p = n->item;
+        base_buf_printf(b, "part %lld del=%lld bytes=%zu key=", (long long)p->token,
+                        (long long)p->del_ts, p->bytes);
+        base_buf_put(b, p->pk, p->pk_len);
+        base_buf_printf(b, "\n");
+        for (size_t i = 0; i < p->n_rts; i++) {
+            const storage__rt_t *rt = &p->rts[i];
+            base_buf_printf(b, " rt %d:", rt->start_inclusive);
+            base_buf_put(b, rt->start, rt->start_len);
+            base_buf_printf(b, " %d:", rt->end_inclusive);
+            base_buf_put(b, rt->end, rt->end_len);
+            base_buf_printf(b, " ts=%lld\n", (long long)rt->ts);
+        }
+        if (p->statics != NULL) {
+            base_buf_printf(b, " static");
+            dump_cells(b, p->statics);
+        }
+        for (storage__sl_node_t *m = storage__sl_first(&p->rows); m != NULL; m = m->next[0]) {
+            const storage__row_t *r = m->item;
+            base_buf_printf(b, " row ");
+            base_buf_put(b, r->ck, r->ck_len);
+            dump_cells(b, r);
+        }
+    }
+}
+
+
+/* Every table, in id order, as text (caller frees). */
+static char *dump(const storage_db_t *db)
+{
+    base_buf_t b;
+    base_buf_init(&b);
+    uint64_t last = 0;
+    bool any = true;
+    while (any) {
+        any = false;
+        const storage_table_t *next = NULL;
+        for (const storage_table_t *t = db->tables; t != NULL; t = t->next) {
+            if ((last == 0 || t->id > last) && (next == NULL || t->id < next->id)) {
+                next = t;
+            }
+        }
+        if (next != NULL) {
+            dump_table(&b, next);
+            last = next->id;
+            any = true;
+        }
+    }
+    base_buf_put_u8(&b, 0);
+    return (char *)b.data;
+}
+
+
+/* ---- a workload touching every kind of state ---------------------------- */
+
+static void put_ttl(storage_table_t *t, int32_t k, const char *ck, const char *v, int64_t ts,
+                    int64_t expires)
+{
+    test_key_t key = test_key(k);
+    storage_mutation_t m = test_mut(&key, ck);
+    storage_cell_t c = test_cell(1, v, ts);
+    c.expires_us = expires;
+    c.ttl = 10;
+    m.row_marker = true;
+    m.marker_ts = ts;
+    m.marker_expires_us = expires;
+    m.marker_ttl = 10;
+    m.cells = &c;
+    m.n_cells = 1;
+    assert_int_equal(storage_apply(t, &m, NOW, NULL), BASE_OK);
+}
+
+
+static void delete_range(storage_table_t *t, int32_t k, const char *from, const char *to,
+                         int64_t ts)
+{
+    test_key_t key = test_key(k);
+    storage_mutation_t m = test_mut(&key, NULL);
+    m.delete_range = true;
+    m.range_start = test_bound(from, true);
+    m.range_end = test_bound(to, false);
+    m.delete_ts = ts;
+    assert_int_equal(storage_apply(t, &m, NOW, NULL), BASE_OK);
+}
+
+
+static void delete_partition(storage_table_t *t, int32_t k, int64_t ts)
+{
+    test_key_t key = test_key(k);
+    storage_mutation_t m = test_mut(&key, NULL);
+    m.delete_partition = true;
+    m.delete_ts = ts;
+    assert_int_equal(storage_apply(t, &m, NOW, NULL), BASE_OK);
+}
+
+
+static void delete_row(storage_table_t *t, int32_t k, const char *ck, int64_t ts)
+{
+    test_key_t key = test_key(k);
+    storage_mutation_t m = test_mut(&key, ck);
+    m.delete_row = true;
+    m.delete_ts = ts;
+    assert_int_equal(storage_apply(t, &m, NOW, NULL), BASE_OK);
+}
+
+
+/* SET l = {x, y} without a timestamp: cleared relative to the write. */
+static void replace_collection(storage_table_t *t, int32_t k, const char *ck, int64_t ts)
+{
+    test_key_t key = test_key(k);
+    storage_mutation_t m = test_mut(&key, ck);
+    uint32_t col = 5;
+    storage_cell_t cells[2] = {test_elem(5, "x", "1", ts), test_elem(5, "", "empty-key", ts)};
+    m.clear_cols = &col;
+    m.n_clear_cols = 1;
+    m.cells = cells;
+    m.n_cells = 2;
+    assert_int_equal(storage_apply(t, &m, NOW, NULL), BASE_OK);
+}
+
+
+static void put_static(storage_table_t *t, int32_t k, const char *v, int64_t ts)
+{
+    test_key_t key = test_key(k);
+    storage_mutation_t m = test_mut(&key, NULL);
+    storage_cell_t c = test_cell(9, v, ts);
+    m.static_row = true;
+    m.cells = &c;
+    m.n_cells = 1;
+    assert_int_equal(storage_apply(t, &m, NOW, NULL), BASE_OK);
+}
+
+
+static void workload(storage_db_t *db)
+{
+    storage_table_t *t = storage_table_create(db, 7);
+    storage_table_t *gone = storage_table_create(db, 8);
+    storage_table_t *emptied = storage_table_create(db, 9);
+    storage_table_set_physical_partitions(t, 4);
+
+    for (int k = 0; k < 20; k++) {
+        test_insert(t, k, "a", 1, "va", 100);
+        test_insert(t, k, "b", 1, "vb", 100);
+        test_insert(t, k, "c", 1, "vc", 100);
+        test_insert(t, k, "d", 1, "vd", 100);
+        test_insert(gone, k, NULL, 1, "x", 100);
+        test_insert(emptied, k, NULL, 1, "x", 100);
+    }
+    put_ttl(t, 1, "e", "ttl", 100, NOW + 5000);
+    test_put(t, 2, "a", 1, NULL, 200); /* cell tombstone */
+    delete_range(t, 3, "b", "d", 300); /* [b, d) */
+    delete_partition(t, 4, 400);
+    delete_partition(t, 99, 400); /* a tombstone-only partition */
+    delete_row(t, 5, "c", 500);
+    replace_collection(t, 6, "a", 600);
+    replace_collection(t, 6, "b", 600);
+    test_put(t, 6, "b", 5, NULL, 700); /* DELETE l */
+    put_static(t, 7, "s", 100);
+    put_static(t, 4, "s-old", 300); /* shadowed by the partition deletion */
+    test_insert(t, 4, "z", 1, "after", 450);
+    storage_table_truncate(emptied);
+    test_insert(emptied, 1, NULL, 1, "kept", 100);
+    storage_table_drop(db, gone);
+}
+
+
+/* Writes older than the tombstones above stay invisible. */
+static void check_shadowing(storage_table_t *t)
+{
+    char buf[32];
+    test_put(t, 2, "a", 1, "old", 150);
+    assert_null(test_get(t, 2, "a", 1, NOW, buf, sizeof(buf)));
+    test_insert(t, 3, "c", 1, "old", 250);
+    assert_null(test_get(t, 3, "c", 1, NOW, buf, sizeof(buf)));
+    assert_string_equal(test_scan(t, 3, NULL, NULL, false, NOW, buf, sizeof(buf)), "a,d");
+    test_insert(t, 4, "a", 1, "old", 350);
+    assert_null(test_get(t, 4, "a", 1, NOW, buf, sizeof(buf)));
+    assert_string_equal(test_get(t, 4, "z", 1, NOW, buf, sizeof(buf)), "after");
+    test_insert(t, 99, "a", 1, "old", 399);
+    assert_null(test_part(t, 99));
+    test_insert(t, 5, "c", 1, "old", 499);
+    assert_null(test_get(t, 5, "c", 1, NOW, buf, sizeof(buf)));
+    assert_string_equal(test_get(t, 1, "e", 1, NOW, buf, sizeof(buf)), "ttl");
+    assert_null(test_get(t, 1, "e", 1, NOW + 5000, buf, sizeof(buf)));
+    storage_row_view_t v;
+    assert_true(test_part(t, 7) != NULL && storage_partition_static(test_part(t, 7), NOW, &v));
+    assert_int_equal(storage_table_physical_partitions(t), 4);
+}
+
+
+/* ---- tests ----------------------------------------------------------------- */
+
+static void writes_survive_a_crash_without_checkpoint(void **state)
+{
+    dur_fixture_t *f = *state;
+    base_error_t err;
+    f->db = storage_db_open(f->dir, STORAGE_SYNC_NONE, &err);
+    assert_non_null(f->db);
+    assert_true(storage_db_durable(f->db));
+    workload(f->db);
+    assert_true(storage_db_log_bytes(f->db) > 0);
+    assert_int_equal(storage_db_log_bytes(f->db), file_size(file(f, "commitlog-", 1, ".log")));
+    char *before = dump(f->db);
+
+    reopen(f);
+    char *after = dump(f->db);
+    assert_string_equal(before, after);
+    assert_false(exists(file(f, "snapshot-", 1, ".lz4")));
+
+    /* Claiming: restored tables come back by id; a dropped id is new. */
+    storage_table_t *t = storage_table_create(f->db, 7);
+    assert_int_equal(storage_table_partition_count(t), 20); /* 99 has no data */
+    storage_table_t *emptied = storage_table_create(f->db, 9);
+    assert_int_equal(storage_table_partition_count(emptied), 1);
+    storage_table_t *gone = storage_table_create(f->db, 8);
+    assert_int_equal(storage_table_partition_count(gone), 0);
+    check_shadowing(t);
+    free(before);
+    free(after);
+}
+
+
+static void checkpoint_then_more_writes_then_reopen(void **state)
+{
+    dur_fixture_t *f = *state;
+    base_error_t err;
+    f->db = storage_db_open(f->dir, STORAGE_SYNC_ALWAYS, &err);
+    assert_non_null(f->db);
+    workload(f->db);
+    assert_int_equal(storage_db_checkpoint(f->db, &err), BASE_OK);
+    assert_int_equal(storage_db_log_bytes(f->db), 0);
+    assert_true(exists(file(f, "snapshot-", 2, ".lz4")));
+    assert_true(exists(file(f, "commitlog-", 2, ".log")));
+    assert_false(exists(file(f, "commitlog-", 1, ".log")));
+
+    storage_table_t *t = storage__db_find(f->db, 7);
+    test_insert(t, 50, "a", 1, "new", 800);
+    delete_partition(t, 12, 900);
+    char *before = dump(f->db);
+    reopen(f);
+    char *after = dump(f->db);
+    assert_string_equal(before, after);
+    free(after);
+
+    /* A clean close checkpoints; reopening reads only the snapshot. */
+    storage_db_free(f->db);
+    f->db = storage_db_open(f->dir, STORAGE_SYNC_NONE, &err);
+    assert_non_null(f->db);
+    assert_false(exists(file(f, "commitlog-", 2, ".log")));
+    assert_true(exists(file(f, "snapshot-", 3, ".lz4")));
+    after = dump(f->db);
+    assert_string_equal(before, after);
+    check_shadowing(storage_table_create(f->db, 7));
+    free(before);
+    free(after);
+}
+
+
+static void unclaimed_tables_are_kept_until_dropped(void **state)
+{
+    dur_fixture_t *f = *state;
+    base_error_t err;
+    f->db = storage_db_open(f->dir, STORAGE_SYNC_NONE, &err);
+    test_insert(storage_table_create(f->db, 1), 1, NULL, 1, "one", 1);
+    test_insert(storage_table_create(f->db, 2), 1, NULL, 1, "two", 1);
+    reopen(f);
+    char buf[16];
+    assert_string_equal(test_get(storage_table_create(f->db, 1), 1, NULL, 1, 0, buf, 16), "one");
+    assert_int_equal(storage_db_checkpoint(f->db, &err), BASE_OK);
+    reopen(f);
+    assert_string_equal(test_get(storage_table_create(f->db, 2), 1, NULL, 1, 0, buf, 16), "two");
+    assert_int_equal(storage_db_drop_unclaimed(f->db), 1); /* table 1 */
+    reopen(f);
+    assert_null(storage__db_find(f->db, 1));
+    assert_non_null(storage__db_find(f->db, 2));
+}
+
+
+/* n single-row inserts into table 1 of a fresh db. */
+static void fill(dur_fixture_t *f, int n)
+{
+    base_error_t err;
+    f->db = storage_db_open(f->dir, STORAGE_SYNC_NONE, &err);
+    assert_non_null(f->db);
+    storage_table_t *t = storage_table_create(f->db, 1);
+    for (int i = 0; i < n; i++) {
+        test_insert(t, i, NULL, 1, "value", 100 + i);
+    }
+}
+
+
+static void torn_tail_is_cut_off_and_the_rest_restored(void **state)
+{
+    dur_fixture_t *f = *state;
+    fill(f, 10);
+    const char *log = file(f, "commitlog-", 1, ".log");
+    off_t full = file_size(log);
+    off_t one = (full - 17) / 10; /* the CREATE record is 17 bytes */
+    storage__db_abandon(f->db);
+    f->db = NULL;
+    assert_int_equal(truncate(log, full - 3), 0);
+
+    reopen(f);
+    storage_table_t *t = storage_table_create(f->db, 1);
+    assert_int_equal(storage_table_partition_count(t), 9);
+    assert_null(test_part(t, 9));
+    assert_int_equal(file_size(log), full - one);
+
+    /* Appending after the cut works, and so does a zero-filled tail. */
+    test_insert(t, 9, NULL, 1, "again", 1);
+    storage__db_abandon(f->db);
+    f->db = NULL;
+    int fd = open(log, O_WRONLY | O_APPEND);
+    uint8_t zeros[100] = {0};
+    assert_int_equal(write(fd, zeros, sizeof(zeros)), sizeof(zeros));
+    close(fd);
+    reopen(f);
+    assert_int_equal(storage_table_partition_count(storage_table_create(f->db, 1)), 10);
+}
+
+
+static void corrupt_byte_in_the_middle_fails_the_open(void **state)
+{
+    dur_fixture_t *f = *state;
+    fill(f, 10);
+    const char *log = file(f, "commitlog-", 1, ".log");
+    off_t size = file_size(log);
+    storage__db_abandon(f->db);
+    f->db = NULL;
+
+    int fd = open(log, O_RDWR);
+    uint8_t byte;
+    assert_int_equal(pread(fd, &byte, 1, size / 2), 1);
+    byte ^= 0x40;
+    assert_int_equal(pwrite(fd, &byte, 1, size / 2), 1);
+    close(fd);
+
+    base_error_t err = {0};
+    assert_null(storage_db_open(f->dir, STORAGE_SYNC_NONE, &err));
+    assert_non_null(strstr(err.msg, "corrupt record at offset"));
+    assert_non_null(strstr(err.msg, "commitlog-1.log"));
+    assert_int_equal(file_size(log), size); /* nothing was cut */
+}
+
+
+static void corrupt_snapshot_fails_the_open(void **state)
+{
+    dur_fixture_t *f = *state;
+    fill(f, 100);
+    storage_db_free(f->db); /* checkpoint: snapshot-2, log 1 deleted */
+    f->db = NULL;
+    const char *snap = file(f, "snapshot-", 2, ".lz4");
+    off_t size = file_size(snap);
+    int fd = open(snap, O_RDWR);
+    uint8_t byte = 0xff;
+    assert_int_equal(pwrite(fd, &byte, 1, size / 2), 1);
+    close(fd);
+
+    base_error_t err = {0};
+    assert_null(storage_db_open(f->dir, STORAGE_SYNC_NONE, &err));
+    assert_non_null(strstr(err.msg, "invalid snapshot"));
+}
+
+
+static void second_open_of_the_same_directory_fails(void **state)
+{
+    dur_fixture_t *f = *state;
+    base_error_t err = {0};
+    f->db = storage_db_open(f->dir, STORAGE_SYNC_NONE, &err);
+    assert_non_null(f->db);
+    assert_null(storage_db_open(f->dir, STORAGE_SYNC_NONE, &err));
+    assert_non_null(strstr(err.msg, "in use"));
+}
+
+
+static void a_write_that_cannot_be_logged_is_refused(void **state)
+{
+    dur_fixture_t *f = *state;
+    base_error_t err;
+    f->db = storage_db_open(f->dir, STORAGE_SYNC_NONE, &err);
+    storage_table_t *t = storage_table_create(f->db, 1);
+    test_insert(t, 1, NULL, 1, "logged", 1);
+
+    /* A log that refuses writes, as a full or failing disk would. */
+    close(f->db->dur->log_fd);
+    f->db->dur->log_fd = open("/dev/null", O_RDONLY);
+    test_key_t key = test_key(2);
+    storage_mutation_t m = test_mut(&key, NULL);
+    storage_cell_t c = test_cell(1, "lost", 1);
+    m.cells = &c;
+    m.n_cells = 1;
+    storage_write_stats_t ws;
+    assert_int_equal(storage_apply(t, &m, 0, &ws), BASE_EIO);
+    assert_int_equal(ws.bytes_written, 0);
+    assert_null(test_part(t, 2));
+    storage_table_truncate(t); /* memory moves on; the log is now behind */
+    assert_int_equal(storage_apply(t, &m, 0, NULL), BASE_EIO);
+
+    /* A checkpoint captures memory and a new log takes writes again. */
+    assert_int_equal(storage_db_checkpoint(f->db, &err), BASE_OK);
+    assert_int_equal(storage_apply(t, &m, 0, NULL), BASE_OK);
+    reopen(f);
+    t = storage_table_create(f->db, 1);
+    assert_null(test_part(t, 1));
+    assert_non_null(test_part(t, 2));
+}
+
+
+static void in_memory_databases_are_not_durable(void **state)
+{
+    (void)state;
+    storage_db_t *db = storage_db_new();
+    base_error_t err;
+    assert_false(storage_db_durable(db));
+    assert_int_equal(storage_db_log_bytes(db), 0);
+    assert_int_equal(storage_db_checkpoint(db, &err), BASE_OK);
+    storage_db_free(db);
+}
+
+
+/* ---- corrupt input never crashes ---------------------------------------- */
+
+static void write_file(const char *path, const uint8_t *p, size_t n)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, p, n), (ssize_t)n);
+    close(fd);
+}
+
+
+static void every_truncation_and_flipped_byte_opens_or_fails_cleanly(void **state)
+{
+    dur_fixture_t *f = *state;
+    base_error_t err;
+    f->db = storage_db_open(f->dir, STORAGE_SYNC_NONE, &err);
+    workload(f->db);
+    storage__db_abandon(f->db);
+    f->db = NULL;
+    uint8_t *orig;
+    size_t len;
+    char log[256];
+    strcpy(log, file(f, "commitlog-", 1, ".log"));
+    assert_int_equal(storage__read_file(log, &orig, &len, &err), BASE_OK);
+
+    /* Each open reports the torn tail it cuts: keep the test output short. */
+    fflush(stderr);
+    int saved = dup(2);
+    int null = open("/dev/null", O_WRONLY);
+    dup2(null, 2);
+    close(null);
+
+    uint8_t *copy = malloc(len);
+    for (size_t i = 0; i < len; i += 7) {
+        write_file(log, orig, i);
+        storage_db_t *db = storage_db_open(f->dir, STORAGE_SYNC_NONE, &err);
+        assert_non_null(db); /* a prefix is a torn tail */
+        storage__db_abandon(db);
+
+        memcpy(copy, orig, len);
+        copy[i] ^= (uint8_t)(1u << (i % 8));
+        write_file(log, copy, len);
+        storage__db_abandon(storage_db_open(f->dir, STORAGE_SYNC_NONE, &err));
+    }
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    free(copy);
+    free(orig);
+}
+
+
+/* Records with valid checksums but random payloads: the decoder's own
+ * bounds checks are all that stands between them and memory. */
+static void garbage_with_valid_checksums_never_crashes(void **state)
+{
+    dur_fixture_t *f = *state;
+    base_error_t err;
+    char log[256];
+    strcpy(log, file(f, "commitlog-", 1, ".log"));
+    uint64_t seed = 12345;
+    for (int round = 0; round < 300; round++) {
+        base_buf_t b;
+        base_buf_init(&b);
+        size_t start = storage__rec_begin(&b, STORAGE__REC_CREATE, 1);
+        storage__rec_end(&b, start);
+        for (int r = 0; r < 4; r++) {
+            start = storage__rec_begin(&b, STORAGE__REC_MUTATION, 1);
+            /* A real mutation, then bytes of it overwritten at random. */
+            test_key_t key = test_key(r);
+            storage_mutation_t m = test_mut(&key, "ck");
+            storage_cell_t cells[2] = {test_cell(1, "v", 5), test_elem(2, "p", "w", 6)};
+            m.cells = cells;
+            m.n_cells = 2;
+            m.delete_range = r == 1;
+            storage__rec_put_mutation(&b, &m, 0);
+            size_t body = start + STORAGE__REC_HEADER + 9;
+            for (int k = 0; k < 3; k++) {
+                seed = seed * 6364136223846793005u + 1442695040888963407u;
+                size_t at = body + (size_t)(seed >> 33) % (b.len - body);
+                b.data[at] = (uint8_t)(seed >> 20);
+            }
+            storage__rec_end(&b, start);
+        }
+        write_file(log, b.data, b.len);
+        base_buf_fini(&b);
+        storage__db_abandon(storage_db_open(f->dir, STORAGE_SYNC_NONE, &err));
+    }
+}
+
+
+static double seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+
+static void hundred_thousand_mutations_reopen(void **state)
+{
+    dur_fixture_t *f = *state;
+    base_error_t err;
+    f->db = storage_db_open(f->dir, STORAGE_SYNC_NONE, &err);
+    storage_table_t *t = storage_table_create(f->db, 1);
+    char ck[16];
+    for (int i = 0; i < 100000; i++) {
+        snprintf(ck, sizeof(ck), "r%06d", i % 100);
+        test_insert(t, i / 100, ck, 1, "some value bytes", 1000 + i);
+    }
+    uint64_t log_bytes = storage_db_log_bytes(f->db);
+    char *before = dump(f->db);
+
+    double t0 = seconds();
+    reopen(f);
+    double replay = seconds() - t0;
+    t0 = seconds();
+    assert_int_equal(storage_db_checkpoint(f->db, &err), BASE_OK);
+    double checkpoint = seconds() - t0;
+    off_t snap = file_size(file(f, "snapshot-", 2, ".lz4"));
+    t0 = seconds();
+    reopen(f);
+    double load = seconds() - t0;
+    char *after = dump(f->db);
+    assert_string_equal(before, after);
+    print_message("100k mutations: log %llu bytes, replay %.3f s; checkpoint %.3f s, snapshot "
+                  "%lld bytes, load %.3f s\n",
+                  (unsigned long long)log_bytes, replay, checkpoint, (long long)snap, load);
+    free(before);
+    free(after);
+}
+
+
+int main(void)
+{
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+    const struct CMUnitTest tests[] = {
+        T(writes_survive_a_crash_without_checkpoint),
+        T(checkpoint_then_more_writes_then_reopen),
+        T(unclaimed_tables_are_kept_until_dropped),
+        T(torn_tail_is_cut_off_and_the_rest_restored),
+        T(corrupt_byte_in_the_middle_fails_the_open),
+        T(corrupt_snapshot_fails_the_open),
+        T(second_open_of_the_same_directory_fails),
+        T(a_write_that_cannot_be_logged_is_refused),
+        T(in_memory_databases_are_not_durable),
+        T(every_truncation_and_flipped_byte_opens_or_fails_cleanly),
+        T(garbage_with_valid_checksums_never_crashes),
+        T(hundred_thousand_mutations_reopen),
+    };
+#undef T
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
