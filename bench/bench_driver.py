@@ -4,7 +4,9 @@ Python driver over TLS with auth, as a test suite uses it. Prints figures
 (start-up to ready, connect, prepared inserts and point reads with 64 requests
 in flight, server memory); asserts nothing.
 
-    EMULATOR_BIN=build/cosmos-cassandra-emulator /usr/bin/python3 bench/bench_driver.py [N]
+    EMULATOR_BIN=build/cosmos-cassandra-emulator /usr/bin/python3 bench/bench_driver.py [N] [ARGS...]
+
+ARGS go to the emulator, e.g. --storage durable to measure the commit log.
 
 The Python driver itself is the bottleneck at these rates (one core per
 client process), so the figures are a floor for the server.
@@ -39,7 +41,7 @@ def cpu_s(pid):
 
 def main():
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
-    emu = Emulator()
+    emu = Emulator(args=sys.argv[2:])
     t0 = time.perf_counter()
     emu.start()
     print(f"start-up to ready (incl. certificate generation): {time.perf_counter() - t0:.3f} s")
