@@ -388,6 +388,8 @@ static void lwt_result(cql_ctx_t *c, const cql_table_t *t, bool applied, const c
         }
     }
     c->out->kind = WIRE_RESULT_ROWS;
+    /* the columns depend on the outcome, so the metadata always goes with them */
+    c->out->no_metadata = false;
     c->out->cols = cols;
     c->out->n_cols = n;
     c->out->cells = row;
