@@ -191,6 +191,24 @@ class Users(unittest.TestCase):
         self.assertIsNone(SESSION.execute(select, [uuid.UUID(int=0x3999)]).one())
 
 
+class LightweightTransactions(unittest.TestCase):
+    def test_prepared_conditional_writes_return_the_row_they_lost_to(self):
+        insert = SESSION.prepare("INSERT INTO orders_by_id (order_id, status) VALUES (?, ?) "
+                                 "IF NOT EXISTS")
+        oid = uuid.UUID(int=0x7000)
+        self.assertTrue(SESSION.execute(insert, [oid, "new"]).one().applied)
+        lost = SESSION.execute(insert, [oid, "again"]).one()
+        self.assertFalse(lost.applied)
+        self.assertEqual((lost.order_id, lost.status), (oid, "new"))
+        update = SESSION.prepare("UPDATE orders_by_id SET status = ? WHERE order_id = ? "
+                                 "IF status = ?")
+        lost = SESSION.execute(update, ["paid", oid, "shipped"]).one()
+        self.assertEqual((lost.applied, lost.status), (False, "new"))
+        self.assertTrue(SESSION.execute(update, ["paid", oid, "new"]).one().applied)
+        row = SESSION.execute("SELECT status FROM orders_by_id WHERE order_id = %s", [oid]).one()
+        self.assertEqual(row.status, "paid")
+
+
 class Orders(unittest.TestCase):
     USER = uuid.UUID(int=0x4000)
     N = 25
