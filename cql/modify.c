@@ -783,14 +783,41 @@ static int check_modification_where(const cql_table_t *t, const cql_relation_t *
 }
 
 
+/* A counter value a batch already holds for this cell, newest first: two
+ * increments of one counter in one batch add up. */
+static bool pending_counter(const cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t *m,
+                            uint32_t col, wire_value_t *out)
+{
+    for (size_t i = c->n_pending; i-- > 0;) {
+        const cql_pending_t *p = &c->pending[i];
+        if (p->t != t || p->m.pk_len != m->pk_len || p->m.ck_len != m->ck_len ||
+            memcmp(p->m.pk, m->pk, m->pk_len) != 0 ||
+            (m->ck_len > 0 && memcmp(p->m.ck, m->ck, m->ck_len) != 0)) {
+            continue;
+        }
+        for (size_t k = 0; k < p->m.n_cells; k++) {
+            if (p->m.cells[k].col == col) {
+                *out = (wire_value_t){p->m.cells[k].value, (int32_t)p->m.cells[k].value_len};
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+
 static int counter_add(write_t *w, const cql_column_t *col, const cql_rec_t *row, bool exists,
-                       wire_value_t delta, bool negate, base_error_t *err)
+                       const storage_mutation_t *m, wire_value_t delta, bool negate,
+                       base_error_t *err)
 {
     if (delta.len != 8) {
         return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for counter increment");
     }
     int64_t cur = 0;
     wire_value_t have = exists ? row->vals[col - w->t->cols] : (wire_value_t){NULL, -1};
+    if (w->c->defer) {
+        pending_counter(w->c, w->t, m, col->id, &have);
+    }
     if (have.len == 8) {
         cur = (int64_t)base_load_u64(have.ptr);
     }
@@ -986,7 +1013,7 @@ static int assign_one(cql_ctx_t *c, write_t *dst, const cql_column_t *col,
 {
     const cql_table_t *t = dst->t;
     if (col->counter) {
-        return counter_add(dst, col, &sr->rec, sr->exists, v, as->kind == CQL_ASSIGN_SUB, err);
+        return counter_add(dst, col, &sr->rec, sr->exists, m, v, as->kind == CQL_ASSIGN_SUB, err);
     }
     switch (as->kind) {
     case CQL_ASSIGN_SET:

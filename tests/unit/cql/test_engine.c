@@ -383,6 +383,11 @@ static void collections_and_counters_update_in_place(void **state)
     ok(f, "UPDATE ks.hits SET n = n - 2 WHERE page = 'home'");
     ok(f, "SELECT n FROM ks.hits WHERE page = 'home'");
     assert_int_equal((int64_t)base_load_u64(f->r.cells[0].ptr), 3);
+    /* two increments of one counter in one batch add up */
+    ok(f, "BEGIN COUNTER BATCH UPDATE ks.hits SET n = n + 10 WHERE page = 'home'; "
+          "UPDATE ks.hits SET n = n + 100 WHERE page = 'home'; APPLY BATCH");
+    ok(f, "SELECT n FROM ks.hits WHERE page = 'home'");
+    assert_int_equal((int64_t)base_load_u64(f->r.cells[0].ptr), 113);
 }
 
 
