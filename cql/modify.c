@@ -319,11 +319,7 @@ static size_t row_bytes_after(cql_ctx_t *c, const cql_table_t *t, const storage_
     if (m->static_row) {
         found = storage_partition_static(p, c->now_us, &rv);
     } else {
-        storage_bound_t b = {m->ck, m->ck_len, true};
-        storage_row_iter_t *it =
-            storage_row_iter_new(p, m->ck_len ? &b : NULL, m->ck_len ? &b : NULL, false, c->now_us);
-        found = storage_row_iter_next(it, &rv);
-        storage_row_iter_free(it);
+        found = cql__stored_row(c, p, m->ck, m->ck_len, &rv);
     }
     for (size_t i = 0; found && i < rv.n_cells; i++) {
         if (!replaced_by(m, &rv.cells[i])) {
@@ -830,19 +826,17 @@ static int counter_add(write_t *w, const cql_column_t *col, const cql_rec_t *row
 
 /* The stored element cells of a multi-cell column in the row m targets; they
  * borrow from storage and stay valid until the next write. */
-static size_t stored_elements(write_t *w, storage_partition_t *p, const storage_mutation_t *m,
-                              const cql_column_t *col, const storage_cell_t **out)
+static size_t stored_elements(write_t *w, const storage_mutation_t *m, const cql_column_t *col,
+                              const storage_cell_t **out)
 {
     *out = NULL;
+    storage_partition_t *p = storage_partition_get(w->t->st, m->token, m->pk, m->pk_len);
     if (p == NULL) {
         return 0;
     }
-    storage_bound_t b = {m->ck, m->ck_len, true};
-    storage_row_iter_t *it =
-        storage_row_iter_new(p, m->ck_len ? &b : NULL, m->ck_len ? &b : NULL, false, w->c->now_us);
     storage_row_view_t rv;
     size_t n = 0;
-    if (storage_row_iter_next(it, &rv)) {
+    if (cql__stored_row(w->c, p, m->ck, m->ck_len, &rv)) {
         for (size_t i = 0; i < rv.n_cells; i++) {
             if (rv.cells[i].col == col->id) {
                 *out = *out ? *out : &rv.cells[i];
@@ -850,20 +844,19 @@ static size_t stored_elements(write_t *w, storage_partition_t *p, const storage_
             }
         }
     }
-    storage_row_iter_free(it);
     return n;
 }
 
 
 static int list_set_index(write_t *w, const cql_column_t *col, wire_value_t key, wire_value_t v,
-                          storage_partition_t *p, const storage_mutation_t *m, base_error_t *err)
+                          const storage_mutation_t *m, base_error_t *err)
 {
     if (key.len != 4) {
         return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for list index");
     }
     int32_t idx = (int32_t)base_load_u32(key.ptr);
     const storage_cell_t *cells;
-    size_t n = stored_elements(w, p, m, col, &cells);
+    size_t n = stored_elements(w, m, col, &cells);
     if (idx < 0 || (size_t)idx >= n) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "List index %d out of bound, list has size %zu", idx, n);
@@ -877,7 +870,7 @@ static int list_set_index(write_t *w, const cql_column_t *col, wire_value_t key,
 /* c = c - v: set elements and map keys are tombstoned by their path; list
  * elements by the ids of every stored element equal to one of v's. */
 static int remove_elements(write_t *w, const cql_column_t *col, wire_value_t v,
-                           storage_partition_t *p, const storage_mutation_t *m, base_error_t *err)
+                           const storage_mutation_t *m, base_error_t *err)
 {
     const wire_type_t *vt =
         col->type->id == WIRE_TYPE_MAP
@@ -897,7 +890,7 @@ static int remove_elements(write_t *w, const cql_column_t *col, wire_value_t v,
         return BASE_OK;
     }
     const storage_cell_t *cells;
-    size_t n_stored = stored_elements(w, p, m, col, &cells);
+    size_t n_stored = stored_elements(w, m, col, &cells);
     for (size_t k = 0; k < n_stored; k++) {
         wire_value_t have = {cells[k].value, (int32_t)cells[k].value_len};
         for (ssize_t i = 0; i < n; i++) {
@@ -1003,7 +996,6 @@ typedef struct stored_row_s {
     bool read;
     bool exists;
     cql_rec_t rec;
-    storage_partition_t *p;
 } stored_row_t;
 
 
@@ -1033,7 +1025,7 @@ static int assign_one(cql_ctx_t *c, write_t *dst, const cql_column_t *col,
                                   "Invalid operation (%s = %s - ?) for non counter column %s",
                                   col->name, col->name, col->name);
         }
-        return v.len < 0 ? BASE_OK : remove_elements(dst, col, v, sr->p, m, err);
+        return v.len < 0 ? BASE_OK : remove_elements(dst, col, v, m, err);
     case CQL_ASSIGN_ELEMENT: {
         bool map = col->type->id == WIRE_TYPE_MAP;
         wire_value_t key;
@@ -1042,7 +1034,7 @@ static int assign_one(cql_ctx_t *c, write_t *dst, const cql_column_t *col,
             return BASE_ERROR;
         }
         if (!map) {
-            return list_set_index(dst, col, key, v, sr->p, m, err);
+            return list_set_index(dst, col, key, v, m, err);
         }
         if (key.len < 0) {
             return base_error_set(err, WIRE_ERR_INVALID, "Invalid null map key");
@@ -1063,7 +1055,7 @@ static int assign_one(cql_ctx_t *c, write_t *dst, const cql_column_t *col,
 static int update_row(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q, write_t *w,
                       write_t *ws, storage_mutation_t *m, base_error_t *err)
 {
-    stored_row_t sr = {.p = storage_partition_get(t->st, m->token, m->pk, m->pk_len)};
+    stored_row_t sr = {0};
     for (size_t i = 0; i < q->n_assign; i++) {
         const cql_assignment_t *as = &q->assign[i];
         const cql_column_t *col = cql__column_find(t, as->column);

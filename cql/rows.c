@@ -137,27 +137,26 @@ bool cql__rec_build(cql_ctx_t *c, const cql_table_t *t, const storage_partition_
 }
 
 
+bool cql__stored_row(const cql_ctx_t *c, storage_partition_t *p, const uint8_t *ck, size_t ck_len,
+                     storage_row_view_t *out)
+{
+    storage_bound_t b = {ck, ck_len, true};
+    const storage_bound_t *bound = ck_len > 0 ? &b : NULL; /* no clustering key: the one row */
+    storage_row_iter_t *it = storage_row_iter_new(p, bound, bound, false, c->now_us);
+    bool found = storage_row_iter_next(it, out);
+    storage_row_iter_free(it);
+    return found;
+}
+
+
 bool cql__rec_read(cql_ctx_t *c, const cql_table_t *t, wire_value_t pk, int64_t token,
                    const uint8_t *ck, size_t ck_len, cql_rec_t *out)
 {
     storage_partition_t *p = storage_partition_get(t->st, token, pk.ptr, (size_t)pk.len);
-    if (p == NULL) {
-        return false;
-    }
     storage_row_view_t st, rv;
-    bool has_static = storage_partition_static(p, c->now_us, &st);
-    if (t->n_ck == 0) {
-        storage_row_iter_t *it = storage_row_iter_new(p, NULL, NULL, false, c->now_us);
-        bool found = storage_row_iter_next(it, &rv);
-        storage_row_iter_free(it);
-        return found && cql__rec_build(c, t, p, &rv, NULL, out);
-    }
-    storage_bound_t b = {ck, ck_len, true};
-    storage_row_iter_t *it = storage_row_iter_new(p, &b, &b, false, c->now_us);
-    bool found = storage_row_iter_next(it, &rv);
-    storage_row_iter_free(it);
-    if (!found) {
+    if (p == NULL || !cql__stored_row(c, p, ck, ck_len, &rv)) {
         return false;
     }
+    bool has_static = t->n_ck > 0 && storage_partition_static(p, c->now_us, &st);
     return cql__rec_build(c, t, p, &rv, has_static ? &st : NULL, out);
 }

@@ -27,6 +27,10 @@ typedef struct cql_rec_s {
 bool cql__rec_build(cql_ctx_t *c, const cql_table_t *t, const storage_partition_t *p,
                     const storage_row_view_t *row, const storage_row_view_t *static_row,
                     cql_rec_t *out);
+/* The live stored row of partition p at clustering key ck (the only row when
+ * ck_len is 0). The view borrows from storage until the next write. */
+bool cql__stored_row(const cql_ctx_t *c, storage_partition_t *p, const uint8_t *ck, size_t ck_len,
+                     storage_row_view_t *out);
 /* Reads one row by full primary key; false when it does not exist. */
 bool cql__rec_read(cql_ctx_t *c, const cql_table_t *t, wire_value_t pk, int64_t token,
                    const uint8_t *ck, size_t ck_len, cql_rec_t *out);

@@ -13,6 +13,7 @@
 #include <math.h>
 
 #include "cql/select_plan.h"
+#include "cql/value_int.h"
 
 #define COSMOS_MAX_PAGE_BYTES (4u * 1024u * 1024u)
 
@@ -450,28 +451,19 @@ static void emit(run_t *r, const cql_rec_t *rec)
 
 static double as_double(const wire_type_t *t, wire_value_t v)
 {
-    switch (t->id) {
-    case WIRE_TYPE_TINYINT:
-        return (int8_t)v.ptr[0];
-    case WIRE_TYPE_SMALLINT:
-        return (int16_t)base_load_u16(v.ptr);
-    case WIRE_TYPE_INT:
-        return (int32_t)base_load_u32(v.ptr);
-    case WIRE_TYPE_FLOAT: {
+    if (t->id == WIRE_TYPE_FLOAT) {
         uint32_t bits = base_load_u32(v.ptr);
         float f;
         memcpy(&f, &bits, 4);
         return f;
     }
-    case WIRE_TYPE_DOUBLE: {
+    if (t->id == WIRE_TYPE_DOUBLE) {
         uint64_t bits = base_load_u64(v.ptr);
         double d;
         memcpy(&d, &bits, 8);
         return d;
     }
-    default:
-        return (double)(int64_t)base_load_u64(v.ptr);
-    }
+    return (double)cql__load_signed(v.ptr, (size_t)v.len); /* tinyint to bigint, counter */
 }
 
 
