@@ -498,7 +498,7 @@ static void fold(run_t *r, const cql_rec_t *rec)
             if (is_float(o->type)) {
                 o->dsum += as_double(o->type, v);
             } else {
-                o->isum += (int64_t)as_double(o->type, v);
+                o->isum += cql__load_signed(v.ptr, (size_t)v.len); /* exact past 2^53 */
             }
         }
     }

@@ -445,6 +445,12 @@ static void group_by_aggregates_per_partition(void **state)
     assert_int_equal((int64_t)base_load_u64(f->r.cells[1].ptr), 4);
     assert_int_equal(f->r.cells[2].len, 8);
     assert_int_equal(run(f, "SELECT CAST(v AS list<int>) FROM ks.g"), BASE_ERROR);
+    /* integer sums stay exact past 2^53 */
+    ok(f, "CREATE TABLE ks.big (k int, c int, n bigint, PRIMARY KEY (k, c))");
+    ok(f, "INSERT INTO ks.big (k, c, n) VALUES (1, 1, 9007199254740993)");
+    ok(f, "INSERT INTO ks.big (k, c, n) VALUES (1, 2, 2)");
+    ok(f, "SELECT sum(n) FROM ks.big WHERE k = 1");
+    assert_int_equal((int64_t)base_load_u64(f->r.cells[0].ptr), 9007199254740995LL);
     assert_int_equal(run(f, "SELECT count(*) FROM ks.g GROUP BY c"), BASE_ERROR);
     /* the service's refusals (cosmos profile) */
     assert_int_equal(run(f, "SELECT DISTINCT k FROM ks.g"), BASE_ERROR);
