@@ -2,7 +2,7 @@
  * fuzz_cql_parse.c - libFuzzer target for the CQL lexer and parser, and the
  * statement shape: any text parses or fails with a Syntax/Invalid error.
  */
-#include "cql/cql_int.h"
+#include "cql/parse/parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,0 +1,119 @@
+/*
+ * exec.h - the execution room of cql/ (cql/exec/): statements run against
+ * the schema and storage. The engine's entry points and prepared cache
+ * (engine.c), bind and result metadata (describe.c), stored rows rebuilt as
+ * values (rows.c), WHERE clauses turned into plans (select_plan.c), SELECT
+ * (select.c) and writes (modify.c). Private to cql/exec/: nothing else in
+ * cql/ includes it.
+ */
+#ifndef CQL_EXEC_EXEC_H
+#define CQL_EXEC_EXEC_H
+
+#include "cql/schema/schema.h"
+
+typedef struct cql_prepared_s {
+    uint8_t id[16];
+    char *keyspace; /* session keyspace at prepare time, may be NULL */
+    char *text;
+    const char *shape;  /* in arena */
+    base_arena_t arena; /* owns the AST and metadata */
+    cql_stmt_t *stmt;
+    size_t n_binds;
+    wire_col_spec_t *binds;
+    size_t n_pk;
+    uint16_t *pk_indexes;
+    size_t n_cols;
+    wire_col_spec_t *cols;       /* result metadata (SELECT) */
+    struct cql_prepared_s *next; /* hash chain */
+} cql_prepared_t;
+
+/* ---- statements (engine.c, select.c, modify.c)
+ * ------------------------------------------------------------------ */
+
+int cql__exec_stmt(cql_ctx_t *c, const cql_stmt_t *st, base_error_t *err);
+int cql__exec_select(cql_ctx_t *c, const cql_select_t *q, base_error_t *err);
+int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err);
+int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err);
+int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err);
+int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, base_error_t *err);
+
+
+/* Bind-marker metadata and result metadata of a statement (prepare). */
+int cql__describe(cql_ctx_t *c, const cql_stmt_t *st, cql_prepared_t *p, base_error_t *err);
+/* Result columns of a SELECT without running it. */
+int cql__select_columns(cql_ctx_t *c, const cql_select_t *q, const cql_table_t *t,
+                        wire_col_spec_t **cols, size_t *n_cols, base_error_t *err);
+
+/* Helpers shared by the executors. */
+int64_t cql__write_timestamp(cql_ctx_t *c, const cql_using_t *u, base_error_t *err, bool *ok);
+
+/* ---- stored rows (rows.c) ---------------------------------------------------------- */
+
+typedef struct cql_rec_s {
+    wire_value_t *vals; /* n_cols, WIRE_VALUE_NULL where absent */
+    int64_t *ts;        /* INT64_MIN where absent */
+    int32_t *ttl;       /* remaining seconds, 0 for none */
+    const uint8_t *pk;  /* composed partition key */
+    size_t pk_len;
+    int64_t token;
+    const uint8_t *ck; /* encoded clustering key, NULL for a static-only row */
+    size_t ck_len;
+    size_t bytes; /* payload size, for metering */
+} cql_rec_t;
+
+/* Builds the record of one stored row (static cells merged in when
+ * static_row is given). Returns false if the stored bytes are malformed. */
+bool cql__rec_build(cql_ctx_t *c, const cql_table_t *t, const storage_partition_t *p,
+                    const storage_row_view_t *row, const storage_row_view_t *static_row,
+                    cql_rec_t *out);
+/* The live stored row of partition p at clustering key ck (the only row when
+ * ck_len is 0). The view borrows from storage until the next write. */
+bool cql__stored_row(const cql_ctx_t *c, storage_partition_t *p, const uint8_t *ck, size_t ck_len,
+                     storage_row_view_t *out);
+/* Reads one row by full primary key; false when it does not exist. */
+bool cql__rec_read(cql_ctx_t *c, const cql_table_t *t, wire_value_t pk, int64_t token,
+                   const uint8_t *ck, size_t ck_len, cql_rec_t *out);
+
+/* Encodes the clustering prefix of n values (ck[0..n)) into b. */
+void cql__ck_encode(base_buf_t *b, const cql_table_t *t, const wire_value_t *vals, size_t n);
+
+/* ---- plans (select_plan.c) ---------------------------------------------------------- */
+
+typedef struct cql_filter_s {
+    int idx; /* column index in the table */
+    const cql_column_t *col;
+    cql_rel_op_t op;
+    wire_value_t v;
+    size_t n_in;
+    wire_value_t *in;
+    const wire_type_t *cmp_type; /* element type for CONTAINS, else column type */
+    bool has_key;                /* m['k'] = v: compare the map's value at key */
+    wire_value_t key;
+} cql_filter_t;
+
+typedef struct cql_slice_s {
+    storage_bound_t start, end;
+} cql_slice_t;
+
+typedef struct cql_plan_s {
+    const cql_table_t *t;
+    bool scan; /* no partition key: walk the ring in token order */
+    size_t n_keys;
+    wire_value_t *keys; /* composed partition keys */
+    int64_t *tokens;
+    bool tok_lo_set, tok_lo_incl, tok_hi_set, tok_hi_incl;
+    int64_t tok_lo, tok_hi;
+    size_t n_slices; /* 0: the whole partition */
+    cql_slice_t *slices;
+    bool point; /* full primary key equality: at most one row */
+    bool ck_restricted;
+    size_t n_filters;
+    cql_filter_t *filters;
+    bool uses_index;
+} cql_plan_t;
+
+int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *where, size_t n_where,
+                    bool allow_filtering, cql_plan_t *plan, base_error_t *err);
+bool cql__filter_match(cql_ctx_t *c, const cql_plan_t *plan, const cql_rec_t *r);
+
+#endif

@@ -1,0 +1,806 @@
+/*
+ * select_plan.c - from a WHERE clause to a read plan, with Cassandra 3.11's
+ * rules and messages: the partition key is restricted by EQ/IN on every
+ * part (or by token()), clustering columns form an EQ/IN prefix optionally
+ * ended by one slice, and anything else is filtering, which needs ALLOW
+ * FILTERING unless a secondary index serves the column. The same planner
+ * serves UPDATE and DELETE, which then check that the plan names rows.
+ */
+#include "cql/exec/exec.h"
+
+#define MAX_KEYS 10000
+
+typedef struct colr_s { /* restrictions gathered for one key column */
+    size_t n_eq;        /* EQ: 1 value; IN: n values */
+    wire_value_t *eq;
+    bool has_eq;
+    bool lo_set, lo_incl, hi_set, hi_incl;
+    wire_value_t lo, hi;
+} colr_t;
+
+
+static int eval(cql_ctx_t *c, const cql_term_t *term, const wire_type_t *type, const char *col,
+                wire_value_t *out, base_error_t *err)
+{
+    if (cql__term_eval(term, type, col, &c->binds, c->a, out, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (out->len == WIRE_VALUE_UNSET) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid unset value for column %s", col);
+    }
+    return BASE_OK;
+}
+
+
+/* IN (a, b) or IN ? (a bound list): values sorted and deduplicated as Cassandra does. */
+static int eval_in(cql_ctx_t *c, const cql_relation_t *r, const cql_column_t *col,
+                   wire_value_t **out, size_t *n_out, base_error_t *err)
+{
+    wire_value_t *vals;
+    size_t n;
+    if (r->rhs != NULL) {
+        const wire_type_t *sub[1] = {col->type};
+        const wire_type_t *lt = cql__type_collection(c->a, WIRE_TYPE_LIST, true, sub, 1);
+        wire_value_t list;
+        if (eval(c, r->rhs, lt, col->name, &list, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        if (list.len < 0) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for IN restriction");
+        }
+        ssize_t k = cql__collection_split(lt, list, c->a, &vals, NULL);
+        if (k < 0) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Invalid list value for IN restriction");
+        }
+        n = (size_t)k;
+    } else {
+        n = r->n_in;
+        vals = base_arena_alloc(c->a, (n + 1) * sizeof(*vals));
+        for (size_t i = 0; i < n; i++) {
+            if (eval(c, r->in_values[i], col->type, col->name, &vals[i], err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+        }
+    }
+    /* insertion sort + dedup: IN lists are short */
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (vals[i].len < 0) {
+            continue;
+        }
+        size_t j = m;
+        bool dup = false;
+        while (j > 0) {
+            int cmp = cql__value_compare(col->type, vals[j - 1], vals[i]);
+            if (cmp == 0) {
+                dup = true;
+                break;
+            }
+            if (cmp < 0) {
+                break;
+            }
+            j--;
+        }
+        if (dup) {
+            continue;
+        }
+        wire_value_t v = vals[i];
+        memmove(&vals[j + 1], &vals[j], (m - j) * sizeof(*vals));
+        vals[j] = v;
+        m++;
+    }
+    *out = vals;
+    *n_out = m;
+    return BASE_OK;
+}
+
+
+static int restrict_key(cql_ctx_t *c, const cql_relation_t *r, const cql_column_t *col, colr_t *cr,
+                        base_error_t *err)
+{
+    if (r->op == CQL_OP_EQ || r->op == CQL_OP_IN) {
+        if (cr->has_eq || cr->lo_set || cr->hi_set) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "%s cannot be restricted by more than one relation if it "
+                                  "includes an Equal",
+                                  col->name);
+        }
+        cr->has_eq = true;
+        if (r->op == CQL_OP_IN) {
+            return eval_in(c, r, col, &cr->eq, &cr->n_eq, err);
+        }
+        cr->eq = base_arena_alloc(c->a, sizeof(*cr->eq));
+        cr->n_eq = 1;
+        if (eval(c, r->rhs, col->type, col->name, cr->eq, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        if (col->kind == CQL_COL_PARTITION && cr->eq->len > 65535) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Key length of %d is longer than maximum of 65535", cr->eq->len);
+        }
+        if (cr->eq->len < 0) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Invalid null value in condition for "
+                                  "column %s",
+                                  col->name);
+        }
+        return BASE_OK;
+    }
+    if (cr->has_eq) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "%s cannot be restricted by both an equality and an inequality "
+                              "relation",
+                              col->name);
+    }
+    wire_value_t v;
+    if (eval(c, r->rhs, col->type, col->name, &v, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (v.len < 0) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Invalid null value in condition for column %s", col->name);
+    }
+    bool lower = r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
+    bool incl = r->op == CQL_OP_GTE || r->op == CQL_OP_LTE;
+    if ((lower && cr->lo_set) || (!lower && cr->hi_set)) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "More than one restriction was found for the %s bound on %s",
+                              lower ? "start" : "end", col->name);
+    }
+    if (lower) {
+        cr->lo_set = true, cr->lo_incl = incl, cr->lo = v;
+    } else {
+        cr->hi_set = true, cr->hi_incl = incl, cr->hi = v;
+    }
+    return BASE_OK;
+}
+
+
+static bool has_index(const cql_table_t *t, const char *col)
+{
+    for (size_t i = 0; i < t->n_indexes; i++) {
+        if (strcmp(t->indexes[i].column, col) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+
+static int add_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, const cql_column_t *col,
+                      base_error_t *err)
+{
+    cql_filter_t *f = &p->filters[p->n_filters];
+    memset(f, 0, sizeof(*f));
+    f->idx = (int)(col - p->t->cols);
+    f->col = col;
+    f->op = r->op;
+    f->cmp_type = col->type;
+    if (r->op == CQL_OP_NEQ) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Unsupported \"!=\" relation: %s != ...",
+                              col->name);
+    }
+    if (r->op == CQL_OP_LIKE) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "LIKE restriction is only supported on properly indexed columns. "
+                              "%s LIKE ... is not valid.",
+                              col->name);
+    }
+    if (r->op == CQL_OP_IS_NOT_NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Unsupported restriction: %s IS NOT NULL",
+                              col->name);
+    }
+    if (r->op == CQL_OP_CONTAINS || r->op == CQL_OP_CONTAINS_KEY) {
+        if (!cql__type_is_collection(col->type)) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Cannot use CONTAINS on non-collection column %s", col->name);
+        }
+        if (r->op == CQL_OP_CONTAINS_KEY && col->type->id != WIRE_TYPE_MAP) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Cannot use CONTAINS KEY on non-map column %s", col->name);
+        }
+        f->cmp_type = col->type->id == WIRE_TYPE_MAP && r->op == CQL_OP_CONTAINS
+                          ? col->type->sub[1]
+                          : col->type->sub[0];
+    }
+    if (r->op == CQL_OP_IN) {
+        if (eval_in(c, r, col, &f->in, &f->n_in, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    } else if (eval(c, r->rhs, f->cmp_type, col->name, &f->v, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    p->n_filters++;
+    return BASE_OK;
+}
+
+
+/* m['k'] = v: a filter on one entry of a map column (an index on entries(m) serves it). */
+static int element_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, base_error_t *err)
+{
+    const cql_column_t *col = cql__column_find(p->t, r->columns[0]);
+    if (col == NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", r->columns[0]);
+    }
+    if (col->type->id != WIRE_TYPE_MAP || r->op != CQL_OP_EQ) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Map-entry equality predicates on %s are only supported on maps",
+                              col->name);
+    }
+    cql_filter_t *f = &p->filters[p->n_filters];
+    memset(f, 0, sizeof(*f));
+    f->idx = (int)(col - p->t->cols);
+    f->col = col;
+    f->op = CQL_OP_EQ;
+    f->cmp_type = col->type->sub[1];
+    f->has_key = true;
+    if (eval(c, r->element, col->type->sub[0], col->name, &f->key, err) != BASE_OK ||
+        eval(c, r->rhs, col->type->sub[1], col->name, &f->v, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (f->key.len < 0) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid null map key for column %s",
+                              col->name);
+    }
+    p->n_filters++;
+    return BASE_OK;
+}
+
+
+/* Cartesian product of EQ/IN values over the first n columns. */
+static size_t combos(colr_t *cr, size_t n)
+{
+    size_t total = 1;
+    for (size_t i = 0; i < n; i++) {
+        total *= cr[i].n_eq;
+        if (total > MAX_KEYS) {
+            return MAX_KEYS + 1;
+        }
+    }
+    return total;
+}
+
+
+static void combo_values(colr_t *cr, size_t n, size_t k, wire_value_t *out)
+{
+    for (size_t i = n; i-- > 0;) {
+        out[i] = cr[i].eq[k % cr[i].n_eq];
+        k /= cr[i].n_eq;
+    }
+}
+
+
+static int plan_partition(cql_ctx_t *c, const cql_table_t *t, colr_t *pkr, bool allow_filtering,
+                          cql_plan_t *p, base_error_t *err)
+{
+    size_t n_set = 0;
+    for (size_t i = 0; i < t->n_pk; i++) {
+        n_set += pkr[i].has_eq;
+    }
+    if (n_set == 0) {
+        p->scan = true;
+        return BASE_OK;
+    }
+    if (n_set < t->n_pk) {
+        if (!allow_filtering) {
+            for (size_t i = 0; i < t->n_pk; i++) {
+                if (!pkr[i].has_eq) {
+                    return base_error_set(err, WIRE_ERR_INVALID,
+                                          "Partition key parts: %s must be restricted as other "
+                                          "parts are",
+                                          t->pk[i]->name);
+                }
+            }
+        }
+        /* ALLOW FILTERING: scan and keep the restricted parts as filters */
+        p->scan = true;
+        for (size_t i = 0; i < t->n_pk; i++) {
+            if (pkr[i].has_eq) {
+                cql_filter_t *f = &p->filters[p->n_filters++];
+                memset(f, 0, sizeof(*f));
+                f->idx = (int)(t->pk[i] - t->cols);
+                f->col = t->pk[i];
+                f->cmp_type = t->pk[i]->type;
+                f->op = CQL_OP_IN;
+                f->in = pkr[i].eq;
+                f->n_in = pkr[i].n_eq;
+            }
+        }
+        return BASE_OK;
+    }
+    size_t n = combos(pkr, t->n_pk);
+    if (n > MAX_KEYS) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Select query cannot be completed because it selects more than %d "
+                              "partitions keys",
+                              MAX_KEYS);
+    }
+    p->n_keys = n;
+    p->keys = base_arena_alloc(c->a, (n + 1) * sizeof(*p->keys));
+    p->tokens = base_arena_alloc(c->a, (n + 1) * sizeof(*p->tokens));
+    wire_value_t parts[64];
+    for (size_t k = 0; k < n; k++) {
+        combo_values(pkr, t->n_pk, k, parts);
+        p->keys[k] = cql__pk_compose(parts, t->n_pk, c->a);
+        p->tokens[k] = storage_token(p->keys[k].ptr, (size_t)p->keys[k].len);
+    }
+    return BASE_OK;
+}
+
+
+static storage_bound_t bound_of(cql_ctx_t *c, const base_buf_t *prefix, const cql_column_t *col,
+                                const wire_value_t *v, bool incl)
+{
+    base_buf_t b;
+    base_buf_init(&b);
+    base_buf_put(&b, prefix->data, prefix->len);
+    if (v != NULL) {
+        cql__keyenc_append(&b, col->type, *v, col->desc);
+    }
+    storage_bound_t out = {base_arena_memdup(c->a, b.data, b.len), b.len, v == NULL || incl};
+    base_buf_fini(&b);
+    return out;
+}
+
+
+static int plan_clustering(cql_ctx_t *c, const cql_table_t *t, colr_t *ckr, bool allow_filtering,
+                           cql_plan_t *p, base_error_t *err)
+{
+    p->point = t->n_ck == 0; /* the partition key alone names the row */
+    size_t n_eq = 0;
+    while (n_eq < t->n_ck && ckr[n_eq].has_eq) {
+        n_eq++;
+    }
+    bool slice = n_eq < t->n_ck && (ckr[n_eq].lo_set || ckr[n_eq].hi_set);
+    size_t used = n_eq + (slice ? 1 : 0);
+    for (size_t i = used; i < t->n_ck; i++) {
+        if (!ckr[i].has_eq && !ckr[i].lo_set && !ckr[i].hi_set) {
+            continue;
+        }
+        if (!allow_filtering) {
+            if (slice) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "Clustering column \"%s\" cannot be restricted (preceding "
+                                      "column \"%s\" is restricted by a non-EQ relation)",
+                                      t->ck[i]->name, t->ck[used - 1]->name);
+            }
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "PRIMARY KEY column \"%s\" cannot be restricted as preceding "
+                                  "column \"%s\" is not restricted",
+                                  t->ck[i]->name, t->ck[i - 1]->name);
+        }
+        /* filtered: turn its restrictions into filters */
+        cql_filter_t *f = &p->filters[p->n_filters++];
+        memset(f, 0, sizeof(*f));
+        f->idx = (int)(t->ck[i] - t->cols);
+        f->col = t->ck[i];
+        f->cmp_type = t->ck[i]->type;
+        if (ckr[i].has_eq) {
+            f->op = CQL_OP_IN;
+            f->in = ckr[i].eq;
+            f->n_in = ckr[i].n_eq;
+            continue;
+        }
+        if (ckr[i].lo_set) {
+            f->op = ckr[i].lo_incl ? CQL_OP_GTE : CQL_OP_GT;
+            f->v = ckr[i].lo;
+        }
+        if (ckr[i].hi_set) {
+            if (ckr[i].lo_set) {
+                f = &p->filters[p->n_filters++];
+                *f = p->filters[p->n_filters - 2];
+            }
+            f->op = ckr[i].hi_incl ? CQL_OP_LTE : CQL_OP_LT;
+            f->v = ckr[i].hi;
+        }
+    }
+    if (used == 0) {
+        return BASE_OK;
+    }
+    p->ck_restricted = true;
+    size_t n = combos(ckr, n_eq);
+    if (n > MAX_KEYS) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Clustering key cartesian product is too large");
+    }
+    p->n_slices = n;
+    p->slices = base_arena_alloc(c->a, n * sizeof(*p->slices));
+    p->point = n_eq == t->n_ck && n == 1;
+    wire_value_t vals[64];
+    base_buf_t prefix;
+    base_buf_init(&prefix);
+    for (size_t k = 0; k < n; k++) {
+        combo_values(ckr, n_eq, k, vals);
+        base_buf_reset(&prefix);
+        cql__ck_encode(&prefix, t, vals, n_eq);
+        cql_slice_t *s = &p->slices[k];
+        if (!slice) {
+            s->start = bound_of(c, &prefix, NULL, NULL, true);
+            s->end = s->start;
+            continue;
+        }
+        const cql_column_t *col = t->ck[n_eq];
+        const colr_t *r = &ckr[n_eq];
+        storage_bound_t lo = bound_of(c, &prefix, col, r->lo_set ? &r->lo : NULL, r->lo_incl);
+        storage_bound_t hi = bound_of(c, &prefix, col, r->hi_set ? &r->hi : NULL, r->hi_incl);
+        /* a DESC column stores larger values first */
+        s->start = col->desc ? hi : lo;
+        s->end = col->desc ? lo : hi;
+    }
+    base_buf_fini(&prefix);
+    return BASE_OK;
+}
+
+
+/* The clustering columns of a multi-column relation: a prefix of the clustering key,
+ * in order, all in one direction (mixed ASC/DESC tuples are not supported yet). */
+static int tuple_columns(const cql_table_t *t, const cql_relation_t *r, const wire_type_t **types,
+                         base_error_t *err)
+{
+    if (r->n_columns > t->n_ck || r->n_columns > 64) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Multi-column relations can only be applied to clustering columns");
+    }
+    for (size_t i = 0; i < r->n_columns; i++) {
+        const cql_column_t *col = cql__column_find(t, r->columns[i]);
+        if (col == NULL) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", r->columns[i]);
+        }
+        if (col->kind != CQL_COL_CLUSTERING) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Multi-column relations can only be applied to clustering "
+                                  "columns but was applied to: %s",
+                                  col->name);
+        }
+        if (col->position != (int)i) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Clustering columns must appear in the PRIMARY KEY order in "
+                                  "multi-column relations");
+        }
+        if (col->desc != t->ck[0]->desc) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Multi-column slices over clustering columns of mixed order are "
+                                  "not supported by this emulator yet");
+        }
+        types[i] = col->type;
+    }
+    return BASE_OK;
+}
+
+
+/* One tuple value as an encoded clustering prefix. */
+static int tuple_bound(cql_ctx_t *c, const cql_table_t *t, const wire_type_t *tt, size_t n,
+                       wire_value_t v, storage_bound_t *out, bool incl, base_error_t *err)
+{
+    wire_value_t parts[64];
+    wire_reader_t rd;
+    if (v.len < 0) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Invalid null value in condition for "
+                              "multi-column relation");
+    }
+    wire_reader_init(&rd, v.ptr, (size_t)v.len);
+    for (size_t i = 0; i < n; i++) {
+        parts[i] = wire_read_bytes(&rd);
+        if (!wire_reader_ok(&rd) || parts[i].len < 0) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Invalid null value in condition for column %s", t->ck[i]->name);
+        }
+    }
+    (void)tt;
+    base_buf_t b;
+    base_buf_init(&b);
+    cql__ck_encode(&b, t, parts, n);
+    *out = (storage_bound_t){base_arena_memdup(c->a, b.data, b.len), b.len, incl};
+    base_buf_fini(&b);
+    return BASE_OK;
+}
+
+
+static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *const *rels,
+                       size_t n_rels, cql_plan_t *p, base_error_t *err)
+{
+    storage_bound_t lo = {NULL, 0, true}, hi = {NULL, 0, true};
+    bool slice = false;
+    p->ck_restricted = true;
+    for (size_t k = 0; k < n_rels; k++) {
+        const cql_relation_t *r = rels[k];
+        const wire_type_t *types[64];
+        if (tuple_columns(t, r, types, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        const wire_type_t *tt =
+            cql__type_collection(c->a, WIRE_TYPE_TUPLE, true, types, r->n_columns);
+        if (r->op == CQL_OP_EQ || r->op == CQL_OP_IN) {
+            if (n_rels > 1) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "An equality or IN multi-column relation cannot be "
+                                      "combined with another on the clustering columns");
+            }
+            size_t n = 1;
+            wire_value_t *vals = base_arena_alloc(c->a, sizeof(*vals));
+            if (r->op == CQL_OP_IN && r->rhs != NULL) {
+                const wire_type_t *lt = cql__type_collection(c->a, WIRE_TYPE_LIST, true, &tt, 1);
+                wire_value_t list;
+                if (eval(c, r->rhs, lt, "tuple", &list, err) != BASE_OK) {
+                    return BASE_ERROR;
+                }
+                ssize_t m = list.len < 0 ? -1 : cql__collection_split(lt, list, c->a, &vals, NULL);
+                if (m < 0) {
+                    return base_error_set(err, WIRE_ERR_INVALID, "Invalid list value for IN");
+                }
+                n = (size_t)m;
+            } else if (r->op == CQL_OP_IN) {
+                n = r->n_in;
+                vals = base_arena_alloc(c->a, (n + 1) * sizeof(*vals));
+                for (size_t i = 0; i < n; i++) {
+                    if (eval(c, r->in_values[i], tt, "tuple", &vals[i], err) != BASE_OK) {
+                        return BASE_ERROR;
+                    }
+                }
+            } else if (eval(c, r->rhs, tt, "tuple", &vals[0], err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+            p->n_slices = n;
+            p->slices = base_arena_alloc(c->a, (n + 1) * sizeof(*p->slices));
+            for (size_t i = 0; i < n; i++) {
+                storage_bound_t b;
+                if (tuple_bound(c, t, tt, r->n_columns, vals[i], &b, true, err) != BASE_OK) {
+                    return BASE_ERROR;
+                }
+                p->slices[i].start = p->slices[i].end = b;
+            }
+            p->point = r->n_columns == t->n_ck && n == 1;
+            return BASE_OK;
+        }
+        wire_value_t v;
+        if (eval(c, r->rhs, tt, "tuple", &v, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        bool lower = r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
+        bool incl = r->op == CQL_OP_GTE || r->op == CQL_OP_LTE;
+        if (r->op != CQL_OP_GT && r->op != CQL_OP_GTE && r->op != CQL_OP_LT &&
+            r->op != CQL_OP_LTE) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Unsupported operator in a multi-column relation");
+        }
+        if (tuple_bound(c, t, tt, r->n_columns, v, lower ? &lo : &hi, incl, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        slice = true;
+    }
+    if (slice) {
+        /* a DESC clustering key stores larger tuples first */
+        p->n_slices = 1;
+        p->slices = base_arena_alloc(c->a, sizeof(*p->slices));
+        p->slices[0].start = t->ck[0]->desc ? hi : lo;
+        p->slices[0].end = t->ck[0]->desc ? lo : hi;
+    }
+    return BASE_OK;
+}
+
+
+static int plan_token(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r, cql_plan_t *p,
+                      base_error_t *err)
+{
+    bool ok = r->n_columns == t->n_pk;
+    for (size_t i = 0; ok && i < t->n_pk; i++) {
+        ok = strcmp(r->columns[i], t->pk[i]->name) == 0;
+    }
+    if (!ok) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "The token() function must be applied to all partition key "
+                              "components or none of them");
+    }
+    wire_value_t v;
+    if (eval(c, r->rhs, cql__native_bigint(), "partition key token", &v, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (v.len != 8) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for token");
+    }
+    int64_t tok = (int64_t)base_load_u64(v.ptr);
+    switch (r->op) {
+    case CQL_OP_EQ:
+        p->tok_lo_set = p->tok_hi_set = p->tok_lo_incl = p->tok_hi_incl = true;
+        p->tok_lo = p->tok_hi = tok;
+        break;
+    case CQL_OP_GT:
+    case CQL_OP_GTE:
+        p->tok_lo_set = true, p->tok_lo = tok, p->tok_lo_incl = r->op == CQL_OP_GTE;
+        break;
+    case CQL_OP_LT:
+    case CQL_OP_LTE:
+        p->tok_hi_set = true, p->tok_hi = tok, p->tok_hi_incl = r->op == CQL_OP_LTE;
+        break;
+    default:
+        return base_error_set(err, WIRE_ERR_INVALID, "Unsupported operator on token()");
+    }
+    return BASE_OK;
+}
+
+
+int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *where, size_t n_where,
+                    bool allow_filtering, cql_plan_t *p, base_error_t *err)
+{
+    memset(p, 0, sizeof(*p));
+    p->t = t;
+    colr_t *pkr = base_arena_calloc(c->a, t->n_pk + 1, sizeof(*pkr));
+    colr_t *ckr = base_arena_calloc(c->a, t->n_ck + 1, sizeof(*ckr));
+    p->filters =
+        base_arena_alloc(c->a, (2 * n_where + t->n_pk + 2 * t->n_ck + 1) * sizeof(*p->filters));
+    bool token = false;
+    bool needs_filtering = false;
+    const cql_relation_t *tuples[2];
+    size_t n_tuples = 0;
+    for (size_t i = 0; i < n_where; i++) {
+        const cql_relation_t *r = &where[i];
+        if (r->lhs == CQL_LHS_TOKEN) {
+            if (plan_token(c, t, r, p, err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+            token = true;
+            continue;
+        }
+        if (r->lhs == CQL_LHS_TUPLE) {
+            if (n_tuples == 2) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "More than one restriction was found for the start or end "
+                                      "bound on the clustering columns");
+            }
+            tuples[n_tuples++] = r;
+            continue;
+        }
+        if (r->lhs == CQL_LHS_ELEMENT) {
+            if (element_filter(c, p, r, err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+            bool indexed = has_index(t, r->columns[0]);
+            p->uses_index |= indexed;
+            needs_filtering |= !indexed;
+            continue;
+        }
+        const cql_column_t *col = cql__column_find(t, r->columns[0]);
+        if (col == NULL) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", r->columns[0]);
+        }
+        bool key_op = r->op == CQL_OP_EQ || r->op == CQL_OP_IN || r->op == CQL_OP_LT ||
+                      r->op == CQL_OP_LTE || r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
+        if (col->kind == CQL_COL_PARTITION && key_op) {
+            if (r->op != CQL_OP_EQ && r->op != CQL_OP_IN) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "Only EQ and IN relation are supported on the partition "
+                                      "key (unless you use the token() function)");
+            }
+            if (restrict_key(c, r, col, &pkr[col->position], err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+        } else if (col->kind == CQL_COL_CLUSTERING && key_op) {
+            if (restrict_key(c, r, col, &ckr[col->position], err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+        } else {
+            if (add_filter(c, p, r, col, err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+            bool indexed = r->op == CQL_OP_EQ && has_index(t, col->name);
+            p->uses_index |= indexed;
+            needs_filtering |= !indexed;
+        }
+    }
+    if (plan_partition(c, t, pkr, allow_filtering, p, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (token && !p->scan) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Columns \"%s\" cannot be restricted by both a normal relation and "
+                              "a token relation",
+                              t->pk[0]->name);
+    }
+    if (n_tuples > 0) {
+        for (size_t i = 0; i < t->n_ck; i++) {
+            if (ckr[i].has_eq || ckr[i].lo_set || ckr[i].hi_set) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "Mixing single column relations and multi column relations "
+                                      "on clustering columns is not allowed");
+            }
+        }
+        if (plan_tuples(c, t, tuples, n_tuples, p, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    } else if (plan_clustering(c, t, ckr, allow_filtering, p, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    /* Clustering restrictions without the partition key scan every partition. */
+    if (p->scan && p->ck_restricted && !p->uses_index) {
+        needs_filtering = true;
+    }
+    if (needs_filtering && !allow_filtering) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Cannot execute this query as it might involve data filtering and "
+                              "thus may have unpredictable performance. If you want to execute "
+                              "this query despite the performance unpredictability, use ALLOW "
+                              "FILTERING");
+    }
+    return BASE_OK;
+}
+
+
+static bool value_matches(const cql_filter_t *f, wire_value_t v)
+{
+    if (f->op == CQL_OP_IN) {
+        for (size_t i = 0; i < f->n_in; i++) {
+            if (v.len >= 0 && cql__value_compare(f->cmp_type, v, f->in[i]) == 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+    if (v.len < 0 || f->v.len < 0) {
+        return false;
+    }
+    int cmp = cql__value_compare(f->cmp_type, v, f->v);
+    switch (f->op) {
+    case CQL_OP_EQ:
+        return cmp == 0;
+    case CQL_OP_LT:
+        return cmp < 0;
+    case CQL_OP_LTE:
+        return cmp <= 0;
+    case CQL_OP_GT:
+        return cmp > 0;
+    case CQL_OP_GTE:
+        return cmp >= 0;
+    default:
+        return false;
+    }
+}
+
+
+static wire_value_t map_entry(cql_ctx_t *c, const cql_filter_t *f, wire_value_t map)
+{
+    wire_value_t *keys, *vals;
+    ssize_t n = map.len < 0 ? 0 : cql__collection_split(f->col->type, map, c->a, &keys, &vals);
+    for (ssize_t i = 0; i < n; i++) {
+        if (cql__value_compare(f->col->type->sub[0], keys[i], f->key) == 0) {
+            return vals[i];
+        }
+    }
+    return (wire_value_t){NULL, WIRE_VALUE_NULL};
+}
+
+
+bool cql__filter_match(cql_ctx_t *c, const cql_plan_t *plan, const cql_rec_t *r)
+{
+    for (size_t i = 0; i < plan->n_filters; i++) {
+        const cql_filter_t *f = &plan->filters[i];
+        wire_value_t v = r->vals[f->idx];
+        if (f->has_key) {
+            v = map_entry(c, f, v);
+        }
+        if (f->op != CQL_OP_CONTAINS && f->op != CQL_OP_CONTAINS_KEY) {
+            if (!value_matches(f, v)) {
+                return false;
+            }
+            continue;
+        }
+        if (v.len < 0) {
+            return false;
+        }
+        wire_value_t *keys, *vals;
+        ssize_t n = cql__collection_split(f->col->type, v, c->a, &keys,
+                                          f->col->type->id == WIRE_TYPE_MAP ? &vals : NULL);
+        bool found = false;
+        cql_filter_t eq = *f;
+        eq.op = CQL_OP_EQ;
+        for (ssize_t k = 0; k < n && !found; k++) {
+            wire_value_t e =
+                f->op == CQL_OP_CONTAINS && f->col->type->id == WIRE_TYPE_MAP ? vals[k] : keys[k];
+            found = value_matches(&eq, e);
+        }
+        if (!found) {
+            return false;
+        }
+    }
+    return true;
+}

@@ -1,0 +1,1061 @@
+/*
+ * ddl.c - CREATE/ALTER/DROP of keyspaces, tables, indexes and user types,
+ * and TRUNCATE, with Cassandra 3.11's checks and messages and the Cosmos DB
+ * table options (cosmosdb_provisioned_throughput,
+ * cosmosdb_autoscale_max_throughput). Every change bumps the schema version
+ * and is announced to the listener (EVENT SCHEMA_CHANGE).
+ */
+#include <errno.h>
+
+#include "cql/schema/schema.h"
+
+/* Table options Cassandra 3.11 accepts; values are kept only where they matter. */
+static const char *const known_table_options[] = {
+    "bloom_filter_fp_chance",
+    "caching",
+    "cdc",
+    "comment",
+    "compaction",
+    "compression",
+    "crc_check_chance",
+    "dclocal_read_repair_chance",
+    "default_time_to_live",
+    "gc_grace_seconds",
+    "max_index_interval",
+    "memtable_flush_period_in_ms",
+    "min_index_interval",
+    "read_repair_chance",
+    "speculative_retry",
+    "additional_write_policy",
+    "read_repair",
+    "extensions",
+    "id",
+    "cosmosdb_provisioned_throughput",
+    "cosmosdb_autoscale_max_throughput",
+    "cosmosdb_cell_level_timestamp",
+    "cosmosdb_cell_level_timestamp_tombstones",
+    "cosmosdb_cell_level_timetolive",
+    "analytical_storage_ttl",
+};
+
+
+static bool is_cosmos(const cql_ctx_t *c)
+{
+    return c->e->cfg.profile == CQL_PROFILE_COSMOS;
+}
+
+
+static int prop_int(const cql_property_t *p, int64_t min, int64_t max, int64_t *out,
+                    base_error_t *err)
+{
+    const cql_term_t *v = p->value;
+    if (v->kind != CQL_TERM_LITERAL ||
+        (v->lit != CQL_LIT_INTEGER && v->lit != CQL_LIT_STRING && v->lit != CQL_LIT_FLOAT)) {
+        return base_error_set(err, WIRE_ERR_SYNTAX_ERROR, "Invalid value for property '%s'",
+                              p->name);
+    }
+    errno = 0;
+    char *end;
+    long long n = strtoll(v->text, &end, 10);
+    if (errno != 0 || end == v->text || *end != '\0' || n < min || n > max) {
+        return base_error_set(err, WIRE_ERR_CONFIG_ERROR, "Invalid value '%s' for property '%s'",
+                              v->text, p->name);
+    }
+    *out = n;
+    return BASE_OK;
+}
+
+
+static const char *prop_text(const cql_property_t *p)
+{
+    const cql_term_t *v = p->value;
+    return v->kind == CQL_TERM_LITERAL ? v->text : NULL;
+}
+
+
+/* Throughput options are parsed here and judged by the throughput hook (the
+ * RU meter), which knows the service's rules and error texts. */
+static int throughput_prop(cql_ctx_t *c, const cql_property_t *p, int64_t *manual,
+                           int64_t *autoscale, base_error_t *err)
+{
+    (void)c;
+    int64_t n = 0;
+    if (prop_int(p, 0, INT64_MAX / 2, &n, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (strcmp(p->name, "cosmosdb_provisioned_throughput") == 0) {
+        *manual = n;
+        *autoscale = 0;
+    } else {
+        *autoscale = n;
+        *manual = 0;
+    }
+    return BASE_OK;
+}
+
+
+/* Collects the throughput options of a statement for the hook. */
+static int throughput_of(cql_ctx_t *c, const cql_property_t *props, size_t n, cql_throughput_t *tp,
+                         base_error_t *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(props[i].name, "cosmosdb_provisioned_throughput") == 0 ||
+            strcmp(props[i].name, "cosmosdb_autoscale_max_throughput") == 0) {
+            tp->given = true;
+            if (throughput_prop(c, &props[i], &tp->provisioned, &tp->autoscale_max, err) !=
+                BASE_OK) {
+                return BASE_ERROR;
+            }
+        }
+    }
+    return BASE_OK;
+}
+
+
+static void split_ring(cql_table_t *t, uint32_t n_physical)
+{
+    if (n_physical > 0 && t->st != NULL) {
+        storage_table_set_physical_partitions(t->st, n_physical);
+    }
+}
+
+
+static void drop_hook(cql_ctx_t *c, const char *ks, const char *table)
+{
+    cql_throughput_t tp = {.keyspace = ks, .table = table, .dropped = true};
+    uint32_t n;
+    base_error_t ignored;
+    cql__throughput_hook(c, &tp, &n, &ignored);
+}
+
+
+static bool is_throughput(const char *name)
+{
+    return strcmp(name, "cosmosdb_provisioned_throughput") == 0 ||
+           strcmp(name, "cosmosdb_autoscale_max_throughput") == 0;
+}
+
+
+/* ---- keyspaces ------------------------------------------------------------------------- */
+
+static int keyspace_props(cql_ctx_t *c, cql_keyspace_t *ks, const cql_keyspace_def_t *d,
+                          bool creating, base_error_t *err)
+{
+    bool has_repl = false;
+    for (size_t i = 0; i < d->n_props; i++) {
+        const cql_property_t *p = &d->props[i];
+        if (strcmp(p->name, "replication") == 0) {
+            if (p->value->kind != CQL_TERM_MAP) {
+                return base_error_set(err, WIRE_ERR_SYNTAX_ERROR,
+                                      "Invalid value for property 'replication'");
+            }
+            has_repl = true;
+            if (ks == NULL) {
+                continue;
+            }
+            size_t n = p->value->n_items / 2;
+            for (size_t j = 0; j < ks->n_repl; j++) {
+                base_free(ks->repl_keys[j]);
+                base_free(ks->repl_values[j]);
+            }
+            ks->repl_keys = base_realloc(ks->repl_keys, (n + 1) * sizeof(char *));
+            ks->repl_values = base_realloc(ks->repl_values, (n + 1) * sizeof(char *));
+            ks->n_repl = 0;
+            for (size_t j = 0; j < n; j++) {
+                const cql_term_t *k = p->value->items[2 * j], *v = p->value->items[2 * j + 1];
+                if (k->kind != CQL_TERM_LITERAL || v->kind != CQL_TERM_LITERAL) {
+                    continue;
+                }
+                ks->repl_keys[ks->n_repl] = base_strdup(k->text);
+                ks->repl_values[ks->n_repl++] = base_strdup(v->text);
+            }
+        } else if (strcmp(p->name, "durable_writes") == 0) {
+            const char *t = prop_text(p);
+            if (ks != NULL) {
+                ks->durable_writes = t == NULL || strcmp(t, "false") != 0;
+            }
+        } else if (is_throughput(p->name)) {
+            int64_t manual = 0, autoscale = 0;
+            if (throughput_prop(c, p, &manual, &autoscale, err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+            if (ks != NULL) {
+                ks->provisioned_throughput = manual;
+                ks->autoscale_max_throughput = autoscale;
+            }
+        } else {
+            return base_error_set(err, WIRE_ERR_SYNTAX_ERROR, "Unknown property '%s'", p->name);
+        }
+    }
+    /* Cosmos DB takes "WITH cosmosdb_provisioned_throughput=400" alone; Cassandra does not. */
+    if (creating && !has_repl && !is_cosmos(c)) {
+        return base_error_set(err, WIRE_ERR_CONFIG_ERROR,
+                              "Missing mandatory replication strategy class");
+    }
+    return BASE_OK;
+}
+
+
+static int create_keyspace(cql_ctx_t *c, const cql_keyspace_def_t *d, base_error_t *err)
+{
+    if (cql__keyspace_find(c->e, d->name) != NULL) {
+        if (d->if_not_exists) {
+            return BASE_OK;
+        }
+        base_error_set(err, WIRE_ERR_ALREADY_EXISTS, "Cannot add existing keyspace \"%s\"",
+                       d->name);
+        wire_error_detail_already_exists(err, d->name, "");
+        return BASE_ERROR;
+    }
+    if (strlen(d->name) > 48) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Keyspace name must not be empty, more than 48 characters long, or "
+                              "contain non-alphanumeric-underscore characters (got \"%s\")",
+                              d->name);
+    }
+    if (keyspace_props(c, NULL, d, true, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    cql_throughput_t tp = {.keyspace = d->name, .creating = true};
+    uint32_t n_physical;
+    if (throughput_of(c, d->props, d->n_props, &tp, err) != BASE_OK ||
+        cql__throughput_hook(c, &tp, &n_physical, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    cql_keyspace_t *ks = cql__keyspace_add(c->e, d->name);
+    keyspace_props(c, ks, d, true, err);
+    if (ks->n_repl == 0) {
+        ks->repl_keys = base_calloc(2, sizeof(char *));
+        ks->repl_values = base_calloc(2, sizeof(char *));
+        ks->repl_keys[0] = base_strdup("class");
+        ks->repl_values[0] = base_strdup("org.apache.cassandra.locator.SimpleStrategy");
+        ks->repl_keys[1] = base_strdup("replication_factor");
+        ks->repl_values[1] = base_strdup("4");
+        ks->n_repl = 2;
+    }
+    cql__schema_notify(c, "CREATED", "KEYSPACE", ks->name, NULL);
+    return BASE_OK;
+}
+
+
+static int alter_keyspace(cql_ctx_t *c, const cql_keyspace_def_t *d, base_error_t *err)
+{
+    cql_keyspace_t *ks = cql__keyspace_find(c->e, d->name);
+    if (ks == NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Keyspace %s does not exist", d->name);
+    }
+    if (ks->system) {
+        return base_error_set(err, WIRE_ERR_UNAUTHORIZED, "%s keyspace is not user-modifiable.",
+                              ks->name);
+    }
+    if (keyspace_props(c, NULL, d, false, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    cql_throughput_t tp = {.keyspace = ks->name};
+    uint32_t n_physical;
+    if (throughput_of(c, d->props, d->n_props, &tp, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (tp.given && cql__throughput_hook(c, &tp, &n_physical, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    keyspace_props(c, ks, d, false, err);
+    /* tables sharing the keyspace's throughput may now need more physical partitions */
+    for (size_t i = 0; tp.given && i < ks->n_tables; i++) {
+        cql_table_t *t = ks->tables[i];
+        cql_throughput_t shared = {.keyspace = ks->name, .table = t->name};
+        if (t->provisioned_throughput == 0 && t->autoscale_max_throughput == 0 &&
+            cql__throughput_hook(c, &shared, &n_physical, err) == BASE_OK) {
+            split_ring(t, n_physical);
+        }
+    }
+    cql__schema_notify(c, "UPDATED", "KEYSPACE", ks->name, NULL);
+    return BASE_OK;
+}
+
+
+static void remove_keyspace(cql_engine_t *e, cql_keyspace_t *ks)
+{
+    for (size_t i = 0; i < e->n_keyspaces; i++) {
+        if (e->keyspaces[i] == ks) {
+            memmove(&e->keyspaces[i], &e->keyspaces[i + 1],
+                    (e->n_keyspaces - i - 1) * sizeof(*e->keyspaces));
+            e->n_keyspaces--;
+            break;
+        }
+    }
+    for (size_t j = 0; j < ks->n_tables; j++) {
+        cql__table_free(e, ks->tables[j]);
+    }
+    cql__keyspace_free(ks);
+}
+
+
+static int drop_keyspace(cql_ctx_t *c, const cql_drop_t *d, base_error_t *err)
+{
+    cql_keyspace_t *ks = cql__keyspace_find(c->e, d->name.name);
+    if (ks == NULL) {
+        if (d->if_exists) {
+            return BASE_OK;
+        }
+        return base_error_set(err, WIRE_ERR_CONFIG_ERROR, "Cannot drop non existing keyspace '%s'.",
+                              d->name.name);
+    }
+    if (ks->system) {
+        return base_error_set(err, WIRE_ERR_UNAUTHORIZED, "%s keyspace is not user-modifiable.",
+                              ks->name);
+    }
+    char *name = base_arena_strndup(c->a, ks->name, strlen(ks->name));
+    if (c->owner->keyspace != NULL && strcmp(c->owner->keyspace, name) == 0) {
+        base_free(c->owner->keyspace);
+        c->owner->keyspace = NULL;
+    }
+    if (c->s != c->owner && c->s->keyspace != NULL && strcmp(c->s->keyspace, name) == 0) {
+        c->s->keyspace = NULL; /* a view borrows the prepared statement's string */
+    }
+    for (size_t i = 0; i < ks->n_tables; i++) {
+        drop_hook(c, name, ks->tables[i]->name);
+    }
+    drop_hook(c, name, NULL);
+    remove_keyspace(c->e, ks);
+    cql__schema_notify(c, "DROPPED", "KEYSPACE", name, NULL);
+    return BASE_OK;
+}
+
+
+/* ---- tables ---------------------------------------------------------------------------- */
+
+static bool known_option(const char *name)
+{
+    for (size_t i = 0; i < sizeof(known_table_options) / sizeof(known_table_options[0]); i++) {
+        if (strcmp(known_table_options[i], name) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+
+static int table_props(cql_ctx_t *c, cql_table_t *t, const cql_property_t *props, size_t n,
+                       base_error_t *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        const cql_property_t *p = &props[i];
+        int64_t v = 0;
+        if (!known_option(p->name)) {
+            return base_error_set(err, WIRE_ERR_SYNTAX_ERROR, "Unknown property '%s'", p->name);
+        }
+        if (strcmp(p->name, "default_time_to_live") == 0) {
+            if (prop_int(p, 0, 630720000, &v, err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+            if (t != NULL) {
+                t->default_ttl = (int32_t)v;
+            }
+        } else if (strcmp(p->name, "gc_grace_seconds") == 0) {
+            if (prop_int(p, 0, INT32_MAX, &v, err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+            /* The service has no tombstones to collect: it refuses any other value. */
+            if (is_cosmos(c) && v != 0) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "gc_grace_seconds must be zero in Azure Cosmos DB for "
+                                      "Apache Cassandra (got %lld): the service does not keep "
+                                      "tombstones",
+                                      (long long)v);
+            }
+            if (t != NULL) {
+                t->gc_grace_seconds = (int32_t)v;
+            }
+        } else if (strcmp(p->name, "comment") == 0) {
+            if (t != NULL && prop_text(p) != NULL) {
+                base_free(t->comment);
+                t->comment = base_strdup(prop_text(p));
+            }
+        } else if (is_throughput(p->name)) {
+            int64_t manual = 0, autoscale = 0;
+            if (throughput_prop(c, p, &manual, &autoscale, err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+            if (t != NULL) {
+                t->provisioned_throughput = manual;
+                t->autoscale_max_throughput = autoscale;
+            }
+        }
+    }
+    return BASE_OK;
+}
+
+
+static void table_attach(cql_keyspace_t *ks, cql_table_t *t)
+{
+    if (ks->n_tables == ks->cap_tables) {
+        ks->cap_tables = ks->cap_tables ? ks->cap_tables * 2 : 8;
+        ks->tables = base_realloc(ks->tables, ks->cap_tables * sizeof(*ks->tables));
+    }
+    ks->tables[ks->n_tables++] = t;
+    t->ks = ks;
+}
+
+
+static void table_detach(cql_keyspace_t *ks, cql_table_t *t)
+{
+    for (size_t i = 0; i < ks->n_tables; i++) {
+        if (ks->tables[i] == t) {
+            memmove(&ks->tables[i], &ks->tables[i + 1],
+                    (ks->n_tables - i - 1) * sizeof(*ks->tables));
+            ks->n_tables--;
+            return;
+        }
+    }
+}
+
+
+static int find_def(const cql_create_table_t *d, const char *name)
+{
+    for (size_t i = 0; i < d->n_columns; i++) {
+        if (strcmp(d->columns[i].name, name) == 0) {
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+
+/* Checks the definition before anything is built, so a refused table leaves no trace. */
+static int check_table_def(const cql_create_table_t *d, base_error_t *err)
+{
+    size_t inline_pk = 0;
+    for (size_t i = 0; i < d->n_columns; i++) {
+        inline_pk += d->columns[i].primary_key;
+        for (size_t j = 0; j < i; j++) {
+            if (strcmp(d->columns[i].name, d->columns[j].name) == 0) {
+                return base_error_set(err, WIRE_ERR_INVALID, "Multiple definition of identifier %s",
+                                      d->columns[i].name);
+            }
+        }
+    }
+    if (inline_pk > 1 || (inline_pk == 1 && d->n_partition > 1)) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Multiple PRIMARY KEYs specifed (exactly one required)");
+    }
+    if (d->n_partition == 0) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "No PRIMARY KEY specifed (exactly one required)");
+    }
+    const char **keys[2] = {d->partition, d->clustering};
+    size_t n_keys[2] = {d->n_partition, d->n_clustering};
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; i < n_keys[k]; i++) {
+            int idx = find_def(d, keys[k][i]);
+            if (idx < 0) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "Unknown definition %s referenced in PRIMARY KEY",
+                                      keys[k][i]);
+            }
+            if (d->columns[idx].is_static) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "Static column %s cannot be part of the PRIMARY KEY",
+                                      keys[k][i]);
+            }
+            const cql_type_ast_t *ty = d->columns[idx].type;
+            bool coll = strcmp(ty->name, "list") == 0 || strcmp(ty->name, "set") == 0 ||
+                        strcmp(ty->name, "map") == 0;
+            if (coll && !ty->frozen) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "Invalid non-frozen collection type for PRIMARY KEY "
+                                      "component %s",
+                                      keys[k][i]);
+            }
+            for (int k2 = 0; k2 <= k; k2++) {
+                size_t lim = k2 == k ? i : n_keys[k2];
+                for (size_t j = 0; j < lim; j++) {
+                    if (strcmp(keys[k2][j], keys[k][i]) == 0) {
+                        return base_error_set(err, WIRE_ERR_INVALID,
+                                              "Duplicate definition %s in PRIMARY KEY", keys[k][i]);
+                    }
+                }
+            }
+        }
+    }
+    for (size_t i = 0; i < d->n_columns; i++) {
+        if (d->columns[i].is_static && d->n_clustering == 0) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Static columns are only useful (and thus allowed) if the table "
+                                  "has at least one clustering column");
+        }
+    }
+    for (size_t i = 0; i < d->n_order; i++) {
+        if (i >= d->n_clustering || strcmp(d->order[i].column, d->clustering[i]) != 0) {
+            bool is_ck = false;
+            for (size_t j = 0; j < d->n_clustering; j++) {
+                is_ck |= strcmp(d->order[i].column, d->clustering[j]) == 0;
+            }
+            if (!is_ck) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "Only clustering key columns can be defined in CLUSTERING "
+                                      "ORDER directive");
+            }
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "The order of columns in the CLUSTERING ORDER directive must be "
+                                  "the one of the clustering key (%s must appear before %s)",
+                                  d->clustering[i], d->order[i].column);
+        }
+    }
+    if (d->compact_storage) {
+        return base_error_set(err, WIRE_ERR_INVALID, "COMPACT STORAGE tables are not supported");
+    }
+    return BASE_OK;
+}
+
+
+static int build_columns(cql_table_t *t, const cql_create_table_t *d, base_error_t *err)
+{
+    t->cols = base_calloc(d->n_columns, sizeof(*t->cols));
+    for (size_t i = 0; i < d->n_columns; i++) {
+        const cql_column_def_t *cd = &d->columns[i];
+        cql_column_t *col = &t->cols[t->n_cols];
+        if (cql__type_resolve(t->ks, cd->type, &col->type, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        t->n_cols++;
+        col->name = base_strdup(cd->name);
+        col->id = t->next_col_id++;
+        col->position = -1;
+        col->kind = cd->is_static ? CQL_COL_STATIC : CQL_COL_REGULAR;
+        for (size_t j = 0; j < d->n_partition; j++) {
+            if (strcmp(d->partition[j], cd->name) == 0) {
+                col->kind = CQL_COL_PARTITION;
+                col->position = (int)j;
+            }
+        }
+        for (size_t j = 0; j < d->n_clustering; j++) {
+            if (strcmp(d->clustering[j], cd->name) == 0) {
+                col->kind = CQL_COL_CLUSTERING;
+                col->position = (int)j;
+                col->desc = j < d->n_order && d->order[j].desc;
+            }
+        }
+    }
+    t->n_pk = d->n_partition;
+    t->n_ck = d->n_clustering;
+    cql__table_sort_columns(t);
+    size_t n_counter = 0, n_regular = 0;
+    for (size_t i = 0; i < t->n_cols; i++) {
+        const cql_column_t *col = &t->cols[i];
+        if (col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
+            if (col->counter) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "counter type is not supported for PRIMARY KEY part %s",
+                                      col->name);
+            }
+            continue;
+        }
+        n_regular++;
+        n_counter += col->counter;
+    }
+    if (n_counter > 0 && n_counter != n_regular) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Cannot mix counter and non counter columns in the same table");
+    }
+    return BASE_OK;
+}
+
+
+static int create_table(cql_ctx_t *c, const cql_create_table_t *d, base_error_t *err)
+{
+    cql_keyspace_t *ks = NULL;
+    const char *ksname = d->table.keyspace ? d->table.keyspace : c->s->keyspace;
+    if (ksname == NULL) {
+        return cql__resolve_keyspace(c, NULL, &ks, err);
+    }
+    ks = cql__keyspace_find(c->e, ksname);
+    if (ks == NULL) {
+        return base_error_set(err, WIRE_ERR_CONFIG_ERROR,
+                              "Cannot add table '%s' to non existing keyspace '%s'.", d->table.name,
+                              ksname);
+    }
+    if (cql__table_find(ks, d->table.name) != NULL) {
+        if (d->if_not_exists) {
+            return BASE_OK;
+        }
+        base_error_set(err, WIRE_ERR_ALREADY_EXISTS,
+                       "Cannot add already existing table \"%s\" to keyspace \"%s\"", d->table.name,
+                       ks->name);
+        wire_error_detail_already_exists(err, ks->name, d->table.name);
+        return BASE_ERROR;
+    }
+    if (strlen(d->table.name) > 48) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Table name must not be empty, more than 48 characters long, or "
+                              "contain non-alphanumeric-underscore characters (got \"%s\")",
+                              d->table.name);
+    }
+    if (check_table_def(d, err) != BASE_OK || table_props(c, NULL, d->props, d->n_props, err)) {
+        return BASE_ERROR;
+    }
+    cql_table_t *t = base_calloc(1, sizeof(*t));
+    t->ks = ks;
+    t->name = base_strdup(d->table.name);
+    t->gc_grace_seconds = is_cosmos(c) ? 0 : 864000;
+    cql__uuid_random(t->id);
+    if (build_columns(t, d, err) != BASE_OK) {
+        cql__table_free(c->e, t);
+        return BASE_ERROR;
+    }
+    table_props(c, t, d->props, d->n_props, err);
+    uint32_t n_physical = 0;
+    if (!ks->system) {
+        cql_throughput_t tp = {.keyspace = ks->name, .table = t->name, .creating = true};
+        if (throughput_of(c, d->props, d->n_props, &tp, err) != BASE_OK ||
+            cql__throughput_hook(c, &tp, &n_physical, err) != BASE_OK) {
+            cql__table_free(c->e, t);
+            return BASE_ERROR;
+        }
+    }
+    /* system tables are generated, never stored: they take no storage id */
+    t->st = ks->system ? NULL : storage_table_create(c->e->db, c->e->next_storage_id++);
+    split_ring(t, n_physical);
+    table_attach(ks, t);
+    if (!ks->system) {
+        cql__schema_notify(c, "CREATED", "TABLE", ks->name, t->name);
+    }
+    return BASE_OK;
+}
+
+
+static int find_table_for_ddl(cql_ctx_t *c, const cql_qname_t *q, bool if_exists, cql_table_t **out,
+                              base_error_t *err)
+{
+    cql_keyspace_t *ks = NULL;
+    *out = NULL;
+    if (cql__resolve_keyspace(c, q->keyspace, &ks, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    cql_table_t *t = cql__table_find(ks, q->name);
+    if (t == NULL) {
+        if (if_exists) {
+            return BASE_OK;
+        }
+        return base_error_set(err, WIRE_ERR_CONFIG_ERROR,
+                              "Cannot drop non existing table '%s' in keyspace '%s'.", q->name,
+                              ks->name);
+    }
+    if (ks->system) {
+        return base_error_set(err, WIRE_ERR_UNAUTHORIZED, "%s keyspace is not user-modifiable.",
+                              ks->name);
+    }
+    *out = t;
+    return BASE_OK;
+}
+
+
+static int drop_table(cql_ctx_t *c, const cql_drop_t *d, base_error_t *err)
+{
+    cql_table_t *t = NULL;
+    if (find_table_for_ddl(c, &d->name, d->if_exists, &t, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (t == NULL) {
+        return BASE_OK; /* IF EXISTS on a missing table */
+    }
+    cql_keyspace_t *ks = t->ks;
+    char *name = base_arena_strndup(c->a, t->name, strlen(t->name));
+    table_detach(ks, t);
+    cql__table_free(c->e, t);
+    drop_hook(c, ks->name, name);
+    cql__schema_notify(c, "DROPPED", "TABLE", ks->name, name);
+    return BASE_OK;
+}
+
+
+static int truncate_table(cql_ctx_t *c, const cql_drop_t *d, base_error_t *err)
+{
+    cql_table_t *t = NULL;
+    if (cql__resolve_table(c, &d->name, &t, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (t->st == NULL) {
+        return base_error_set(err, WIRE_ERR_UNAUTHORIZED, "%s keyspace is not user-modifiable.",
+                              t->ks->name);
+    }
+    storage_table_truncate(t->st);
+    return BASE_OK;
+}
+
+
+/* ALTER TABLE ADD: every new column is checked and typed before any is added, so a
+ * statement that fails leaves the table as it was. */
+static int alter_add(cql_ctx_t *c, cql_table_t *t, const cql_alter_table_t *d, base_error_t *err)
+{
+    (void)c;
+    int rc = BASE_OK;
+    wire_type_t **types = base_calloc(d->n_columns + 1, sizeof(*types));
+    for (size_t i = 0; i < d->n_columns && rc == BASE_OK; i++) {
+        const cql_column_def_t *def = &d->columns[i];
+        bool dup = cql__column_find(t, def->name) != NULL;
+        for (size_t k = 0; k < i; k++) {
+            dup |= strcmp(d->columns[k].name, def->name) == 0;
+        }
+        if (dup) {
+            rc = base_error_set(err, WIRE_ERR_INVALID,
+                                "Invalid column name %s because it conflicts with an existing "
+                                "column",
+                                def->name);
+        } else if (def->is_static && t->n_ck == 0) {
+            rc = base_error_set(err, WIRE_ERR_INVALID,
+                                "Static columns are only useful (and thus allowed) if the table "
+                                "has at least one clustering column");
+        } else if (cql__type_resolve(t->ks, def->type, &types[i], err) != BASE_OK) {
+            rc = BASE_ERROR;
+        } else if ((types[i]->id == WIRE_TYPE_COUNTER) != t->has_counters) {
+            rc = base_error_set(err, WIRE_ERR_INVALID, "Cannot add a %s column (%s) in a %s table",
+                                t->has_counters ? "non-counter" : "counter", def->name,
+                                t->has_counters ? "counter" : "non counter");
+        }
+    }
+    if (rc != BASE_OK) {
+        goto done;
+    }
+    t->cols = base_realloc(t->cols, (t->n_cols + d->n_columns) * sizeof(*t->cols));
+    for (size_t i = 0; i < d->n_columns; i++) {
+        cql_column_t *col = &t->cols[t->n_cols++];
+        memset(col, 0, sizeof(*col));
+        col->name = base_strdup(d->columns[i].name);
+        col->type = types[i];
+        types[i] = NULL; /* the table owns it now */
+        col->kind = d->columns[i].is_static ? CQL_COL_STATIC : CQL_COL_REGULAR;
+        col->position = -1;
+        col->id = t->next_col_id++;
+    }
+    cql__table_sort_columns(t);
+done:
+    for (size_t i = 0; i < d->n_columns; i++) {
+        cql__type_free(types[i]);
+    }
+    base_free(types);
+    return rc;
+}
+
+
+static int alter_drop(cql_table_t *t, const cql_alter_table_t *d, base_error_t *err)
+{
+    for (size_t i = 0; i < d->n_columns; i++) {
+        cql_column_t *col = cql__column_find(t, d->columns[i].name);
+        if (col == NULL) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Column %s was not found in table %s",
+                                  d->columns[i].name, t->name);
+        }
+        if (col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Cannot drop PRIMARY KEY part %s",
+                                  col->name);
+        }
+    }
+    for (size_t i = 0; i < d->n_columns; i++) {
+        cql_column_t *col = cql__column_find(t, d->columns[i].name);
+        base_free(col->name);
+        cql__type_free(col->type);
+        size_t at = (size_t)(col - t->cols);
+        memmove(col, col + 1, (t->n_cols - at - 1) * sizeof(*col));
+        t->n_cols--;
+        cql__table_sort_columns(t);
+    }
+    return BASE_OK;
+}
+
+
+static int alter_rename(cql_table_t *t, const cql_alter_table_t *d, base_error_t *err)
+{
+    for (size_t i = 0; i + 1 < d->n_columns; i += 2) {
+        cql_column_t *col = cql__column_find(t, d->columns[i].name);
+        if (col == NULL) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Column %s was not found in table %s",
+                                  d->columns[i].name, t->name);
+        }
+        if (col->kind != CQL_COL_PARTITION && col->kind != CQL_COL_CLUSTERING) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Cannot rename non PRIMARY KEY part %s",
+                                  col->name);
+        }
+        if (cql__column_find(t, d->columns[i + 1].name) != NULL) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Cannot rename column %s to %s in keyspace %s; another column "
+                                  "of that name already exist",
+                                  col->name, d->columns[i + 1].name, t->ks->name);
+        }
+        base_free(col->name);
+        col->name = base_strdup(d->columns[i + 1].name);
+        cql__table_sort_columns(t);
+    }
+    return BASE_OK;
+}
+
+
+static int alter_table(cql_ctx_t *c, const cql_alter_table_t *d, base_error_t *err)
+{
+    cql_table_t *t = NULL;
+    if (cql__resolve_table(c, &d->table, &t, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (t->ks->system) {
+        return base_error_set(err, WIRE_ERR_UNAUTHORIZED, "%s keyspace is not user-modifiable.",
+                              t->ks->name);
+    }
+    int rc;
+    switch (d->kind) {
+    case CQL_ALTER_ADD:
+        rc = alter_add(c, t, d, err);
+        break;
+    case CQL_ALTER_DROP:
+        rc = alter_drop(t, d, err);
+        break;
+    case CQL_ALTER_RENAME:
+        rc = alter_rename(t, d, err);
+        break;
+    case CQL_ALTER_WITH: {
+        cql_throughput_t tp = {.keyspace = t->ks->name, .table = t->name};
+        uint32_t n_physical = 0;
+        rc = table_props(c, NULL, d->props, d->n_props, err);
+        if (rc == BASE_OK) {
+            rc = throughput_of(c, d->props, d->n_props, &tp, err);
+        }
+        if (rc == BASE_OK && tp.given) {
+            rc = cql__throughput_hook(c, &tp, &n_physical, err);
+        }
+        if (rc == BASE_OK) {
+            rc = table_props(c, t, d->props, d->n_props, err);
+            split_ring(t, n_physical);
+        }
+        break;
+    }
+    default:
+        rc = base_error_set(err, WIRE_ERR_INVALID, "Altering of types is not allowed");
+        break;
+    }
+    if (rc == BASE_OK) {
+        cql__schema_notify(c, "UPDATED", "TABLE", t->ks->name, t->name);
+    }
+    return rc;
+}
+
+
+/* ---- indexes and types ------------------------------------------------------------------ */
+
+static int create_index(cql_ctx_t *c, const cql_create_index_t *d, base_error_t *err)
+{
+    cql_table_t *t = NULL;
+    if (cql__resolve_table(c, &d->table, &t, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (d->custom_class != NULL && is_cosmos(c)) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "CREATE CUSTOM INDEX (SASI) is not supported by Azure Cosmos DB "
+                              "for Apache Cassandra");
+    }
+    cql_column_t *col = cql__column_find(t, d->column);
+    if (col == NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID, "No column definition found for column %s",
+                              d->column);
+    }
+    char *name = d->name ? base_arena_strndup(c->a, d->name, strlen(d->name))
+                         : base_arena_sprintf(c->a, "%s_%s_idx", t->name, col->name);
+    for (size_t i = 0; i < t->ks->n_tables; i++) {
+        cql_table_t *o = t->ks->tables[i];
+        for (size_t j = 0; j < o->n_indexes; j++) {
+            if (strcmp(o->indexes[j].name, name) == 0) {
+                if (d->if_not_exists) {
+                    return BASE_OK;
+                }
+                return base_error_set(err, WIRE_ERR_INVALID, "Index %s already exists", name);
+            }
+        }
+    }
+    if (col->kind == CQL_COL_PARTITION && t->n_pk == 1) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Cannot create secondary index on partition key column %s",
+                              col->name);
+    }
+    if (is_cosmos(c) && (col->kind == CQL_COL_STATIC || col->kind == CQL_COL_CLUSTERING)) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Secondary indexes on %s columns are not supported by Azure Cosmos "
+                              "DB for Apache Cassandra",
+                              col->kind == CQL_COL_STATIC ? "static" : "clustering key");
+    }
+    t->indexes = base_realloc(t->indexes, (t->n_indexes + 1) * sizeof(*t->indexes));
+    cql_index_t *ix = &t->indexes[t->n_indexes++];
+    ix->name = base_strdup(name);
+    ix->column = base_strdup(col->name);
+    ix->target = d->target_kind
+                     ? base_strdup(base_arena_sprintf(c->a, "%s(%s)", d->target_kind, col->name))
+                     : base_strdup(col->name);
+    cql__schema_notify(c, "UPDATED", "TABLE", t->ks->name, t->name);
+    return BASE_OK;
+}
+
+
+static int drop_index(cql_ctx_t *c, const cql_drop_t *d, base_error_t *err)
+{
+    cql_keyspace_t *ks = NULL;
+    if (cql__resolve_keyspace(c, d->name.keyspace, &ks, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    for (size_t i = 0; i < ks->n_tables; i++) {
+        cql_table_t *t = ks->tables[i];
+        for (size_t j = 0; j < t->n_indexes; j++) {
+            if (strcmp(t->indexes[j].name, d->name.name) == 0) {
+                base_free(t->indexes[j].name);
+                base_free(t->indexes[j].column);
+                base_free(t->indexes[j].target);
+                memmove(&t->indexes[j], &t->indexes[j + 1],
+                        (t->n_indexes - j - 1) * sizeof(*t->indexes));
+                t->n_indexes--;
+                cql__schema_notify(c, "UPDATED", "TABLE", ks->name, t->name);
+                return BASE_OK;
+            }
+        }
+    }
+    if (d->if_exists) {
+        return BASE_OK;
+    }
+    return base_error_set(err, WIRE_ERR_INVALID,
+                          "Index '%s' could not be found in any of the "
+                          "tables of keyspace '%s'",
+                          d->name.name, ks->name);
+}
+
+
+static int create_type(cql_ctx_t *c, const cql_create_type_t *d, base_error_t *err)
+{
+    cql_keyspace_t *ks = NULL;
+    if (cql__resolve_keyspace(c, d->type.keyspace, &ks, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (cql__udt_find(ks, d->type.name) != NULL) {
+        if (d->if_not_exists) {
+            return BASE_OK;
+        }
+        return base_error_set(err, WIRE_ERR_INVALID, "A user type of name %s.%s already exists",
+                              ks->name, d->type.name);
+    }
+    if (d->n_fields == 0 || d->n_fields > 1024) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid number of fields in type %s",
+                              d->type.name);
+    }
+    base_arena_t tmp;
+    base_arena_init(&tmp, 4096);
+    int rc = BASE_OK;
+    wire_type_t **subs = base_calloc(d->n_fields, sizeof(*subs));
+    size_t n_ok = 0;
+    for (; n_ok < d->n_fields && rc == BASE_OK; n_ok++) {
+        rc = cql__type_resolve(ks, d->field_types[n_ok], &subs[n_ok], err);
+        if (rc != BASE_OK) {
+            break;
+        }
+    }
+    if (rc == BASE_OK) {
+        wire_type_t *u = base_arena_calloc(&tmp, 1, sizeof(*u));
+        u->id = WIRE_TYPE_UDT;
+        u->keyspace = ks->name;
+        u->name = d->type.name;
+        u->n_sub = (uint16_t)d->n_fields;
+        u->sub = (const wire_type_t **)subs;
+        u->field_names = d->field_names;
+        cql_udt_t *udt = base_calloc(1, sizeof(*udt));
+        udt->name = base_strdup(d->type.name);
+        udt->type = cql__type_clone(u);
+        if (ks->n_types == ks->cap_types) {
+            ks->cap_types = ks->cap_types ? ks->cap_types * 2 : 4;
+            ks->types = base_realloc(ks->types, ks->cap_types * sizeof(*ks->types));
+        }
+        ks->types[ks->n_types++] = udt;
+        cql__schema_notify(c, "CREATED", "TYPE", ks->name, udt->name);
+    }
+    for (size_t i = 0; i < n_ok; i++) {
+        cql__type_free(subs[i]);
+    }
+    base_free(subs);
+    base_arena_fini(&tmp);
+    return rc;
+}
+
+
+static bool type_uses(const wire_type_t *t, const char *udt)
+{
+    if (t->id == WIRE_TYPE_UDT && strcmp(t->name, udt) == 0) {
+        return true;
+    }
+    for (size_t i = 0; i < t->n_sub; i++) {
+        if (type_uses(t->sub[i], udt)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+
+static int drop_type(cql_ctx_t *c, const cql_drop_t *d, base_error_t *err)
+{
+    cql_keyspace_t *ks = NULL;
+    if (cql__resolve_keyspace(c, d->name.keyspace, &ks, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    for (size_t i = 0; i < ks->n_types; i++) {
+        cql_udt_t *u = ks->types[i];
+        if (strcmp(u->name, d->name.name) != 0) {
+            continue;
+        }
+        for (size_t j = 0; j < ks->n_tables; j++) {
+            for (size_t k = 0; k < ks->tables[j]->n_cols; k++) {
+                if (type_uses(ks->tables[j]->cols[k].type, u->name)) {
+                    return base_error_set(err, WIRE_ERR_INVALID,
+                                          "Cannot drop user type %s.%s as it is still used by "
+                                          "table %s",
+                                          ks->name, u->name, ks->tables[j]->name);
+                }
+            }
+        }
+        char *name = base_arena_strndup(c->a, u->name, strlen(u->name));
+        base_free(u->name);
+        cql__type_free(u->type);
+        base_free(u);
+        memmove(&ks->types[i], &ks->types[i + 1], (ks->n_types - i - 1) * sizeof(*ks->types));
+        ks->n_types--;
+        cql__schema_notify(c, "DROPPED", "TYPE", ks->name, name);
+        return BASE_OK;
+    }
+    if (d->if_exists) {
+        return BASE_OK;
+    }
+    return base_error_set(err, WIRE_ERR_INVALID, "No user type named %s exists.", d->name.name);
+}
+
+
+int cql__exec_ddl(cql_ctx_t *c, const cql_stmt_t *st, base_error_t *err)
+{
+    switch (st->kind) {
+    case CQL_STMT_CREATE_KEYSPACE:
+        return create_keyspace(c, &st->u.keyspace, err);
+    case CQL_STMT_ALTER_KEYSPACE:
+        return alter_keyspace(c, &st->u.keyspace, err);
+    case CQL_STMT_DROP_KEYSPACE:
+        return drop_keyspace(c, &st->u.drop, err);
+    case CQL_STMT_CREATE_TABLE:
+        return create_table(c, &st->u.create_table, err);
+    case CQL_STMT_ALTER_TABLE:
+        return alter_table(c, &st->u.alter_table, err);
+    case CQL_STMT_DROP_TABLE:
+        return drop_table(c, &st->u.drop, err);
+    case CQL_STMT_TRUNCATE:
+        return truncate_table(c, &st->u.drop, err);
+    case CQL_STMT_CREATE_INDEX:
+        return create_index(c, &st->u.create_index, err);
+    case CQL_STMT_DROP_INDEX:
+        return drop_index(c, &st->u.drop, err);
+    case CQL_STMT_CREATE_TYPE:
+        return create_type(c, &st->u.create_type, err);
+    case CQL_STMT_DROP_TYPE:
+        return drop_type(c, &st->u.drop, err);
+    default:
+        return base_error_set(err, WIRE_ERR_SERVER_ERROR, "unexpected statement kind %d",
+                              (int)st->kind);
+    }
+}

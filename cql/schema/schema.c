@@ -1,0 +1,302 @@
+/*
+ * schema.c - keyspaces, tables, columns and user types: lookups, type
+ * resolution and the schema version. The schema is heap-owned by the
+ * engine; names are looked up linearly because a keyspace holds tens of
+ * tables, not thousands (Cosmos DB caps an account at 500 containers).
+ *
+ * Invariant: every DDL calls cql__schema_bump, so system.local's
+ * schema_version changes and drivers see schema agreement at once.
+ */
+#include "cql/schema/schema.h"
+
+
+cql_keyspace_t *cql__keyspace_find(cql_engine_t *e, const char *name)
+{
+    for (size_t i = 0; i < e->n_keyspaces; i++) {
+        if (strcmp(e->keyspaces[i]->name, name) == 0) {
+            return e->keyspaces[i];
+        }
+    }
+    return NULL;
+}
+
+
+cql_table_t *cql__table_find(cql_keyspace_t *ks, const char *name)
+{
+    for (size_t i = 0; i < ks->n_tables; i++) {
+        if (strcmp(ks->tables[i]->name, name) == 0) {
+            return ks->tables[i];
+        }
+    }
+    return NULL;
+}
+
+
+cql_udt_t *cql__udt_find(cql_keyspace_t *ks, const char *name)
+{
+    for (size_t i = 0; i < ks->n_types; i++) {
+        if (strcmp(ks->types[i]->name, name) == 0) {
+            return ks->types[i];
+        }
+    }
+    return NULL;
+}
+
+
+cql_column_t *cql__column_find(const cql_table_t *t, const char *name)
+{
+    for (size_t i = 0; i < t->n_cols; i++) {
+        if (strcmp(t->cols[i].name, name) == 0) {
+            return &t->cols[i];
+        }
+    }
+    return NULL;
+}
+
+
+int cql__resolve_keyspace(cql_ctx_t *c, const char *qualifier, cql_keyspace_t **out,
+                          base_error_t *err)
+{
+    const char *name = qualifier ? qualifier : c->s->keyspace;
+    if (name == NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "No keyspace has been specified. USE a keyspace, or explicitly "
+                              "specify keyspace.tablename");
+    }
+    cql_keyspace_t *ks = cql__keyspace_find(c->e, name);
+    if (ks == NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Keyspace %s does not exist", name);
+    }
+    *out = ks;
+    return BASE_OK;
+}
+
+
+int cql__resolve_table(cql_ctx_t *c, const cql_qname_t *q, cql_table_t **out, base_error_t *err)
+{
+    cql_keyspace_t *ks = NULL;
+    if (q->keyspace != NULL && cql__system_missing(q->keyspace, q->name, err)) {
+        return BASE_ERROR;
+    }
+    if (cql__resolve_keyspace(c, q->keyspace, &ks, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    cql_table_t *t = cql__table_find(ks, q->name);
+    if (t == NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID, "unconfigured table %s", q->name);
+    }
+    *out = t;
+    return BASE_OK;
+}
+
+
+static int resolve_params(cql_keyspace_t *ks, const cql_type_ast_t *ta, wire_type_t **sub, size_t n,
+                          base_error_t *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (cql__type_resolve(ks, ta->params[i], &sub[i], err) != BASE_OK) {
+            for (size_t j = 0; j < i; j++) {
+                cql__type_free(sub[j]);
+            }
+            return BASE_ERROR;
+        }
+    }
+    return BASE_OK;
+}
+
+
+static int resolve_collection(cql_keyspace_t *ks, const cql_type_ast_t *ta, uint16_t id,
+                              size_t want, wire_type_t **out, base_error_t *err)
+{
+    if (want != 0 && ta->n_params != want) {
+        return base_error_set(err, WIRE_ERR_SYNTAX_ERROR, "Invalid %s type: wrong parameter count",
+                              ta->name);
+    }
+    if (ta->n_params == 0 || ta->n_params > 64) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid %s type", ta->name);
+    }
+    wire_type_t *sub[64];
+    if (resolve_params(ks, ta, sub, ta->n_params, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    for (size_t i = 0; i < ta->n_params && id != WIRE_TYPE_TUPLE; i++) {
+        if (cql__type_is_collection(sub[i]) && !sub[i]->frozen) {
+            for (size_t j = 0; j < ta->n_params; j++) {
+                cql__type_free(sub[j]);
+            }
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Non-frozen collections are not allowed inside collections: %s",
+                                  ta->name);
+        }
+    }
+    base_arena_t tmp;
+    base_arena_init(&tmp, 1024);
+    const wire_type_t *built = cql__type_collection(&tmp, id, ta->frozen || id == WIRE_TYPE_TUPLE,
+                                                    (const wire_type_t *const *)sub, ta->n_params);
+    *out = cql__type_clone(built);
+    base_arena_fini(&tmp);
+    for (size_t i = 0; i < ta->n_params; i++) {
+        cql__type_free(sub[i]);
+    }
+    return BASE_OK;
+}
+
+
+int cql__type_resolve(cql_keyspace_t *ks, const cql_type_ast_t *ta, wire_type_t **out,
+                      base_error_t *err)
+{
+    if (ta->custom != NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Custom types are not supported");
+    }
+    const wire_type_t *native = ta->n_params == 0 ? cql__type_native(ta->name) : NULL;
+    if (native != NULL) {
+        *out = cql__type_clone(native);
+        return BASE_OK;
+    }
+    if (strcmp(ta->name, "list") == 0) {
+        return resolve_collection(ks, ta, WIRE_TYPE_LIST, 1, out, err);
+    }
+    if (strcmp(ta->name, "set") == 0) {
+        return resolve_collection(ks, ta, WIRE_TYPE_SET, 1, out, err);
+    }
+    if (strcmp(ta->name, "map") == 0) {
+        return resolve_collection(ks, ta, WIRE_TYPE_MAP, 2, out, err);
+    }
+    if (strcmp(ta->name, "tuple") == 0) {
+        return resolve_collection(ks, ta, WIRE_TYPE_TUPLE, 0, out, err);
+    }
+    cql_udt_t *u = ks ? cql__udt_find(ks, ta->name) : NULL;
+    if (u == NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Unknown type %s.%s", ks ? ks->name : "",
+                              ta->name);
+    }
+    *out = cql__type_clone(u->type);
+    (*out)->frozen = ta->frozen;
+    return BASE_OK;
+}
+
+
+cql_keyspace_t *cql__keyspace_add(cql_engine_t *e, const char *name)
+{
+    cql_keyspace_t *ks = base_calloc(1, sizeof(*ks));
+    ks->name = base_strdup(name);
+    ks->durable_writes = true;
+    if (e->n_keyspaces == e->cap_keyspaces) {
+        e->cap_keyspaces = e->cap_keyspaces ? e->cap_keyspaces * 2 : 8;
+        e->keyspaces = base_realloc(e->keyspaces, e->cap_keyspaces * sizeof(*e->keyspaces));
+    }
+    e->keyspaces[e->n_keyspaces++] = ks;
+    return ks;
+}
+
+
+void cql__table_free(cql_engine_t *e, cql_table_t *t)
+{
+    if (t == NULL) {
+        return;
+    }
+    if (t->st != NULL) {
+        storage_table_drop(e->db, t->st);
+    }
+    for (size_t i = 0; i < t->n_cols; i++) {
+        base_free(t->cols[i].name);
+        cql__type_free(t->cols[i].type);
+    }
+    for (size_t i = 0; i < t->n_indexes; i++) {
+        base_free(t->indexes[i].name);
+        base_free(t->indexes[i].column);
+        base_free(t->indexes[i].target);
+    }
+    base_free(t->indexes);
+    base_free(t->cols);
+    base_free(t->pk);
+    base_free(t->ck);
+    base_free(t->comment);
+    base_free(t->name);
+    base_free(t);
+}
+
+
+void cql__keyspace_free(cql_keyspace_t *ks)
+{
+    if (ks == NULL) {
+        return;
+    }
+    for (size_t i = 0; i < ks->n_repl; i++) {
+        base_free(ks->repl_keys[i]);
+        base_free(ks->repl_values[i]);
+    }
+    base_free(ks->repl_keys);
+    base_free(ks->repl_values);
+    for (size_t i = 0; i < ks->n_types; i++) {
+        base_free(ks->types[i]->name);
+        cql__type_free(ks->types[i]->type);
+        base_free(ks->types[i]);
+    }
+    base_free(ks->types);
+    base_free(ks->tables);
+    base_free(ks->name);
+    base_free(ks);
+}
+
+
+static int column_order(const void *pa, const void *pb)
+{
+    const cql_column_t *a = pa, *b = pb;
+    if (a->kind != b->kind) {
+        /* partition, clustering, then static and regular together by name */
+        int ka = a->kind == CQL_COL_STATIC ? CQL_COL_REGULAR : (int)a->kind;
+        int kb = b->kind == CQL_COL_STATIC ? CQL_COL_REGULAR : (int)b->kind;
+        if (ka != kb) {
+            return ka - kb;
+        }
+    }
+    if (a->kind == CQL_COL_PARTITION || a->kind == CQL_COL_CLUSTERING) {
+        return a->position - b->position;
+    }
+    return strcmp(a->name, b->name);
+}
+
+
+void cql__table_sort_columns(cql_table_t *t)
+{
+    qsort(t->cols, t->n_cols, sizeof(*t->cols), column_order);
+    t->pk = base_realloc(t->pk, (t->n_pk ? t->n_pk : 1) * sizeof(*t->pk));
+    t->ck = base_realloc(t->ck, (t->n_ck ? t->n_ck : 1) * sizeof(*t->ck));
+    t->has_counters = false;
+    for (size_t i = 0; i < t->n_cols; i++) {
+        cql_column_t *col = &t->cols[i];
+        if (col->kind == CQL_COL_PARTITION) {
+            t->pk[col->position] = col;
+        } else if (col->kind == CQL_COL_CLUSTERING) {
+            t->ck[col->position] = col;
+        }
+        col->counter = col->type->id == WIRE_TYPE_COUNTER;
+        t->has_counters |= col->counter;
+    }
+}
+
+
+void cql__schema_bump(cql_engine_t *e)
+{
+    cql__uuid_random(e->schema_version);
+}
+
+
+void cql__schema_notify(cql_ctx_t *c, const char *change, const char *target, const char *ks,
+                        const char *name)
+{
+    wire_schema_change_t *sc = &c->out->schema_change;
+    c->out->kind = WIRE_RESULT_SCHEMA_CHANGE;
+    sc->change = change;
+    sc->target = target;
+    sc->keyspace = base_arena_strndup(c->a, ks, strlen(ks));
+    sc->name = name ? base_arena_strndup(c->a, name, strlen(name)) : NULL;
+    sc->arg_types = NULL;
+    sc->n_arg_types = 0;
+    cql__schema_bump(c->e);
+    c->e->evict_prepared |= strcmp(change, "CREATED") != 0;
+    if (c->e->listener != NULL) {
+        c->e->listener(c->e->listener_ud, sc);
+    }
+}

@@ -1,0 +1,412 @@
+/*
+ * json.c - INSERT JSON: the JSON object is parsed into the same literal
+ * terms the parser makes, chosen by each column's type (a JSON string is a
+ * uuid for a uuid column, a number for an int column, 0x... for a blob), so
+ * values go through the one evaluator and get its validation and messages.
+ * Nesting is bounded; the input is untrusted client text.
+ */
+#include <ctype.h>
+
+#include "cql/value/value_int.h"
+
+#define JSON_MAX_DEPTH 64
+
+typedef struct json_s {
+    const char *p;
+    const char *end;
+    base_arena_t *a;
+    base_error_t *err;
+    int depth;
+} json_t;
+
+
+static int fail(json_t *j, const char *what)
+{
+    return base_error_set(j->err, WIRE_ERR_INVALID, "Could not decode JSON string as a map: %s",
+                          what);
+}
+
+
+static void skip_ws(json_t *j)
+{
+    while (j->p < j->end && isspace((unsigned char)*j->p)) {
+        j->p++;
+    }
+}
+
+
+static bool eat(json_t *j, char c)
+{
+    skip_ws(j);
+    if (j->p < j->end && *j->p == c) {
+        j->p++;
+        return true;
+    }
+    return false;
+}
+
+
+static int put_utf8(base_buf_t *b, uint32_t cp)
+{
+    if (cp < 0x80) {
+        base_buf_put_u8(b, (uint8_t)cp);
+    } else if (cp < 0x800) {
+        base_buf_put_u8(b, (uint8_t)(0xC0 | (cp >> 6)));
+        base_buf_put_u8(b, (uint8_t)(0x80 | (cp & 0x3F)));
+    } else if (cp < 0x10000) {
+        base_buf_put_u8(b, (uint8_t)(0xE0 | (cp >> 12)));
+        base_buf_put_u8(b, (uint8_t)(0x80 | ((cp >> 6) & 0x3F)));
+        base_buf_put_u8(b, (uint8_t)(0x80 | (cp & 0x3F)));
+    } else {
+        base_buf_put_u8(b, (uint8_t)(0xF0 | (cp >> 18)));
+        base_buf_put_u8(b, (uint8_t)(0x80 | ((cp >> 12) & 0x3F)));
+        base_buf_put_u8(b, (uint8_t)(0x80 | ((cp >> 6) & 0x3F)));
+        base_buf_put_u8(b, (uint8_t)(0x80 | (cp & 0x3F)));
+    }
+    return BASE_OK;
+}
+
+
+static bool hex4(json_t *j, uint32_t *out)
+{
+    uint32_t v = 0;
+    for (int i = 0; i < 4; i++) {
+        if (j->p >= j->end || !isxdigit((unsigned char)*j->p)) {
+            return false;
+        }
+        char c = *j->p++;
+        v = v * 16 + (uint32_t)(isdigit((unsigned char)c) ? c - '0' : tolower(c) - 'a' + 10);
+    }
+    *out = v;
+    return true;
+}
+
+
+/* A JSON string (the opening quote already seen) as NUL-terminated UTF-8. */
+static int string(json_t *j, const char **out)
+{
+    base_buf_t b;
+    base_buf_init(&b);
+    int rc = BASE_OK;
+    for (;;) {
+        if (j->p >= j->end) {
+            rc = fail(j, "unterminated string");
+            break;
+        }
+        char c = *j->p++;
+        if (c == '"') {
+            break;
+        }
+        if (c != '\\') {
+            base_buf_put_u8(&b, (uint8_t)c);
+            continue;
+        }
+        if (j->p >= j->end) {
+            rc = fail(j, "unterminated escape");
+            break;
+        }
+        char e = *j->p++;
+        static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+        const char *k = strchr(from, e);
+        uint32_t cp;
+        if (e != 'u' && k != NULL && e != '\0') {
+            base_buf_put_u8(&b, (uint8_t)to[k - from]);
+        } else if (e == 'u' && hex4(j, &cp)) {
+            uint32_t lo;
+            if (cp >= 0xD800 && cp < 0xDC00 && j->end - j->p >= 6 && j->p[0] == '\\' &&
+                j->p[1] == 'u' && (j->p += 2, hex4(j, &lo)) && lo >= 0xDC00 && lo < 0xE000) {
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            }
+            put_utf8(&b, cp);
+        } else {
+            rc = fail(j, "invalid escape");
+            break;
+        }
+    }
+    if (rc == BASE_OK) {
+        *out = base_arena_strndup(j->a, b.data ? (const char *)b.data : "", b.len);
+    }
+    base_buf_fini(&b);
+    return rc;
+}
+
+
+static cql_term_t *literal(json_t *j, cql_lit_kind_t kind, const char *text)
+{
+    cql_term_t *t = base_arena_calloc(j->a, 1, sizeof(*t));
+    t->kind = CQL_TERM_LITERAL;
+    t->lit = kind;
+    t->text = text;
+    return t;
+}
+
+
+static bool numeric(uint16_t id)
+{
+    return id == WIRE_TYPE_INT || id == WIRE_TYPE_BIGINT || id == WIRE_TYPE_SMALLINT ||
+           id == WIRE_TYPE_TINYINT || id == WIRE_TYPE_VARINT || id == WIRE_TYPE_COUNTER ||
+           id == WIRE_TYPE_FLOAT || id == WIRE_TYPE_DOUBLE || id == WIRE_TYPE_DECIMAL;
+}
+
+
+/* A JSON string becomes the literal kind the column's type reads. */
+static cql_term_t *string_term(json_t *j, const char *s, const wire_type_t *type)
+{
+    uint16_t id = type ? type->id : WIRE_TYPE_VARCHAR;
+    if (id == WIRE_TYPE_UUID || id == WIRE_TYPE_TIMEUUID) {
+        return literal(j, CQL_LIT_UUID, s);
+    }
+    if (id == WIRE_TYPE_BLOB && (strncmp(s, "0x", 2) == 0 || strncmp(s, "0X", 2) == 0)) {
+        return literal(j, CQL_LIT_HEX, s + 2);
+    }
+    if (id == WIRE_TYPE_BOOLEAN) {
+        return literal(j, CQL_LIT_BOOLEAN, s);
+    }
+    if (numeric(id)) {
+        bool frac = strpbrk(s, ".eE") != NULL || strstr(s, "NaN") || strstr(s, "Infinity");
+        return literal(j, frac ? CQL_LIT_FLOAT : CQL_LIT_INTEGER, s);
+    }
+    if (id == WIRE_TYPE_DURATION) {
+        return literal(j, CQL_LIT_DURATION, s);
+    }
+    return literal(j, CQL_LIT_STRING, s);
+}
+
+
+static int value(json_t *j, const wire_type_t *type, cql_term_t **out);
+
+
+/* "key": */
+static int read_key(json_t *j, const char **key)
+{
+    if (!eat(j, '"')) {
+        return fail(j, "expected a quoted key");
+    }
+    if (string(j, key) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    return eat(j, ':') ? BASE_OK : fail(j, "expected ':' after a key");
+}
+
+
+static const wire_type_t *sub(const wire_type_t *t, size_t i)
+{
+    return t != NULL && i < t->n_sub ? t->sub[i] : NULL;
+}
+
+
+static int array(json_t *j, const wire_type_t *type, cql_term_t **out)
+{
+    cql_term_t *t = base_arena_calloc(j->a, 1, sizeof(*t));
+    uint16_t id = type ? type->id : WIRE_TYPE_LIST;
+    t->kind = id == WIRE_TYPE_SET     ? CQL_TERM_SET
+              : id == WIRE_TYPE_TUPLE ? CQL_TERM_TUPLE
+                                      : CQL_TERM_LIST;
+    size_t cap = 0;
+    if (eat(j, ']')) {
+        *out = t;
+        return BASE_OK;
+    }
+    do {
+        if (t->n_items == cap) {
+            cap = cap ? cap * 2 : 8;
+            cql_term_t **items = base_arena_alloc(j->a, cap * sizeof(*items));
+            if (t->n_items > 0) {
+                memcpy(items, t->items, t->n_items * sizeof(*items));
+            }
+            t->items = items;
+        }
+        const wire_type_t *et = id == WIRE_TYPE_TUPLE ? sub(type, t->n_items) : sub(type, 0);
+        if (value(j, et, &t->items[t->n_items]) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        t->n_items++;
+    } while (eat(j, ','));
+    if (!eat(j, ']')) {
+        return fail(j, "expected ',' or ']'");
+    }
+    *out = t;
+    return BASE_OK;
+}
+
+
+/* Objects are maps (keys typed by the map's key type) or user types (fields by name). */
+static int object(json_t *j, const wire_type_t *type, cql_term_t **out)
+{
+    bool udt = type != NULL && type->id == WIRE_TYPE_UDT;
+    cql_term_t *t = base_arena_calloc(j->a, 1, sizeof(*t));
+    t->kind = udt ? CQL_TERM_UDT : CQL_TERM_MAP;
+    size_t cap = 0, n_pairs = 0;
+    if (eat(j, '}')) {
+        *out = t;
+        return BASE_OK;
+    }
+    do {
+        const char *key;
+        if (read_key(j, &key) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        if (2 * n_pairs + 2 > cap) {
+            cap = cap ? cap * 2 : 16;
+            cql_term_t **items = base_arena_alloc(j->a, cap * sizeof(*items));
+            const char **names = base_arena_alloc(j->a, cap * sizeof(*names));
+            if (n_pairs > 0) {
+                memcpy(items, t->items, t->n_items * sizeof(*items));
+                memcpy(names, t->field_names, n_pairs * sizeof(*names));
+            }
+            t->items = items;
+            t->field_names = names;
+        }
+        const wire_type_t *vt = sub(type, 1);
+        if (udt) {
+            vt = NULL;
+            for (size_t k = 0; k < type->n_sub; k++) {
+                if (strcmp(type->field_names[k], key) == 0) {
+                    vt = type->sub[k];
+                }
+            }
+            t->field_names[n_pairs] = key;
+            if (value(j, vt, &t->items[t->n_items++]) != BASE_OK) {
+                return BASE_ERROR;
+            }
+        } else {
+            t->items[t->n_items++] = string_term(j, key, sub(type, 0));
+            if (value(j, vt, &t->items[t->n_items++]) != BASE_OK) {
+                return BASE_ERROR;
+            }
+        }
+        n_pairs++;
+    } while (eat(j, ','));
+    if (!eat(j, '}')) {
+        return fail(j, "expected ',' or '}'");
+    }
+    *out = t;
+    return BASE_OK;
+}
+
+
+static int number(json_t *j, cql_term_t **out)
+{
+    const char *start = j->p;
+    bool frac = false;
+    while (j->p < j->end && (isdigit((unsigned char)*j->p) || strchr("+-.eE", *j->p))) {
+        frac |= *j->p == '.' || *j->p == 'e' || *j->p == 'E';
+        j->p++;
+    }
+    if (j->p == start) {
+        return fail(j, "unexpected character");
+    }
+    *out = literal(j, frac ? CQL_LIT_FLOAT : CQL_LIT_INTEGER,
+                   base_arena_strndup(j->a, start, (size_t)(j->p - start)));
+    return BASE_OK;
+}
+
+
+static bool word(json_t *j, const char *w)
+{
+    size_t n = strlen(w);
+    if ((size_t)(j->end - j->p) >= n && memcmp(j->p, w, n) == 0) {
+        j->p += n;
+        return true;
+    }
+    return false;
+}
+
+
+static int value(json_t *j, const wire_type_t *type, cql_term_t **out)
+{
+    skip_ws(j);
+    if (j->p >= j->end) {
+        return fail(j, "unexpected end of input");
+    }
+    if (++j->depth > JSON_MAX_DEPTH) {
+        return fail(j, "nested too deeply");
+    }
+    int rc = BASE_OK;
+    const char *s;
+    if (*j->p == '"') {
+        j->p++;
+        rc = string(j, &s);
+        if (rc == BASE_OK) {
+            *out = string_term(j, s, type);
+        }
+    } else if (*j->p == '[') {
+        j->p++;
+        rc = array(j, type, out);
+    } else if (*j->p == '{') {
+        j->p++;
+        rc = object(j, type, out);
+    } else if (word(j, "true")) {
+        *out = literal(j, CQL_LIT_BOOLEAN, "true");
+    } else if (word(j, "false")) {
+        *out = literal(j, CQL_LIT_BOOLEAN, "false");
+    } else if (word(j, "null")) {
+        *out = literal(j, CQL_LIT_NULL, "null");
+    } else {
+        rc = number(j, out);
+    }
+    j->depth--;
+    return rc;
+}
+
+
+static ssize_t column_index(const cql_json_columns_t *cols, const char *name)
+{
+    for (size_t i = 0; i < cols->n; i++) {
+        if (strcmp(cols->names[i], name) == 0) {
+            return (ssize_t)i;
+        }
+    }
+    return -1;
+}
+
+
+int cql__json_row(const char *text, size_t len, const cql_json_columns_t *cols, base_arena_t *a,
+                  cql_json_row_t *row, base_error_t *err)
+{
+    json_t j = {text, text + len, a, err, 0};
+    memset(row, 0, sizeof(*row));
+    row->terms = base_arena_calloc(a, cols->n + 1, sizeof(*row->terms));
+    if (!eat(&j, '{')) {
+        return fail(&j, "expected a JSON object");
+    }
+    if (eat(&j, '}')) {
+        return BASE_OK;
+    }
+    do {
+        const char *key;
+        if (read_key(&j, &key) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        /* Keys are column names as CQL writes them: "\"Name\"" keeps its case. */
+        size_t klen = strlen(key);
+        const char *name;
+        if (klen >= 2 && key[0] == '"' && key[klen - 1] == '"') {
+            name = base_arena_strndup(a, key + 1, klen - 2);
+        } else {
+            char *lower = base_arena_strndup(a, key, klen);
+            for (char *p = lower; *p; p++) {
+                *p = (char)tolower((unsigned char)*p);
+            }
+            name = lower;
+        }
+        ssize_t col = column_index(cols, name);
+        if (col < 0) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "JSON values map contains unrecognized column: %s", key);
+        }
+        cql_term_t *term;
+        if (value(&j, cols->types[col], &term) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        row->terms[col] = term;
+    } while (eat(&j, ','));
+    if (!eat(&j, '}')) {
+        return fail(&j, "expected ',' or '}'");
+    }
+    skip_ws(&j);
+    if (j.p != j.end) {
+        return fail(&j, "trailing characters after the object");
+    }
+    return BASE_OK;
+}
