@@ -168,6 +168,8 @@ static void read_table(const cJSON *o, const cJSON *slices, ru_table_stats_t *t)
     t->budget_ru_s = jnum(o, "budget_ru_s");
     t->storage_bytes = jcount(o, "storage_bytes");
     t->peak_ru_s = jnum(o, "peak_ru_s");
+    t->throttled_ru = jnum(o, "throttled_ru");
+    t->peak_demand_ru_s = jnum(o, "peak_demand_ru_s");
     t->autoscale_peak = (int64_t)jnum(o, "autoscale_peak");
     t->hot_partition = (uint32_t)jcount(o, "hot_partition");
     read_summary(cJSON_GetObjectItemCaseSensitive(o, "stats"), &t->s);
@@ -213,8 +215,10 @@ int emu_snapshot_from_json(const char *json, size_t len, ru_snapshot_t *out, cha
         return BASE_EINVAL;
     }
     out->started_us = (int64_t)jnum(root, "started_us");
+    out->last_us = (int64_t)jnum(root, "last_us");
     out->taken_us = (int64_t)jnum(root, "taken_us");
     out->observed_s = jnum(root, "observed_s");
+    out->idle_s = jnum(root, "idle_s");
     out->capacity = strcmp(jstr(root, "capacity"), "serverless") == 0 ? RU_CAPACITY_SERVERLESS
                                                                       : RU_CAPACITY_PROVISIONED;
     out->rate_limiting = jbool(root, "rate_limiting");
@@ -252,6 +256,13 @@ typedef struct cli_s {
     emu_format_t format;
     bool format_given;
     bool no_progress;
+    bool duration_given;
+    uint64_t replay_failed; /* statement executions that failed in the replay */
+    /* the Azure capacity planner's account inputs, over the price table's */
+    double regions;
+    bool multi_region_writes;
+    double reserved_discount_pct;
+    bool free_tier;
     ru_estimate_params_t params;
     emu_replay_opts_t ro;
     int n_pass; /* arguments for the configuration parser */
@@ -278,13 +289,32 @@ static void usage(FILE *out)
           "  --storage-scale Nx    multiply the stored bytes (default 1x)\n"
           "  --observed SECONDS    the traffic's duration (default: measured; replay: --duration)\n"
           "  --prices FILE         price table (JSON, keys of ru_prices_t; default list prices)\n"
+          "  --regions N           regions the account replicates to (each bills in full)\n"
+          "  --multi-region-writes every region takes writes (the multi-write rate)\n"
+          "  --peak-hours H        autoscale: hours a day at the observed peak (default 24;\n"
+          "                        the rest of the day is billed at the mean)\n"
+          "  --reserved-discount PCT  reserved capacity's discount on provisioned RU/s (your\n"
+          "                        tier's, 1- or 3-year: up to 63%)\n"
+          "  --free-tier           the account's free tier: 1000 RU/s and 25 GB off the totals\n"
           "\n"
           "Replay:\n"
-          "  --duration SECONDS    the file is this many seconds of traffic (default 1)\n"
+          "  --duration SECONDS    the period the file stands for (without it, or --ops-per-sec,\n"
+          "                        the file is priced as 1 s of traffic, and the report says so)\n"
           "  --seed N              seed of the placeholder values (default 1)\n"
           "  --cl LEVEL            CQL consistency of the statements (default LOCAL_ONE)\n"
           "  --stop-on-error       stop at the first failing statement (default: report, go on)\n"
           "  --no-progress         no progress bar (drawn on stderr when it is a terminal)\n"
+          "  A replay in which statements failed exits with status 1 after the report.\n"
+          "\n"
+          "Replay file: CQL statements separated by ';' (not inside '...', $$...$$, quoted\n"
+          "names, comments or BEGIN BATCH ... APPLY BATCH); comments --, // and /* */.\n"
+          "  -- @repeat N          before a statement: run it N times\n"
+          "  {{i}}                 the iteration, 0 to N-1\n"
+          "  {{uuid}}              a random version-4 uuid\n"
+          "  {{rand:N}}, {{rand:A:B}}  a random integer in [0, N) or [A, B)\n"
+          "  {{text:N}}            N random characters a-z0-9\n"
+          "Placeholders take new values on every run, inside strings too, from a generator\n"
+          "seeded by --seed, so a file always gives the same charges.\n"
           "\n"
           "Output:\n"
           "  --format text|json|html   (default text; json or html for an --output of that\n"
@@ -368,7 +398,23 @@ static int own_option(cli_t *c, const char *flag, const char *v)
     } else if (strcmp(flag, "--observed") == 0) {
         return number_option(flag, v, false, &c->params.observed_s);
     } else if (strcmp(flag, "--duration") == 0) {
+        c->duration_given = true;
         return number_option(flag, v, false, &c->ro.duration_s);
+    } else if (strcmp(flag, "--regions") == 0) {
+        if (number_option(flag, v, false, &c->regions) != 0 || c->regions != floor(c->regions) ||
+            c->regions > 100) {
+            return bad("%s: '%s' is not a number of regions (1 to 100)", flag, v);
+        }
+    } else if (strcmp(flag, "--peak-hours") == 0) {
+        if (number_option(flag, v, false, &c->params.peak_hours) != 0 ||
+            c->params.peak_hours > 24) {
+            return bad("%s: '%s' is not a number of hours from 0 to 24", flag, v);
+        }
+    } else if (strcmp(flag, "--reserved-discount") == 0) {
+        if (number_option(flag, v, false, &c->reserved_discount_pct) != 0 ||
+            c->reserved_discount_pct >= 100) {
+            return bad("%s: '%s' is not a percentage below 100", flag, v);
+        }
     } else if (strcmp(flag, "--seed") == 0) {
         errno = 0;
         c->ro.seed = strtoull(v, &end, 10);
@@ -385,9 +431,13 @@ static int own_option(cli_t *c, const char *flag, const char *v)
 
 static int parse_args(cli_t *c, int argc, char **argv)
 {
-    static const char *const with_value[] = {
-        "--admin",       "--replay",   "--output",   "--format", "--scale", "--storage-scale",
-        "--ops-per-sec", "--observed", "--duration", "--seed",   "--cl"};
+    static const char *const with_value[] = {"--admin",       "--replay",
+                                             "--output",      "--format",
+                                             "--scale",       "--storage-scale",
+                                             "--ops-per-sec", "--observed",
+                                             "--duration",    "--seed",
+                                             "--cl",          "--regions",
+                                             "--peak-hours",  "--reserved-discount"};
     c->pass[c->n_pass++] = "cosmos-cassandra-emulator estimate";
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -406,6 +456,14 @@ static int parse_args(cli_t *c, int argc, char **argv)
         }
         if (strcmp(flag, "--no-progress") == 0) {
             c->no_progress = true;
+            continue;
+        }
+        if (strcmp(flag, "--multi-region-writes") == 0) {
+            c->multi_region_writes = true;
+            continue;
+        }
+        if (strcmp(flag, "--free-tier") == 0) {
+            c->free_tier = true;
             continue;
         }
         bool ours = false;
@@ -482,8 +540,18 @@ static int snapshot_replay(cli_t *c, emu_metering_t *m, ru_snapshot_t *snap)
         return rc;
     }
     ru_meter_snapshot(emu_metering_meter(m), res.ended_us, snap);
+    c->replay_failed = res.failed;
     if (!(c->params.observed_s > 0)) {
         c->params.observed_s = c->ro.duration_s > 0 ? c->ro.duration_s : 1;
+        c->params.observed_assumed = !c->duration_given;
+    }
+    if (c->params.observed_assumed && !(c->params.target_ops_s > 0)) {
+        fprintf(stderr,
+                "cosmos-cassandra-emulator estimate: no --duration: the %" PRIu64
+                " statement executions are priced as %.0f s of traffic, %.0f requests/s. Give "
+                "--duration SECONDS (the period the file stands for) or --ops-per-sec N (the "
+                "rate you expect).\n",
+                res.executed, c->params.observed_s, (double)res.executed / c->params.observed_s);
     }
     return BASE_OK;
 }
@@ -503,6 +571,19 @@ static int snapshot_admin(const cli_t *c, ru_snapshot_t *snap)
     }
     base_buf_fini(&body);
     return rc;
+}
+
+/* The command's account flags win over the price table's. */
+static void apply_planner_inputs(const cli_t *c, ru_prices_t *p)
+{
+    if (c->regions > 0) {
+        p->regions = (uint32_t)c->regions;
+    }
+    p->multi_region_writes = p->multi_region_writes || c->multi_region_writes;
+    if (c->reserved_discount_pct > 0) {
+        p->reserved_discount = c->reserved_discount_pct / 100.0;
+    }
+    p->free_tier = p->free_tier || c->free_tier;
 }
 
 int emu_estimate_main(int argc, char **argv)
@@ -539,9 +620,18 @@ int emu_estimate_main(int argc, char **argv)
         rc = 1;
         goto done;
     }
-    ru_estimate(&snap, &c.params, emu_metering_prices(m), &est);
+    ru_prices_t prices = *emu_metering_prices(m);
+    apply_planner_inputs(&c, &prices);
+    ru_estimate(&snap, &c.params, &prices, &est);
     emu_report_render(c.format, &snap, &est, &out);
     rc = write_report(&c, &out);
+    if (rc == 0 && c.replay_failed > 0) {
+        fprintf(stderr,
+                "cosmos-cassandra-emulator estimate: %" PRIu64
+                " statement executions failed (see above): exit status 1\n",
+                c.replay_failed);
+        rc = 1;
+    }
 done:
     ru_estimate_fini(&est);
     ru_snapshot_fini(&snap);

@@ -138,6 +138,8 @@ static const struct {
     {"hours_per_month", offsetof(ru_prices_t, hours_per_month), PRICE_NUMBER},
     {"regions", offsetof(ru_prices_t, regions), PRICE_COUNT},
     {"multi_region_writes", offsetof(ru_prices_t, multi_region_writes), PRICE_BOOL},
+    {"reserved_discount", offsetof(ru_prices_t, reserved_discount), PRICE_NUMBER},
+    {"free_tier", offsetof(ru_prices_t, free_tier), PRICE_BOOL},
     {"as_of", offsetof(ru_prices_t, as_of), PRICE_TEXT},
 };
 

@@ -50,6 +50,7 @@ ru_meter_t *ru_meter_new(const ru_config_t *cfg)
     ru__map_init(&m->shapes);
     base_buf_init(&m->key);
     m->started_us = -1;
+    m->last_us = -1;
     return m;
 }
 
@@ -217,6 +218,7 @@ static ru_table_t *table_get(ru_meter_t *m, const char *keyspace, const char *ta
     t->keyspace = base_strdup(ks_name(keyspace));
     t->table = base_strdup(table);
     ru__rate_init(&t->rate);
+    ru__rate_init(&t->demand);
     ru_throughput_t tp = default_tp(m);
     pool_configure(m, &t->own, &tp, now_us);
     t->mode = keyspace_shares(m, keyspace) ? RU_TABLE_SHARED : RU_TABLE_DEFAULT;
@@ -268,10 +270,15 @@ static ru_shape_t *shape_get(ru_meter_t *m, const ru_table_t *t, const char *sha
 }
 
 
+/* Widens the busy period [started_us, last_us] to now_us. */
 static void note_start(ru_meter_t *m, int64_t now_us)
 {
+    int64_t t = now_us > 0 ? now_us : 0;
     if (m->started_us < 0) {
-        m->started_us = now_us > 0 ? now_us : 0;
+        m->started_us = t;
+    }
+    if (t > m->last_us) {
+        m->last_us = t;
     }
 }
 
@@ -508,6 +515,9 @@ static const char *shape_text(const ru_request_t *req, const ru_op_t *op)
 }
 
 
+static void add_slices(ru_table_t *t, const ru_request_t *req, int32_t part, uint32_t n, double ru);
+
+
 void ru_meter_admit(ru_meter_t *m, const ru_request_t *req, int64_t now_us, ru_decision_t *out)
 {
     memset(out, 0, sizeof(*out));
@@ -556,6 +566,10 @@ void ru_meter_admit(ru_meter_t *m, const ru_request_t *req, int64_t now_us, ru_d
     ru_part_t *pt = &t->parts[worst];
     if (m->cfg.rate_limiting) {
         out->throttle = true;
+        /* refused, but offered: the estimate must cover it */
+        t->throttled_ru += expected;
+        ru__rate_add(&t->demand, expected, now_us);
+        add_slices(t, req, part, p->n_partitions, expected);
         t->acc.throttled++;
         sh->acc.throttled++;
         pt->throttled++;
@@ -640,6 +654,7 @@ double ru_meter_charge(ru_meter_t *m, const ru_request_t *req, const ru_decision
     add_slices(t, req, part, p->n_partitions, cost);
 
     ru__rate_add(&t->rate, cost, now_us);
+    ru__rate_add(&t->demand, cost, now_us);
     ru__acc_add(&t->acc, cost, op->failed);
     ru__acc_add(&shape_get(m, t, shape_text(req, op))->acc, cost, op->failed);
     ru__acc_add(&m->total, cost, op->failed);

@@ -113,16 +113,32 @@ static void text_estimate(const ru_estimate_t *est, base_buf_t *out)
 {
     const ru_prices_t *pr = &est->prices;
     base_buf_printf(out,
-                    "\nEstimate: traffic x%.2f over %.1f s observed; %s; %.0f h/month, "
+                    "\nEstimate: traffic x%.2f over %.1f s %s; %s; %.0f h/month, "
                     "%" PRIu32 " region%s%s\n",
-                    fin(est->scale), fin(est->observed_s), pr->as_of ? pr->as_of : "custom prices",
-                    fin(pr->hours_per_month), pr->regions, pr->regions == 1 ? "" : "s",
+                    fin(est->scale), fin(est->observed_s),
+                    est->observed_assumed ? "ASSUMED (no --duration: say what period the traffic "
+                                            "stands for)"
+                                          : "of traffic",
+                    pr->as_of ? pr->as_of : "custom prices", fin(pr->hours_per_month), pr->regions,
+                    pr->regions == 1 ? "" : "s",
                     pr->multi_region_writes ? ", multi-region writes" : "");
+    if (est->peak_hours < 24 || pr->reserved_discount > 0 || pr->free_tier) {
+        base_buf_printf(out,
+                        "  Terms: autoscale at its peak %.1f h a day; reserved discount %.0f%%%s\n",
+                        fin(est->peak_hours), fin(pr->reserved_discount * 100),
+                        pr->free_tier ? "; free tier (1000 RU/s, 25 GB)" : "");
+    }
     for (size_t i = 0; i < est->n_tables; i++) {
         const ru_table_estimate_t *e = &est->tables[i];
         base_buf_printf(out, "  %s.%s%s: %.2f ops/s, mean %.2f RU/s, peak %.2f RU/s\n", e->keyspace,
                         e->table, e->shared ? " (shares keyspace throughput)" : "", fin(e->ops_s),
                         fin(e->mean_ru_s), fin(e->peak_ru_s));
+        if (e->throttled_ru > 0) {
+            base_buf_printf(out,
+                            "      includes %.2f RU of throttled requests: demand the table "
+                            "did not serve\n",
+                            fin(e->throttled_ru));
+        }
         base_buf_printf(out,
                         "      manual %" PRId64 " RU/s: $%.2f/month | autoscale max %" PRId64
                         " RU/s (billed at %" PRId64 "): $%.2f/month | serverless%s: $%.2f/month"
@@ -136,6 +152,22 @@ static void text_estimate(const ru_estimate_t *est, base_buf_t *out)
                         "partition (%" PRIu32 " partition%s): throttling risk %s\n",
                         fin(e->hot_share * 100), fin(e->hot_ru_s), fin(e->partition_budget),
                         e->n_partitions, e->n_partitions == 1 ? "" : "s", ru_risk_name(e->risk));
+        if (e->hot_unfixable) {
+            base_buf_printf(out,
+                            "      HOT PARTITION: one key range needs %.2f RU/s, over what any "
+                            "physical partition serves (%d RU/s): no throughput fixes it; "
+                            "spread the load with a partition key of more distinct values\n",
+                            fin(e->hot_ru_s), RU_PARTITION_MAX_RU_S);
+        } else if (e->hot_raised) {
+            base_buf_printf(out,
+                            "      raised from %" PRId64 " to %" PRId64
+                            " RU/s so the hottest partition fits its budget\n",
+                            e->peak_manual_ru_s, e->manual_ru_s);
+        }
+    }
+    if (est->free_tier_credit > 0) {
+        base_buf_printf(out, "  Free tier: $%.2f off the manual total\n",
+                        fin(est->free_tier_credit));
     }
     base_buf_printf(out,
                     "  Total per month: manual $%.2f, autoscale $%.2f, serverless $%.2f, "
@@ -148,12 +180,18 @@ static void text_estimate(const ru_estimate_t *est, base_buf_t *out)
 void ru_report_text(const ru_snapshot_t *snap, const ru_estimate_t *est, base_buf_t *out)
 {
     base_buf_printf(out,
-                    "RU report (%s, rate limiting %s): %" PRIu64 " requests, %.2f RU over %.1f s, "
-                    "%" PRIu64 " throttled, %" PRIu64 " would have been throttled\n",
+                    "RU report (%s, rate limiting %s): %" PRIu64 " requests, %.2f RU over %.1f s "
+                    "of traffic, %" PRIu64 " throttled, %" PRIu64 " would have been throttled\n",
                     snap->capacity == RU_CAPACITY_SERVERLESS ? "serverless" : "provisioned",
                     snap->rate_limiting ? "on" : "off", snap->total.count,
                     fin(snap->total.ru_total), fin(snap->observed_s), snap->total.throttled,
                     snap->total.would_throttle);
+    if (snap->idle_s >= 1) {
+        base_buf_printf(out,
+                        "(traffic = first to last request; the %.1f s idle since are not "
+                        "counted)\n",
+                        fin(snap->idle_s));
+    }
 
     size_t n = snap->n_shapes < TEXT_TOP_SHAPES ? snap->n_shapes : TEXT_TOP_SHAPES;
     base_buf_printf(out, "\nPer statement shape (top %zu of %zu by RU):\n", n, snap->n_shapes);
@@ -237,12 +275,13 @@ static void json_table(base_buf_t *out, const ru_table_stats_t *t)
                     ",\"throughput\":{\"kind\":\"%s\",\"ru_s\":%" PRId64 "},"
                     "\"min_throughput\":%" PRId64
                     ",\"shared\":%s,\"dropped\":%s,\"partitions\":%" PRIu32 ",\"budget_ru_s\":%.2f,"
-                    "\"storage_bytes\":%" PRIu64 ",\"peak_ru_s\":%.2f,\"autoscale_peak\":%" PRId64
+                    "\"storage_bytes\":%" PRIu64 ",\"peak_ru_s\":%.2f,\"throttled_ru\":%.2f,"
+                    "\"peak_demand_ru_s\":%.2f,\"autoscale_peak\":%" PRId64
                     ",\"hot_partition\":%" PRIu32 ",\"stats\":",
                     ru__tp_kind_name(t->throughput.kind), t->throughput.ru_s, t->min_ru_s,
                     t->shared ? "true" : "false", t->dropped ? "true" : "false", t->n_partitions,
-                    fin(t->budget_ru_s), t->storage_bytes, fin(t->peak_ru_s), t->autoscale_peak,
-                    t->hot_partition);
+                    fin(t->budget_ru_s), t->storage_bytes, fin(t->peak_ru_s), fin(t->throttled_ru),
+                    fin(t->peak_demand_ru_s), t->autoscale_peak, t->hot_partition);
     json_summary(out, &t->s);
     base_buf_printf(out, ",\"physical_partitions\":[");
     for (size_t j = 0; j < t->n_parts; j++) {
@@ -261,6 +300,8 @@ static void json_table_estimate(base_buf_t *out, const ru_table_estimate_t *e)
     json_str(out, e->table);
     base_buf_printf(out,
                     ",\"shared\":%s,\"ops_s\":%.2f,\"mean_ru_s\":%.2f,\"peak_ru_s\":%.2f,"
+                    "\"throttled_ru\":%.2f,\"peak_manual_ru_s\":%" PRId64 ",\"hot_raised\":%s,"
+                    "\"hot_unfixable\":%s,"
                     "\"manual_ru_s\":%" PRId64 ",\"autoscale_max_ru_s\":%" PRId64
                     ",\"autoscale_billed_ru_s\":%" PRId64 ",\"partitions\":%" PRIu32
                     ",\"partition_budget_ru_s\":%.2f,\"hot_share\":%.4f,\"hot_ru_s\":%.2f,"
@@ -268,8 +309,10 @@ static void json_table_estimate(base_buf_t *out, const ru_table_estimate_t *e)
                     "\"ru_per_month\":%.0f,\"monthly\":{\"manual\":%.2f,\"autoscale\":%.2f,"
                     "\"serverless\":%.2f,\"storage\":%.2f}}",
                     e->shared ? "true" : "false", fin(e->ops_s), fin(e->mean_ru_s),
-                    fin(e->peak_ru_s), e->manual_ru_s, e->autoscale_max_ru_s, e->autoscale_billed,
-                    e->n_partitions, fin(e->partition_budget), fin(e->hot_share), fin(e->hot_ru_s),
+                    fin(e->peak_ru_s), fin(e->throttled_ru), e->peak_manual_ru_s,
+                    e->hot_raised ? "true" : "false", e->hot_unfixable ? "true" : "false",
+                    e->manual_ru_s, e->autoscale_max_ru_s, e->autoscale_billed, e->n_partitions,
+                    fin(e->partition_budget), fin(e->hot_share), fin(e->hot_ru_s),
                     fin(e->hot_ratio), ru_risk_name(e->risk), e->serverless_fits ? "true" : "false",
                     fin(e->storage_gb), fin(e->ru_per_month), fin(e->monthly_manual),
                     fin(e->monthly_autoscale), fin(e->monthly_serverless), fin(e->monthly_storage));
@@ -280,17 +323,20 @@ static void json_estimate(base_buf_t *out, const ru_estimate_t *est)
 {
     const ru_prices_t *pr = &est->prices;
     base_buf_printf(out,
-                    ",\"estimate\":{\"observed_s\":%.3f,\"scale\":%.4f,\"prices\":{"
+                    ",\"estimate\":{\"observed_s\":%.3f,\"observed_assumed\":%s,\"scale\":%.4f,"
+                    "\"peak_hours\":%.2f,\"prices\":{"
                     "\"manual_per_100_hour\":%.4f,\"autoscale_factor\":%.2f,"
                     "\"autoscale_floor\":%.2f,\"serverless_per_million\":%.4f,"
                     "\"storage_per_gb_month\":%.4f,\"multi_write_factor\":%.2f,"
                     "\"regions\":%" PRIu32 ",\"multi_region_writes\":%s,"
-                    "\"hours_per_month\":%.0f,\"as_of\":",
-                    fin(est->observed_s), fin(est->scale), fin(pr->manual_per_100_hour),
-                    fin(pr->autoscale_factor), fin(pr->autoscale_floor),
-                    fin(pr->serverless_per_million), fin(pr->storage_per_gb_month),
-                    fin(pr->multi_write_factor), pr->regions,
-                    pr->multi_region_writes ? "true" : "false", fin(pr->hours_per_month));
+                    "\"hours_per_month\":%.0f,\"reserved_discount\":%.4f,\"free_tier\":%s,"
+                    "\"as_of\":",
+                    fin(est->observed_s), est->observed_assumed ? "true" : "false", fin(est->scale),
+                    fin(est->peak_hours), fin(pr->manual_per_100_hour), fin(pr->autoscale_factor),
+                    fin(pr->autoscale_floor), fin(pr->serverless_per_million),
+                    fin(pr->storage_per_gb_month), fin(pr->multi_write_factor), pr->regions,
+                    pr->multi_region_writes ? "true" : "false", fin(pr->hours_per_month),
+                    fin(pr->reserved_discount), pr->free_tier ? "true" : "false");
     json_str(out, pr->as_of);
     base_buf_printf(out, "},\"tables\":[");
     for (size_t i = 0; i < est->n_tables; i++) {
@@ -298,8 +344,10 @@ static void json_estimate(base_buf_t *out, const ru_estimate_t *est)
         json_table_estimate(out, &est->tables[i]);
     }
     base_buf_printf(out,
-                    "],\"monthly\":{\"manual\":%.2f,\"autoscale\":%.2f,\"serverless\":%.2f,"
+                    "],\"hot_raised\":%zu,\"hot_unfixable\":%zu,\"free_tier_credit\":%.2f,"
+                    "\"monthly\":{\"manual\":%.2f,\"autoscale\":%.2f,\"serverless\":%.2f,"
                     "\"storage\":%.2f}}",
+                    est->n_hot_raised, est->n_hot_unfixable, fin(est->free_tier_credit),
                     fin(est->monthly_manual), fin(est->monthly_autoscale),
                     fin(est->monthly_serverless), fin(est->monthly_storage));
 }
@@ -308,9 +356,11 @@ static void json_estimate(base_buf_t *out, const ru_estimate_t *est)
 void ru_report_json(const ru_snapshot_t *snap, const ru_estimate_t *est, base_buf_t *out)
 {
     base_buf_printf(out,
-                    "{\"started_us\":%" PRId64 ",\"taken_us\":%" PRId64 ",\"observed_s\":%.3f,"
+                    "{\"started_us\":%" PRId64 ",\"last_us\":%" PRId64 ",\"taken_us\":%" PRId64
+                    ",\"observed_s\":%.3f,\"idle_s\":%.3f,"
                     "\"capacity\":\"%s\",\"rate_limiting\":%s,\"total\":",
-                    snap->started_us, snap->taken_us, fin(snap->observed_s),
+                    snap->started_us, snap->last_us, snap->taken_us, fin(snap->observed_s),
+                    fin(snap->idle_s),
                     snap->capacity == RU_CAPACITY_SERVERLESS ? "serverless" : "provisioned",
                     snap->rate_limiting ? "true" : "false");
     json_summary(out, &snap->total);

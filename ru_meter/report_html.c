@@ -343,9 +343,14 @@ static void estimate_section(const ru_estimate_t *est, base_buf_t *out)
     const ru_prices_t *pr = &est->prices;
     base_buf_printf(out,
                     "<h2>Throughput each table needs</h2>\n<p class=\"sub\">Traffic &#215;%.2f "
-                    "over %.1f s observed. Manual RU/s is the peak rounded up to 100 (at least "
-                    "400); the autoscale maximum is the peak rounded up to 1000.</p>\n",
-                    fin(est->scale), fin(est->observed_s));
+                    "over %.1f s %s. Demand counts throttled requests too. Manual RU/s is the "
+                    "peak rounded up to 100 (at least 400), raised where the hottest partition "
+                    "needs more; the autoscale maximum is that rounded up to 1000.</p>\n",
+                    fin(est->scale), fin(est->observed_s),
+                    est->observed_assumed
+                        ? "<strong class=\"hot\">assumed (no --duration given: say what period "
+                          "the traffic stands for)</strong>"
+                        : "of traffic");
     svg_needs(out, est);
     base_buf_printf(out, "<table><tr><th class=\"l\">table</th><th>ops/s</th><th>mean RU/s</th>"
                          "<th>peak RU/s</th><th>manual RU/s</th><th>autoscale max</th>"
@@ -371,7 +376,33 @@ static void estimate_section(const ru_estimate_t *est, base_buf_t *out)
             e->serverless_fits ? "" : " (over limits)", fin(e->storage_gb),
             fin(e->monthly_storage));
     }
-    base_buf_printf(out, "</table>\n<p class=\"sub\">Prices: ");
+    base_buf_printf(out, "</table>\n");
+    for (size_t i = 0; i < est->n_tables; i++) {
+        const ru_table_estimate_t *e = &est->tables[i];
+        if (!e->hot_raised && !e->hot_unfixable && !(e->throttled_ru > 0)) {
+            continue;
+        }
+        base_buf_printf(out, "<p class=\"sub\">");
+        esc_name(out, e->keyspace, e->table);
+        if (e->throttled_ru > 0) {
+            base_buf_printf(out, ": %.2f RU of throttled requests counted as demand",
+                            fin(e->throttled_ru));
+        }
+        if (e->hot_unfixable) {
+            base_buf_printf(out,
+                            "; <span class=\"hot\">one key range needs %.2f RU/s, over the %d "
+                            "RU/s any physical partition serves: spread the load with a "
+                            "partition key of more distinct values</span>",
+                            fin(e->hot_ru_s), RU_PARTITION_MAX_RU_S);
+        } else if (e->hot_raised) {
+            base_buf_printf(out,
+                            "; raised from %" PRId64 " to %" PRId64
+                            " RU/s so the hottest partition fits its budget",
+                            e->peak_manual_ru_s, e->manual_ru_s);
+        }
+        base_buf_printf(out, ".</p>\n");
+    }
+    base_buf_printf(out, "<p class=\"sub\">Prices: ");
     esc(out, pr->as_of ? pr->as_of : "custom prices");
     base_buf_printf(
         out,

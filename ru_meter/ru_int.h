@@ -146,6 +146,11 @@ typedef struct ru_table_s {
     uint64_t storage_bytes;
     ru_acc_t acc;
     ru_rate_t rate;
+    /* Demand: what was charged plus what throttled requests were expected to
+     * cost. Throttled requests are demand the table did not serve, so the
+     * estimate sizes throughput from this, not from the admitted RU alone. */
+    ru_rate_t demand;
+    double throttled_ru;
     size_t n_parts; /* grows to the pool's partition count */
     ru_part_t *parts;
     double slices[RU_SLICES];
@@ -172,6 +177,7 @@ struct ru_meter_s {
     ru_map_t shapes;    /* "ks\0table\0shape" -> ru_shape_t */
     ru_acc_t total;
     int64_t started_us; /* first request, -1 before */
+    int64_t last_us;    /* latest request (TTL expiries excluded), -1 before */
     base_buf_t key;     /* scratch for map keys */
 };
 

@@ -334,6 +334,8 @@ typedef struct ru_table_stats_s {
     uint64_t storage_bytes;
     ru_summary_t s;
     double peak_ru_s;               /* the table's most RU in any one second */
+    double throttled_ru;            /* what throttled requests were expected to cost */
+    double peak_demand_ru_s;        /* most RU offered in one second: charged + throttled */
     int64_t autoscale_peak;         /* autoscale: the level that peak needed, else 0 */
     uint32_t hot_partition;         /* index of the partition with the highest peak_share */
     double token_slices[RU_SLICES]; /* RU per 1/64 of the token ring (skew at any scale) */
@@ -343,8 +345,12 @@ typedef struct ru_table_stats_s {
 
 typedef struct ru_snapshot_s {
     int64_t started_us; /* first request seen */
+    int64_t last_us;    /* latest request seen */
     int64_t taken_us;   /* now_us of the snapshot */
-    double observed_s;  /* taken - started, at least 1 s */
+    /* The busy period: first to last request, at least 1 s. Idle time after the
+     * traffic is left out, so an estimate does not shrink as the server waits. */
+    double observed_s;
+    double idle_s; /* last request to the snapshot */
     ru_capacity_t capacity;
     bool rate_limiting;
     ru_summary_t total;
@@ -369,17 +375,21 @@ typedef struct ru_prices_s {
     uint32_t regions;          /* each region bills the full amount */
     bool multi_region_writes;
     double hours_per_month;
-    const char *as_of; /* static text naming the price list */
+    double reserved_discount; /* 0 to 1: reserved capacity's saving on provisioned RU/s */
+    bool free_tier;           /* the account's first 1000 RU/s and 25 GB are free */
+    const char *as_of;        /* static text naming the price list */
 } ru_prices_t;
 
 /* List prices as of 2022-03 (understand-your-bill.md). */
 void ru_prices_defaults(ru_prices_t *p);
 
 typedef struct ru_estimate_params_s {
-    double observed_s;    /* seconds of traffic in the snapshot; 0: the snapshot's */
-    double scale;         /* traffic multiplier (200 for 200x); <= 0: 1 */
-    double target_ops_s;  /* if > 0, overrides scale: total requests per second wanted */
-    double storage_scale; /* multiplier for stored bytes; <= 0: 1 */
+    double observed_s;     /* seconds of traffic in the snapshot; 0: the snapshot's */
+    double scale;          /* traffic multiplier (200 for 200x); <= 0: 1 */
+    double target_ops_s;   /* if > 0, overrides scale: total requests per second wanted */
+    double storage_scale;  /* multiplier for stored bytes; <= 0: 1 */
+    double peak_hours;     /* autoscale: hours a day at the observed peak; <= 0: 24 */
+    bool observed_assumed; /* observed_s is an assumption (a replay without --duration) */
 } ru_estimate_params_t;
 
 typedef enum {
@@ -398,9 +408,16 @@ typedef struct ru_table_estimate_s {
     double ops_s;
     double mean_ru_s;
     double peak_ru_s;
-    int64_t manual_ru_s;        /* peak rounded up to 100, at least 400 */
-    int64_t autoscale_max_ru_s; /* peak rounded up to 1000, at least 1000 */
-    int64_t autoscale_billed;   /* the hourly level billed: max(peak, 10% of max), to 100 */
+    double throttled_ru;        /* demand that was refused, included in mean and peak */
+    int64_t peak_manual_ru_s;   /* the peak rounded up to 100, at least 400 */
+    int64_t manual_ru_s;        /* recommended: peak_manual_ru_s, or more to cover the hot
+                                   partition's share (hot_raised) */
+    bool hot_raised;            /* manual_ru_s was raised above the peak for the hot partition */
+    bool hot_unfixable;         /* a single key range needs over 10000 RU/s: no throughput
+                                   fixes it, the partition key must spread the load */
+    int64_t autoscale_max_ru_s; /* manual_ru_s rounded up to 1000, at least 1000 */
+    int64_t autoscale_billed;   /* the mean hourly level billed (peak for peak_hours a day,
+                                   the mean or 10% of max the rest), to 100 */
     uint32_t n_partitions;      /* behind manual_ru_s */
     double partition_budget;    /* manual_ru_s / n_partitions */
     double hot_share;           /* the busiest partition's share of the table's RU */
@@ -418,14 +435,21 @@ typedef struct ru_table_estimate_s {
 
 typedef struct ru_estimate_s {
     double observed_s;
+    bool observed_assumed;
     double scale;
+    double peak_hours;
     ru_prices_t prices;
     size_t n_tables;
     ru_table_estimate_t *tables;
-    double monthly_manual; /* totals, storage excluded */
+    /* Totals, storage excluded, after the account-level reserved discount and
+     * free tier (the tables' own figures are list prices). */
+    double monthly_manual;
     double monthly_autoscale;
     double monthly_serverless;
     double monthly_storage;
+    double free_tier_credit; /* taken off the manual total (and autoscale, storage) */
+    size_t n_hot_raised;     /* tables whose recommendation covers a hot partition */
+    size_t n_hot_unfixable;
 } ru_estimate_t;
 
 /* Fills out from snap (which must outlive out). params may be NULL. */

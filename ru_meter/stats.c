@@ -10,6 +10,8 @@
  * budget (the service's "Normalized RU Consumption"). A snapshot owns copies
  * of everything; the meter may change or be freed after it is taken.
  */
+#include <math.h>
+
 #include "ru_meter/ru_int.h"
 
 
@@ -122,6 +124,8 @@ static void table_snapshot(const ru_meter_t *m, ru_table_t *t, int64_t now_us,
     out->storage_bytes = t->storage_bytes;
     ru__acc_summary(&t->acc, &out->s);
     out->peak_ru_s = t->rate.peak;
+    out->throttled_ru = t->throttled_ru;
+    out->peak_demand_ru_s = t->demand.peak > t->rate.peak ? t->demand.peak : t->rate.peak;
     out->autoscale_peak =
         p->tp.kind == RU_TP_AUTOSCALE ? ru_autoscale_level(p->tp.ru_s, t->rate.peak) : 0;
     memcpy(out->token_slices, t->slices, sizeof(out->token_slices));
@@ -154,11 +158,18 @@ void ru_meter_snapshot(const ru_meter_t *m, int64_t now_us, ru_snapshot_t *out)
 {
     memset(out, 0, sizeof(*out));
     out->started_us = m->started_us >= 0 ? m->started_us : now_us;
+    out->last_us = m->last_us >= out->started_us ? m->last_us : out->started_us;
     out->taken_us = now_us;
-    out->observed_s = (double)(now_us - out->started_us) / 1e6;
+    /* Requests are counted in whole wall-clock seconds: the busy period spans
+     * from the first request's second to the end of the last one's. */
+    out->observed_s = (double)(out->last_us - out->started_us) / 1e6;
+    if (m->last_us >= 0) {
+        out->observed_s = floor(out->observed_s) + 1;
+    }
     if (out->observed_s < 1) {
         out->observed_s = 1;
     }
+    out->idle_s = now_us > out->last_us ? (double)(now_us - out->last_us) / 1e6 : 0;
     out->capacity = m->cfg.capacity;
     out->rate_limiting = m->cfg.rate_limiting;
     ru__acc_summary(&m->total, &out->total);

@@ -4,7 +4,8 @@
  *   SELECT * FROM t WHERE id = 42   and   select *  from t where id=7
  * are one shape, "SELECT * FROM t WHERE id = ?". Statistics and cost
  * estimates are kept per shape. Keywords are upper-cased; identifiers keep
- * their spelling.
+ * their spelling, also those spelt like an unreserved keyword (a column
+ * "date", "value" or "key"): the user must recognise their statements.
  */
 #include <ctype.h>
 
@@ -40,19 +41,60 @@ static bool glue_before(cql_tok_type_t t)
 }
 
 
+/*
+ * Whether an unreserved keyword stands as a name here, judged from its
+ * neighbours as the grammar would: a name is qualified (t.date), compared,
+ * listed or closed (date = ?, date, date) ORDER BY date), or followed by
+ * FROM/IN/CONTAINS/AS/ASC/DESC. IF [NOT] EXISTS, PRIMARY KEY, ALLOW FILTERING
+ * and COMPACT STORAGE stay keywords.
+ */
+static bool names_something(cql_tok_type_t prev, cql_kw_t prev_kw, const cql_token_t *next)
+{
+    if (prev == CQL_TOK_DOT || next->type == CQL_TOK_DOT) {
+        return true;
+    }
+    if (prev_kw == CQL_KW_IF || prev_kw == CQL_KW_NOT || prev_kw == CQL_KW_PRIMARY ||
+        prev_kw == CQL_KW_ALLOW || prev_kw == CQL_KW_COMPACT) {
+        return false;
+    }
+    switch (next->type) {
+    case CQL_TOK_EQ:
+    case CQL_TOK_NEQ:
+    case CQL_TOK_LT:
+    case CQL_TOK_LTE:
+    case CQL_TOK_GT:
+    case CQL_TOK_GTE:
+    case CQL_TOK_COMMA:
+    case CQL_TOK_RPAREN:
+    case CQL_TOK_LBRACKET:
+    case CQL_TOK_SEMI:
+    case CQL_TOK_EOF:
+        return true;
+    case CQL_TOK_IDENT:
+        return next->kw == CQL_KW_FROM || next->kw == CQL_KW_IN || next->kw == CQL_KW_CONTAINS ||
+               next->kw == CQL_KW_AS || next->kw == CQL_KW_ASC || next->kw == CQL_KW_DESC;
+    default:
+        return false;
+    }
+}
+
+
 const char *cql__shape(const char *text, size_t len, base_arena_t *a)
 {
     cql_lexer_t lx;
-    cql_token_t tok;
+    cql_token_t tok, next;
     base_buf_t b;
     base_buf_init(&b);
     cql__lexer_init(&lx, text, len);
     cql_tok_type_t prev = CQL_TOK_EOF;
+    cql_kw_t prev_kw = CQL_KW_NONE;
+    cql__lexer_next(&lx, &next);
     for (;;) {
-        cql__lexer_next(&lx, &tok);
+        tok = next;
         if (tok.type == CQL_TOK_EOF || tok.type == CQL_TOK_ERROR || b.len > SHAPE_MAX) {
             break;
         }
+        cql__lexer_next(&lx, &next);
         if (tok.type == CQL_TOK_SEMI) {
             continue;
         }
@@ -69,7 +111,8 @@ const char *cql__shape(const char *text, size_t len, base_arena_t *a)
         }
         if (is_literal(&tok)) {
             base_buf_put_u8(&b, '?');
-        } else if (tok.type == CQL_TOK_IDENT && tok.kw != CQL_KW_NONE) {
+        } else if (tok.type == CQL_TOK_IDENT && tok.kw != CQL_KW_NONE &&
+                   (cql__keyword_reserved(tok.kw) || !names_something(prev, prev_kw, &next))) {
             for (size_t i = 0; i < tok.len; i++) {
                 base_buf_put_u8(&b, (uint8_t)toupper((unsigned char)text[tok.off + i]));
             }
@@ -77,6 +120,7 @@ const char *cql__shape(const char *text, size_t len, base_arena_t *a)
             base_buf_put(&b, text + tok.off, tok.len);
         }
         prev = tok.type;
+        prev_kw = tok.type == CQL_TOK_IDENT ? tok.kw : CQL_KW_NONE;
     }
     char *out = base_arena_strndup(a, b.data ? (const char *)b.data : "", b.len);
     base_buf_fini(&b);

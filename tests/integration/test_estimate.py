@@ -10,6 +10,7 @@ import os
 import socket
 import subprocess
 import tempfile
+import time
 import unittest
 import urllib.error
 import urllib.request
@@ -62,9 +63,12 @@ class Consistency:
         tables = {(t["keyspace"], t["table"]): t for t in doc["tables"]}
         for e in est["tables"]:
             t = tables[(e["keyspace"], e["table"])]
-            ops = t["stats"]["count"] / est["observed_s"] * est["scale"]
+            # throttled requests are demand: offered, not served
+            offered = t["stats"]["count"] + t["stats"]["throttled"]
+            ops = offered / est["observed_s"] * est["scale"]
             self.assertAlmostEqual(e["ops_s"], ops, delta=0.01)
-            mean = t["stats"]["ru_total"] / est["observed_s"] * est["scale"]
+            demand = t["stats"]["ru_total"] + t["throttled_ru"]
+            mean = demand / est["observed_s"] * est["scale"]
             self.assertAlmostEqual(e["mean_ru_s"], mean, delta=0.05)
             self.assertGreaterEqual(e["peak_ru_s"] + 0.01, e["mean_ru_s"])
             self.assertGreaterEqual(e["manual_ru_s"], max(400, e["peak_ru_s"]))
@@ -135,8 +139,10 @@ class Replay(Consistency, unittest.TestCase):
                     "INSERT INTO k.t (a, b) VALUES ({{i}}, 'x;y');\n")
         try:
             r = estimate("--replay", f.name, "--format", "json")
-            self.assertEqual(r.returncode, 0, r.stderr)
+            # the report is written, and the failure shows in the exit status
+            self.assertEqual(r.returncode, 1, r.stderr)
             self.assertIn("%s:3: unconfigured table missing" % f.name, r.stderr)
+            self.assertIn("1 statement executions failed", r.stderr)
             self.assertEqual(json.loads(r.stdout)["total"]["count"], 10)
             r = estimate("--replay", f.name, "--stop-on-error")
             self.assertEqual(r.returncode, 1)
@@ -144,6 +150,58 @@ class Replay(Consistency, unittest.TestCase):
             self.assertEqual(r.stdout, "")
         finally:
             os.unlink(f.name)
+
+    def test_help_documents_the_replay_file_and_the_planner_inputs(self):
+        r = estimate("--help")
+        self.assertEqual(r.returncode, 0)
+        for text in ("@repeat N", "{{i}}", "{{uuid}}", "{{rand:N}}", "{{text:N}}", "--seed",
+                     "--regions", "--multi-region-writes", "--peak-hours",
+                     "--reserved-discount", "--free-tier", "exits with status 1"):
+            self.assertIn(text, r.stdout)
+
+    def test_an_assumed_period_is_said_plainly(self):
+        path = os.path.join(EXAMPLES, "ecommerce_orders.cql")
+        r = estimate("--replay", path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("no --duration: the 4503 statement executions are priced as 1 s of "
+                      "traffic, 4503 requests/s", r.stderr)  # 4500 + 3 DDL
+        self.assertIn("ASSUMED", r.stdout)
+        self.assertTrue(estimate_json("--replay", path)["estimate"]["observed_assumed"])
+        r = estimate("--replay", path, "--duration", "3600", "--format", "json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertNotIn("no --duration", r.stderr)
+        self.assertFalse(json.loads(r.stdout)["estimate"]["observed_assumed"])
+        r = estimate("--replay", path, "--ops-per-sec", "100")  # the rate is given: no guess
+        self.assertNotIn("no --duration", r.stderr)
+
+    def test_planner_inputs_price_regions_terms_and_peak_hours(self):
+        path = os.path.join(EXAMPLES, "ecommerce_orders.cql")
+        base = estimate_json("--replay", path, "--duration", "60")
+        manual = sum(e["manual_ru_s"] for e in base["estimate"]["tables"])
+        self.assertAlmostEqual(base["estimate"]["monthly"]["manual"],
+                               manual / 100 * MANUAL_RATE * HOURS, delta=0.05)
+        multi = estimate_json("--replay", path, "--duration", "60", "--regions", "3",
+                              "--multi-region-writes")
+        self.assertAlmostEqual(multi["estimate"]["monthly"]["manual"],
+                               manual / 100 * MANUAL_RATE * 2 * HOURS * 3, delta=0.05)
+        self.assertEqual(multi["estimate"]["prices"]["regions"], 3)
+        reserved = estimate_json("--replay", path, "--duration", "60", "--reserved-discount", "20")
+        self.assertAlmostEqual(reserved["estimate"]["monthly"]["manual"],
+                               base["estimate"]["monthly"]["manual"] * 0.8, delta=0.05)
+        free = estimate_json("--replay", path, "--duration", "60", "--free-tier")
+        credit = min(manual, 1000) / 100 * MANUAL_RATE * HOURS
+        self.assertAlmostEqual(free["estimate"]["free_tier_credit"], credit, delta=0.05)
+        self.assertAlmostEqual(free["estimate"]["monthly"]["manual"],
+                               base["estimate"]["monthly"]["manual"] - credit, delta=0.05)
+        short = estimate_json("--replay", path, "--duration", "60", "--peak-hours", "2")
+        self.assertLessEqual(short["estimate"]["monthly"]["autoscale"],
+                             base["estimate"]["monthly"]["autoscale"])
+        for args, text in ((["--regions", "0"], "number of regions"),
+                           (["--peak-hours", "25"], "hours from 0 to 24"),
+                           (["--reserved-discount", "100"], "percentage below 100")):
+            r = estimate("--replay", path, *args)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertIn(text, r.stderr)
 
     def test_formats_and_output_file(self):
         path = os.path.join(EXAMPLES, "ecommerce_orders.cql")
@@ -282,6 +340,65 @@ class Live(Consistency, unittest.TestCase):
         r = estimate("--admin", "127.0.0.1:%d" % free_port())
         self.assertEqual(r.returncode, 1)
         self.assertIn("no answer from the admin endpoint", r.stderr)
+
+
+class Throttled(Consistency, unittest.TestCase):
+    """A 400 RU/s table offered far more with rate limiting on: the estimate
+    sizes it for what was offered, and idle time after the burst does not
+    thin the figures out."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.admin_port = free_port()
+        cls.emu = Emulator(args=["--admin-port", str(cls.admin_port), "--rate-limiting",
+                                 "on"]).start()
+        cls.emu.wait_for_log(r"admin endpoint on http://127\.0\.0\.1:%d" % cls.admin_port)
+        cls.admin = "127.0.0.1:%d" % cls.admin_port
+        cluster = cls.emu.cluster()
+        cls.throttled = 0
+        try:
+            session = cluster.connect()
+            session.execute("CREATE KEYSPACE flood WITH replication = "
+                            "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+            session.execute("CREATE TABLE flood.t (k int PRIMARY KEY, v text)")
+            ins = session.prepare("INSERT INTO flood.t (k, v) VALUES (?, ?)")
+            value = "x" * 8000
+            futures = [session.execute_async(ins, (i, value)) for i in range(400)]
+            for f in futures:
+                try:
+                    f.result()
+                except Exception:  # Overloaded (0x1001), possibly wrapped by the driver
+                    cls.throttled += 1
+        finally:
+            cluster.shutdown()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.emu.stop()
+
+    def table(self, doc):
+        return [e for e in doc["estimate"]["tables"] if e["table"] == "t"][0]
+
+    def test_throttled_requests_are_demand(self):
+        self.assertGreater(self.throttled, 0)
+        doc = estimate_json("--admin", self.admin)
+        self.check(doc)
+        t = [t for t in doc["tables"] if t["table"] == "t"][0]
+        self.assertEqual(t["stats"]["throttled"], self.throttled)
+        self.assertGreater(t["throttled_ru"], 0)
+        self.assertGreater(t["peak_demand_ru_s"], t["peak_ru_s"])
+        e = self.table(doc)
+        self.assertGreaterEqual(e["peak_ru_s"] + 0.01, t["peak_demand_ru_s"])
+        self.assertGreaterEqual(e["manual_ru_s"], t["peak_demand_ru_s"])
+        self.assertGreater(e["manual_ru_s"], 400)
+
+    def test_idle_time_does_not_shrink_the_estimate(self):
+        before = estimate_json("--admin", self.admin)
+        time.sleep(2.5)
+        after = estimate_json("--admin", self.admin)
+        self.assertEqual(before["estimate"]["observed_s"], after["estimate"]["observed_s"])
+        self.assertAlmostEqual(self.table(before)["mean_ru_s"], self.table(after)["mean_ru_s"])
+        self.assertGreater(after["idle_s"], before["idle_s"] + 2)
 
 
 if __name__ == "__main__":

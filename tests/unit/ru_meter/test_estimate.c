@@ -128,7 +128,10 @@ static void idle_tables_get_the_minimums(void **state)
     ru_estimate_t est;
     ru_estimate(&snap, NULL, NULL, &est);
     assert_true(est.scale == 1);
-    assert_true(est.observed_s == 100);
+    /* the busy period: one request, one second; the 99 idle seconds after it
+     * do not thin the rates out */
+    assert_true(est.observed_s == 1);
+    assert_true(snap.idle_s == 100);
     const ru_table_estimate_t *e = &est.tables[0];
     assert_string_equal(e->table, "idle");
     assert_int_equal(e->manual_ru_s, 400);
@@ -136,7 +139,7 @@ static void idle_tables_get_the_minimums(void **state)
     assert_int_equal(e->autoscale_billed, 100);          /* 10% of the max */
     assert_money(e->monthly_manual, 4 * 0.008 * 730);    /* 23.36 */
     assert_money(e->monthly_autoscale, 1 * 0.012 * 730); /* 8.76 */
-    assert_money(e->monthly_serverless, 0.01 * 3600 * 730 / 1e6 * 0.25);
+    assert_money(e->monthly_serverless, 1.0 * 3600 * 730 / 1e6 * 0.25);
     assert_int_equal(e->risk, RU_RISK_LOW);
     assert_int_equal(est.tables[1].risk, RU_RISK_NONE);
     assert_string_equal(ru_risk_name(RU_RISK_NONE), "none");
@@ -174,7 +177,24 @@ static void hot_partition_risk_comes_from_token_skew(void **state)
     assert_true(fabs(e->hot_ru_s - 20000) < 1e-6);
     assert_true(fabs(e->hot_ratio - 2) < 1e-9);
     assert_int_equal(e->risk, RU_RISK_HIGH);
+    assert_true(e->hot_unfixable); /* one key over 10000 RU/s: no throughput fixes it */
+    assert_int_equal(est.n_hot_unfixable, 1);
     assert_false(e->serverless_fits);
+    ru_estimate_fini(&est);
+
+    /* at 500x: 15000 RU/s over 2 partitions of 7500, the hot one needs 10000:
+     * the recommendation grows until it fits */
+    p.scale = 500;
+    ru_estimate(&snap, &p, NULL, &est);
+    e = &est.tables[0];
+    assert_int_equal(e->peak_manual_ru_s, 15000);
+    assert_true(e->hot_raised);
+    assert_false(e->hot_unfixable);
+    assert_int_equal(e->manual_ru_s, 20000);
+    assert_int_equal(e->n_partitions, 2);
+    assert_true(fabs(e->hot_ratio - 1) < 1e-9);
+    assert_int_equal(e->autoscale_max_ru_s, 20000);
+    assert_int_equal(est.n_hot_raised, 1);
     ru_estimate_fini(&est);
 
     /* at 100x the single partition holds it all comfortably */
@@ -190,6 +210,79 @@ static void hot_partition_risk_comes_from_token_skew(void **state)
 }
 
 
+/* A 400 RU/s table offered 600 RU in one second with rate limiting on: the
+ * third of it that was throttled is demand all the same. */
+static void throttled_requests_count_as_demand(void **state)
+{
+    (void)state;
+    ru_config_t cfg;
+    ru_config_defaults(&cfg);
+    cfg.rate_limiting = true;
+    ru_meter_t *m = ru_meter_new(&cfg);
+    ru_request_t r = {.keyspace = "ks", .table = "t", .shape = "SELECT * FROM t WHERE k = ?"};
+    int throttled = 0;
+    for (int i = 0; i < 60; i++) {
+        ru_decision_t d;
+        int64_t now = 10 * SEC + i * MS;
+        ru_meter_admit(m, &r, now, &d);
+        if (d.throttle) {
+            throttled++;
+        } else {
+            ru_meter_charge(m, &r, &d, &read10, now);
+        }
+    }
+    assert_true(throttled > 0);
+    ru_snapshot_t snap;
+    ru_meter_snapshot(m, 11 * SEC, &snap);
+    assert_true(snap.tables[0].peak_ru_s <= 430); /* a full bucket and 60 ms of refill */
+    assert_true(fabs(snap.tables[0].throttled_ru - throttled * 10.0) < 1e-6);
+    assert_true(fabs(snap.tables[0].peak_demand_ru_s - 600) < 1e-6);
+    ru_estimate_t est;
+    ru_estimate(&snap, NULL, NULL, &est);
+    assert_true(fabs(est.tables[0].peak_ru_s - 600) < 1e-6);
+    assert_int_equal(est.tables[0].manual_ru_s, 600);
+    ru_estimate_fini(&est);
+    ru_snapshot_fini(&snap);
+    ru_meter_free(m);
+}
+
+
+/* The account's terms: reserved capacity scales the provisioned totals, the
+ * free tier takes 1000 RU/s and 25 GB off them, and peak hours lower the
+ * autoscale bill. */
+static void account_terms_change_the_totals_only(void **state)
+{
+    (void)state;
+    ru_snapshot_t snap;
+    sample(&snap); /* peak 150 RU/s x10 = 1500, mean 6050/60 x10 = 1008.3, 10 GiB */
+    ru_estimate_params_t p = {.scale = 10};
+    ru_prices_t pr;
+    ru_prices_defaults(&pr);
+    ru_estimate_t base, est;
+    ru_estimate(&snap, &p, &pr, &base);
+    assert_int_equal(base.tables[0].manual_ru_s, 1500);
+    assert_money(base.monthly_manual, 15 * 0.008 * 730);
+
+    pr.reserved_discount = 0.2;
+    pr.free_tier = true;
+    ru_estimate(&snap, &p, &pr, &est);
+    assert_money(est.tables[0].monthly_manual, base.tables[0].monthly_manual);
+    assert_money(est.free_tier_credit, 10 * 0.008 * 730 * 0.8);
+    assert_money(est.monthly_manual, 5 * 0.008 * 730 * 0.8);
+    assert_money(est.monthly_storage, 0); /* 10 GiB within the 25 free */
+    ru_estimate_fini(&est);
+
+    /* at the peak 2 hours a day, at the mean (1008.3) the other 22 */
+    p.peak_hours = 2;
+    ru_estimate(&snap, &p, NULL, &est);
+    assert_int_equal(est.tables[0].autoscale_billed, 1100); /* 1500/12 + 1008.3*11/12 */
+    assert_int_equal(base.tables[0].autoscale_billed, 1500);
+    ru_estimate_fini(&est);
+    ru_estimate_fini(&base);
+    ru_snapshot_fini(&snap);
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -197,6 +290,8 @@ int main(void)
         cmocka_unit_test(multi_region_writes_double_the_provisioned_rate),
         cmocka_unit_test(idle_tables_get_the_minimums),
         cmocka_unit_test(hot_partition_risk_comes_from_token_skew),
+        cmocka_unit_test(throttled_requests_count_as_demand),
+        cmocka_unit_test(account_terms_change_the_totals_only),
     };
     return cmocka_run_group_tests_name("ru_meter/estimate", tests, NULL, NULL);
 }
