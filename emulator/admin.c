@@ -31,10 +31,11 @@
 #define EMU_VERSION "0.0.0"
 #endif
 
-#define MAX_HEADERS_SIZE 8192
-#define MAX_BODY_SIZE    1024
-#define SERVER_TIMEOUT_S 10
-#define CLIENT_MAX_BODY  (256u * 1024 * 1024)
+#define MAX_HEADERS_SIZE    8192
+#define MAX_BODY_SIZE       1024
+#define SERVER_TIMEOUT_S    10
+#define CLIENT_MAX_BODY     (256u * 1024 * 1024)
+#define DASHBOARD_REFRESH_S 2 /* the live dashboard reloads itself this often by default */
 
 struct emu_admin_s {
     struct evhttp *http;
@@ -124,8 +125,10 @@ static bool query_number(const char *v, bool allow_x, double *out)
     return true;
 }
 
-/* scale, ops, storage_scale, observed from the query string. */
-static int parse_params(struct evhttp_request *req, ru_estimate_params_t *p, char *msg, size_t cap)
+/* scale, ops, storage_scale, observed, peak_hours from the query string, and
+ * refresh (seconds) where refresh_s is not NULL (the dashboard). */
+static int parse_params(struct evhttp_request *req, ru_estimate_params_t *p, int *refresh_s,
+                        char *msg, size_t cap)
 {
     static const struct {
         const char *name;
@@ -136,6 +139,7 @@ static int parse_params(struct evhttp_request *req, ru_estimate_params_t *p, cha
         {"ops", false, offsetof(ru_estimate_params_t, target_ops_s)},
         {"storage_scale", true, offsetof(ru_estimate_params_t, storage_scale)},
         {"observed", false, offsetof(ru_estimate_params_t, observed_s)},
+        {"peak_hours", false, offsetof(ru_estimate_params_t, peak_hours)},
     };
     struct evkeyvalq q;
     int rc = BASE_OK;
@@ -153,8 +157,18 @@ static int parse_params(struct evhttp_request *req, ru_estimate_params_t *p, cha
         for (; k < sizeof(keys) / sizeof(keys[0]) && strcmp(keys[k].name, kv->key) != 0; k++) {
         }
         double v;
-        if (k == sizeof(keys) / sizeof(keys[0])) {
-            snprintf(msg, cap, "unknown parameter (scale, ops, storage_scale, observed)");
+        if (refresh_s != NULL && strcmp(kv->key, "refresh") == 0) {
+            if (!query_number(kv->value, false, &v) || v > 3600) {
+                snprintf(msg, cap, "refresh must be a number of seconds from 1 to 3600");
+                rc = BASE_EINVAL;
+            } else {
+                *refresh_s = v < 1 ? 1 : (int)v;
+            }
+        } else if (k == sizeof(keys) / sizeof(keys[0])) {
+            snprintf(msg, cap,
+                     "unknown parameter (scale, ops, storage_scale, observed, "
+                     "peak_hours%s)",
+                     refresh_s != NULL ? ", refresh" : "");
             rc = BASE_EINVAL;
         } else if (!query_number(kv->value, keys[k].allow_x, &v)) {
             snprintf(msg, cap, "%s must be a positive number%s", keys[k].name,
@@ -168,15 +182,17 @@ static int parse_params(struct evhttp_request *req, ru_estimate_params_t *p, cha
     return rc;
 }
 
+/* refresh_s > 0: the live dashboard (HTML, reloading itself every refresh_s). */
 static void serve_snapshot(emu_admin_t *a, struct evhttp_request *req, bool estimate,
-                           emu_format_t f)
+                           emu_format_t f, int refresh_s)
 {
     ru_snapshot_t snap;
     ru_estimate_t est;
     ru_estimate_params_t params;
     base_buf_t b;
     char msg[160];
-    if (estimate && parse_params(req, &params, msg, sizeof(msg)) != BASE_OK) {
+    if (estimate && parse_params(req, &params, refresh_s > 0 ? &refresh_s : NULL, msg,
+                                 sizeof(msg)) != BASE_OK) {
         reply_error(req, HTTP_BADREQUEST, "Bad Request", msg);
         return;
     }
@@ -185,7 +201,11 @@ static void serve_snapshot(emu_admin_t *a, struct evhttp_request *req, bool esti
     if (estimate) {
         ru_estimate(&snap, &params, emu_metering_prices(a->metering), &est);
     }
-    emu_report_render(f, &snap, estimate ? &est : NULL, &b);
+    if (refresh_s > 0) {
+        ru_report_dashboard(&snap, estimate ? &est : NULL, refresh_s, &b);
+    } else {
+        emu_report_render(f, &snap, estimate ? &est : NULL, &b);
+    }
     reply(req, HTTP_OK, "OK",
           f == EMU_FORMAT_JSON   ? "application/json"
           : f == EMU_FORMAT_HTML ? "text/html; charset=utf-8"
@@ -211,16 +231,19 @@ static void on_request(struct evhttp_request *req, void *arg)
     if (path == NULL || strcmp(path, "/") == 0 || strcmp(path, "/status") == 0) {
         serve_status(a, req);
     } else if (strcmp(path, "/stats") == 0) {
-        serve_snapshot(a, req, false, EMU_FORMAT_JSON);
+        serve_snapshot(a, req, false, EMU_FORMAT_JSON, 0);
     } else if (strcmp(path, "/estimate") == 0) {
-        serve_snapshot(a, req, true, EMU_FORMAT_JSON);
+        serve_snapshot(a, req, true, EMU_FORMAT_JSON, 0);
     } else if (strcmp(path, "/report") == 0) {
-        serve_snapshot(a, req, true, EMU_FORMAT_TEXT);
+        serve_snapshot(a, req, true, EMU_FORMAT_TEXT, 0);
     } else if (strcmp(path, "/report.html") == 0) {
-        serve_snapshot(a, req, true, EMU_FORMAT_HTML);
+        serve_snapshot(a, req, true, EMU_FORMAT_HTML, 0);
+    } else if (strcmp(path, "/dashboard") == 0) {
+        serve_snapshot(a, req, true, EMU_FORMAT_HTML, DASHBOARD_REFRESH_S);
     } else {
         reply_error(req, HTTP_NOTFOUND, "Not Found",
-                    "no such page (/status, /stats, /estimate, /report, /report.html)");
+                    "no such page (/status, /stats, /estimate, /report, /report.html, "
+                    "/dashboard)");
     }
 }
 
@@ -310,7 +333,8 @@ emu_admin_t *emu_admin_start(struct event_base *base, const emu_config_t *cfg,
         emu_log(EMU_LOG_WARN, 0, "admin endpoint off: %s (--admin-port)", msg);
         return NULL;
     }
-    emu_log(EMU_LOG_INFO, 0, "admin endpoint on http://%s (/status, /stats, /estimate, /report)",
+    emu_log(EMU_LOG_INFO, 0,
+            "admin endpoint on http://%s (/status, /stats, /estimate, /report, /dashboard)",
             a->endpoint);
     return a;
 }

@@ -219,6 +219,7 @@ static ru_table_t *table_get(ru_meter_t *m, const char *keyspace, const char *ta
     t->table = base_strdup(table);
     ru__rate_init(&t->rate);
     ru__rate_init(&t->demand);
+    ru__series_init(&t->series);
     ru_throughput_t tp = default_tp(m);
     pool_configure(m, &t->own, &tp, now_us);
     t->mode = keyspace_shares(m, keyspace) ? RU_TABLE_SHARED : RU_TABLE_DEFAULT;
@@ -569,6 +570,7 @@ void ru_meter_admit(ru_meter_t *m, const ru_request_t *req, int64_t now_us, ru_d
         /* refused, but offered: the estimate must cover it */
         t->throttled_ru += expected;
         ru__rate_add(&t->demand, expected, now_us);
+        ru__series_add(&t->series, now_us, 0, 1, p->partition_rate * p->n_partitions);
         add_slices(t, req, part, p->n_partitions, expected);
         t->acc.throttled++;
         sh->acc.throttled++;
@@ -655,6 +657,9 @@ double ru_meter_charge(ru_meter_t *m, const ru_request_t *req, const ru_decision
 
     ru__rate_add(&t->rate, cost, now_us);
     ru__rate_add(&t->demand, cost, now_us);
+    if (o.kind != RU_OP_TTL_EXPIRY) { /* expiries are booked ahead, not traffic of now */
+        ru__series_add(&t->series, now_us, cost, 0, p->partition_rate * p->n_partitions);
+    }
     ru__acc_add(&t->acc, cost, op->failed);
     ru__acc_add(&shape_get(m, t, shape_text(req, op))->acc, cost, op->failed);
     ru__acc_add(&m->total, cost, op->failed);

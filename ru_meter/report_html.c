@@ -3,8 +3,11 @@
  * self-contained HTML page: inline CSS and inline SVG bar charts (RU by
  * statement shape, RU/s each table needs against the recommended
  * throughput, physical partition and token-ring heat), no scripts and no
- * external assets, so it can be mailed or attached to a CI run. Layer:
- * ru_meter.
+ * external assets, so it can be mailed or attached to a CI run. The live
+ * dashboard is the same page reloading itself (a meta refresh, still no
+ * script), opened by each table's RU/s over the last RU_SERIES_SECONDS
+ * against its throughput, throttled requests over time and the hottest
+ * partitions of the last second. Layer: ru_meter.
  *
  * Every text from the snapshot (statement shapes, names) is HTML-escaped;
  * numbers are finite (non-finite values print as 0). The page ends with a
@@ -24,6 +27,11 @@
 #define ROW_HEIGHT    22
 #define HEAT_CELL     12
 #define HEAT_MAX_PART 256 /* physical partitions drawn per table */
+#define LIVE_WIDTH    1300
+#define LIVE_HEIGHT   170
+#define LIVE_LEFT     56 /* room for the axis labels */
+#define LIVE_BAND     26 /* throttled requests, under the RU/s plot */
+#define LIVE_HOT      10 /* partitions listed as the hottest now */
 
 /* Fonts as attributes, so a chart copied out of the page renders alike. */
 #define SVG_FONT "font-family=\"system-ui,sans-serif\" font-size=\"12\" fill=\"#1f2328\""
@@ -104,13 +112,14 @@ static void heat_color(base_buf_t *out, double share)
 
 static const char STYLE[] =
     "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#1f2328;"
-    "margin:24px auto;max-width:1180px;padding:0 16px}"
+    "margin:24px auto;max-width:1340px;padding:0 16px}"
     "h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;"
     "border-bottom:1px solid #d0d7de;padding-bottom:4px}h3{font-size:14px;margin:14px 0 4px}"
     ".sub{color:#57606a}"
     "table{border-collapse:collapse;margin:6px 0 10px;font-size:13px}"
-    "th,td{padding:3px 8px;border-bottom:1px solid #eaeef2;text-align:right;"
-    "white-space:nowrap}th{background:#f6f8fa;font-weight:600}"
+    "th,td{padding:3px 7px;border-bottom:1px solid #eaeef2;text-align:right;"
+    "white-space:nowrap}th{background:#f6f8fa;font-weight:600;white-space:normal}"
+    ".wide{max-width:100%;overflow-x:auto}"
     "td.l,th.l{text-align:left}td.code{font:12px ui-monospace,Menlo,Consolas,monospace;"
     "text-align:left;white-space:normal;max-width:520px;word-break:break-word}"
     ".cards{display:flex;flex-wrap:wrap;gap:12px;margin:12px 0}"
@@ -294,7 +303,9 @@ static void shapes_section(const ru_snapshot_t *snap, base_buf_t *out)
     base_free(values);
 
     size_t rows = snap->n_shapes < TABLE_SHAPES ? snap->n_shapes : TABLE_SHAPES;
-    base_buf_printf(out, "<table><tr><th class=\"l\">table</th><th class=\"l\">statement</th>");
+    base_buf_printf(
+        out,
+        "<div class=\"wide\"><table><tr><th class=\"l\">table</th><th class=\"l\">statement</th>");
     summary_head(out);
     base_buf_printf(out, "</tr>\n");
     for (size_t i = 0; i < rows; i++) {
@@ -307,15 +318,16 @@ static void shapes_section(const ru_snapshot_t *snap, base_buf_t *out)
         summary_cells(out, &s->s);
         base_buf_printf(out, "</tr>\n");
     }
-    base_buf_printf(out, "</table>\n");
+    base_buf_printf(out, "</table></div>\n");
 }
 
 
 static void tables_section(const ru_snapshot_t *snap, base_buf_t *out)
 {
-    base_buf_printf(out, "<h2>Tables</h2>\n<table><tr><th class=\"l\">table</th>"
-                         "<th class=\"l\">throughput</th><th>partitions</th><th>peak RU/s</th>"
-                         "<th>storage MB</th>");
+    base_buf_printf(out,
+                    "<h2>Tables</h2>\n<div class=\"wide\"><table><tr><th class=\"l\">table</th>"
+                    "<th class=\"l\">throughput</th><th>partitions</th><th>peak RU/s</th>"
+                    "<th>storage MB</th>");
     summary_head(out);
     base_buf_printf(out, "</tr>\n");
     for (size_t i = 0; i < snap->n_tables; i++) {
@@ -334,7 +346,7 @@ static void tables_section(const ru_snapshot_t *snap, base_buf_t *out)
         summary_cells(out, &t->s);
         base_buf_printf(out, "</tr>\n");
     }
-    base_buf_printf(out, "</table>\n");
+    base_buf_printf(out, "</table></div>\n");
 }
 
 
@@ -352,12 +364,14 @@ static void estimate_section(const ru_estimate_t *est, base_buf_t *out)
                           "the traffic stands for)</strong>"
                         : "of traffic");
     svg_needs(out, est);
-    base_buf_printf(out, "<table><tr><th class=\"l\">table</th><th>ops/s</th><th>mean RU/s</th>"
-                         "<th>peak RU/s</th><th>manual RU/s</th><th>autoscale max</th>"
-                         "<th>billed level</th><th>partitions</th><th>hottest share</th>"
-                         "<th>hot RU/s / budget</th><th class=\"l\">throttling risk</th>"
-                         "<th>manual $/mo</th><th>autoscale $/mo</th><th>serverless $/mo</th>"
-                         "<th>storage GB</th><th>storage $/mo</th></tr>\n");
+    base_buf_printf(
+        out,
+        "<div class=\"wide\"><table><tr><th class=\"l\">table</th><th>ops/s</th><th>mean RU/s</th>"
+        "<th>peak RU/s</th><th>manual RU/s</th><th>autoscale max</th>"
+        "<th>billed level</th><th>partitions</th><th>hottest share</th>"
+        "<th>hot RU/s / budget</th><th class=\"l\">throttling risk</th>"
+        "<th>manual $/mo</th><th>autoscale $/mo</th><th>serverless $/mo</th>"
+        "<th>storage GB</th><th>storage $/mo</th></tr>\n");
     for (size_t i = 0; i < est->n_tables; i++) {
         const ru_table_estimate_t *e = &est->tables[i];
         const char *risk = ru_risk_name(e->risk);
@@ -376,7 +390,7 @@ static void estimate_section(const ru_estimate_t *est, base_buf_t *out)
             e->serverless_fits ? "" : " (over limits)", fin(e->storage_gb),
             fin(e->monthly_storage));
     }
-    base_buf_printf(out, "</table>\n");
+    base_buf_printf(out, "</table></div>\n");
     for (size_t i = 0; i < est->n_tables; i++) {
         const ru_table_estimate_t *e = &est->tables[i];
         if (!e->hot_raised && !e->hot_unfixable && !(e->throttled_ru > 0)) {
@@ -442,18 +456,172 @@ static void heat_section(const ru_snapshot_t *snap, base_buf_t *out)
 }
 
 
-void ru_report_html(const ru_snapshot_t *snap, const ru_estimate_t *est, base_buf_t *out)
+/* ---- the live dashboard ------------------------------------------------------------ */
+
+/* One table's last seconds: RU/s (line), its budget (dashed) and throttled
+ * requests per second (bars in a band below), newest on the right. */
+static void svg_series(base_buf_t *out, const ru_table_stats_t *t)
 {
+    double top = 1;
+    uint32_t top_thr = 1;
+    for (size_t i = 0; i < t->n_series; i++) {
+        const ru_second_t *sc = &t->series[i];
+        top = fin(sc->ru) > top ? fin(sc->ru) : top;
+        top = fin(sc->budget_ru_s) > top ? fin(sc->budget_ru_s) : top;
+        top_thr = sc->throttled > top_thr ? sc->throttled : top_thr;
+    }
+    top *= 1.1;
+    double plot_h = LIVE_HEIGHT - LIVE_BAND - 24, w = LIVE_WIDTH - LIVE_LEFT - 8;
+    double step = t->n_series > 1 ? w / (double)(t->n_series - 1) : w;
+    base_buf_printf(out,
+                    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                    "viewBox=\"0 0 %d %d\" role=\"img\" class=\"live\" data-table=\"",
+                    LIVE_WIDTH, LIVE_HEIGHT, LIVE_WIDTH, LIVE_HEIGHT);
+    esc_name(out, t->keyspace, t->table);
+    base_buf_printf(out,
+                    "\" " SVG_FONT ">\n<text x=\"0\" y=\"12\">%.0f RU/s</text>"
+                    "<text x=\"0\" y=\"%.0f\">0</text><text x=\"0\" y=\"%d\">throttled"
+                    "</text><text x=\"%d\" y=\"%d\">&#8722;%d s</text>"
+                    "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">now</text>\n",
+                    top, plot_h + 8, LIVE_HEIGHT - 10, LIVE_LEFT, LIVE_HEIGHT, RU_SERIES_SECONDS,
+                    LIVE_WIDTH - 8, LIVE_HEIGHT);
+    const char *const what[2] = {"ru", "budget"};
+    for (int line = 0; line < 2; line++) {
+        base_buf_printf(out,
+                        "<polyline class=\"%s\" fill=\"none\" stroke=\"%s\" "
+                        "stroke-width=\"%s\"%s points=\"",
+                        what[line], line ? "#cf222e" : "#0969da", line ? "1" : "1.5",
+                        line ? " stroke-dasharray=\"5,4\"" : "");
+        for (size_t i = 0; i < t->n_series; i++) {
+            const ru_second_t *sc = &t->series[i];
+            double v = fin(line ? sc->budget_ru_s : sc->ru);
+            base_buf_printf(out, "%s%.1f,%.1f", i ? " " : "", LIVE_LEFT + step * (double)i,
+                            4 + plot_h * (1 - v / top));
+        }
+        base_buf_printf(out, "\"/>\n");
+    }
+    for (size_t i = 0; i < t->n_series; i++) {
+        const ru_second_t *sc = &t->series[i];
+        if (sc->throttled == 0) {
+            continue;
+        }
+        double h = (LIVE_BAND - 4) * (double)sc->throttled / top_thr;
+        base_buf_printf(out,
+                        "<rect class=\"throttled\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                        "height=\"%.1f\" fill=\"#cf222e\"><title>%" PRIu32
+                        " throttled</title></rect>\n",
+                        LIVE_LEFT + step * (double)i - step / 2, LIVE_HEIGHT - 18 - h,
+                        step > 1 ? step : 1, h, sc->throttled);
+    }
+    base_buf_printf(out, "</svg>\n");
+}
+
+
+typedef struct hot_s {
+    const ru_table_stats_t *t;
+    const ru_partition_stats_t *p;
+    double share; /* of its budget, in the last complete second */
+} hot_t;
+
+
+static int cmp_hot(const void *a, const void *b)
+{
+    const hot_t *x = a, *y = b;
+    if (x->share != y->share) {
+        return x->share > y->share ? -1 : 1;
+    }
+    return x->p->peak_share > y->p->peak_share ? -1 : x->p->peak_share < y->p->peak_share;
+}
+
+
+static void live_hot_partitions(const ru_snapshot_t *snap, base_buf_t *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < snap->n_tables; i++) {
+        n += snap->tables[i].n_parts;
+    }
+    hot_t *hot = base_calloc(n + 1, sizeof(*hot));
+    n = 0;
+    for (size_t i = 0; i < snap->n_tables; i++) {
+        for (size_t j = 0; j < snap->tables[i].n_parts; j++) {
+            const ru_partition_stats_t *p = &snap->tables[i].parts[j];
+            hot[n++] = (hot_t){&snap->tables[i], p,
+                               p->budget_ru_s > 0 ? fin(p->ru_last_s / p->budget_ru_s) : 0};
+        }
+    }
+    qsort(hot, n, sizeof(*hot), cmp_hot);
+    base_buf_printf(out, "<h3>Hottest partitions now</h3>\n<div class=\"wide\"><table "
+                         "class=\"hotnow\"><tr><th class=\"l\">table</th><th>partition</th>"
+                         "<th>RU/s last second</th><th>budget RU/s</th><th>now</th>"
+                         "<th>peak</th><th>throttled</th></tr>\n");
+    for (size_t i = 0; i < n && i < LIVE_HOT; i++) {
+        const ru_partition_stats_t *p = hot[i].p;
+        base_buf_printf(out, "<tr><td class=\"l\">");
+        esc_name(out, hot[i].t->keyspace, hot[i].t->table);
+        base_buf_printf(out,
+                        "</td><td>%" PRIu32 "</td><td>%.2f</td><td>%.2f</td>"
+                        "<td%s>%.0f%%</td><td%s>%.0f%%</td><td>%" PRIu64 "</td></tr>\n",
+                        p->index, fin(p->ru_last_s), fin(p->budget_ru_s),
+                        hot[i].share > 1 ? " class=\"hot\"" : "", hot[i].share * 100,
+                        p->peak_share > 1 ? " class=\"hot\"" : "", fin(p->peak_share) * 100,
+                        p->throttled);
+    }
+    base_buf_printf(out, "</table></div>\n");
+    base_free(hot);
+}
+
+
+static void live_section(const ru_snapshot_t *snap, int refresh_s, base_buf_t *out)
+{
+    base_buf_printf(out,
+                    "<h2>Live</h2>\n<p class=\"sub\">The last %d s per table, refreshed "
+                    "every %d s: RU/s charged (blue) against the table's throughput (red, "
+                    "dashed), throttled requests per second below.</p>\n",
+                    RU_SERIES_SECONDS, refresh_s);
+    size_t shown = 0;
+    for (size_t i = 0; i < snap->n_tables; i++) {
+        const ru_table_stats_t *t = &snap->tables[i];
+        if (t->n_series == 0) {
+            continue;
+        }
+        const ru_second_t *last = &t->series[t->n_series - 1];
+        uint64_t thr = 0;
+        for (size_t k = t->n_series > 60 ? t->n_series - 60 : 0; k < t->n_series; k++) {
+            thr += t->series[k].throttled;
+        }
+        base_buf_printf(out, "<h3>");
+        esc_name(out, t->keyspace, t->table);
+        base_buf_printf(out,
+                        "</h3><p class=\"sub\">%.2f RU/s in the last complete second of %.0f; "
+                        "%" PRIu64 " throttled in the last minute</p>\n",
+                        fin(last->ru), fin(last->budget_ru_s), thr);
+        svg_series(out, t);
+        shown++;
+    }
+    if (shown == 0) {
+        base_buf_printf(out, "<p class=\"sub\">No traffic in the last %d s.</p>\n",
+                        RU_SERIES_SECONDS);
+    }
+    live_hot_partitions(snap, out);
+}
+
+
+static void page(const ru_snapshot_t *snap, const ru_estimate_t *est, int refresh_s,
+                 base_buf_t *out)
+{
+    base_buf_printf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">");
+    if (refresh_s > 0) {
+        base_buf_printf(out, "<meta http-equiv=\"refresh\" content=\"%d\">", refresh_s);
+    }
     base_buf_printf(
         out,
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
-        "<title>Azure Cosmos DB for Apache Cassandra: RU report</title>"
+        "<title>Azure Cosmos DB for Apache Cassandra: RU %s</title>"
         "<style>%s</style></head><body>\n<h1>Request units%s</h1>\n"
         "<p class=\"sub\">%" PRIu64 " requests, %.2f RU over %.1f s (%s, rate "
         "limiting %s); %" PRIu64 " throttled, %" PRIu64 " would have been throttled.</p>\n",
-        STYLE, est != NULL ? " and cost estimate" : "", snap->total.count,
-        fin(snap->total.ru_total), fin(snap->observed_s),
+        refresh_s > 0 ? "dashboard" : "report", STYLE, est != NULL ? " and cost estimate" : "",
+        snap->total.count, fin(snap->total.ru_total), fin(snap->observed_s),
         snap->capacity == RU_CAPACITY_SERVERLESS ? "serverless" : "provisioned",
         snap->rate_limiting ? "on" : "off", snap->total.throttled, snap->total.would_throttle);
     if (est != NULL) {
@@ -470,6 +638,9 @@ void ru_report_html(const ru_snapshot_t *snap, const ru_estimate_t *est, base_bu
                         fin(est->monthly_serverless), fin(est->monthly_storage), fin(est->scale),
                         fin(est->observed_s));
     }
+    if (refresh_s > 0) {
+        live_section(snap, refresh_s, out);
+    }
     shapes_section(snap, out);
     tables_section(snap, out);
     if (est != NULL) {
@@ -478,4 +649,17 @@ void ru_report_html(const ru_snapshot_t *snap, const ru_estimate_t *est, base_bu
     heat_section(snap, out);
     base_buf_printf(out, "</body></html>\n");
     ru__report_terminate(out);
+}
+
+
+void ru_report_html(const ru_snapshot_t *snap, const ru_estimate_t *est, base_buf_t *out)
+{
+    page(snap, est, 0, out);
+}
+
+
+void ru_report_dashboard(const ru_snapshot_t *snap, const ru_estimate_t *est, int refresh_s,
+                         base_buf_t *out)
+{
+    page(snap, est, refresh_s > 0 ? refresh_s : 2, out);
 }

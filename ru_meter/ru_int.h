@@ -77,6 +77,21 @@ typedef struct ru_rate_s {
     double peak;
 } ru_rate_t;
 
+/* The last RU_SERIES_SECONDS wall-clock seconds of one table, for the live
+ * dashboard: a ring indexed by second, slots zeroed as time passes them. */
+typedef struct ru_series_s {
+    int64_t head; /* newest second written, INT64_MIN before any */
+    float ru[RU_SERIES_SECONDS];
+    float budget[RU_SERIES_SECONDS]; /* the table's RU/s budget in that second */
+    uint32_t throttled[RU_SERIES_SECONDS];
+} ru_series_t;
+
+void ru__series_init(ru_series_t *s);
+void ru__series_add(ru_series_t *s, int64_t now_us, double ru, uint32_t throttled,
+                    double budget_ru_s);
+/* Copies the seconds (now - n, now] out, oldest first (n <= RU_SERIES_SECONDS). */
+void ru__series_copy(const ru_series_t *s, int64_t now_us, size_t n, ru_second_t *out);
+
 typedef struct ru_part_s {
     ru_rate_t rate;
     double ru_total;
@@ -151,6 +166,7 @@ typedef struct ru_table_s {
      * estimate sizes throughput from this, not from the admitted RU alone. */
     ru_rate_t demand;
     double throttled_ru;
+    ru_series_t series;
     size_t n_parts; /* grows to the pool's partition count */
     ru_part_t *parts;
     double slices[RU_SLICES];

@@ -41,6 +41,7 @@
 #define RU_BURST_SECONDS           300  /* idle capacity banked per partition */
 #define RU_BURST_MAX_RU_S          3000 /* rate at which a partition may spend it */
 #define RU_SLICES                  64   /* token-ring slices tracked per table for skew */
+#define RU_SERIES_SECONDS          300  /* per-second history kept per table (dashboard) */
 #define RU_PARTITION_ALL           (-1) /* request fans out to every physical partition */
 
 /* CQL consistency levels that matter for pricing (wire values). */
@@ -322,6 +323,14 @@ typedef struct ru_partition_stats_s {
     uint64_t would_throttle;
 } ru_partition_stats_t;
 
+/* One wall-clock second of a table's traffic. */
+typedef struct ru_second_s {
+    int64_t sec; /* unix seconds */
+    double ru;   /* charged */
+    uint32_t throttled;
+    double budget_ru_s;
+} ru_second_t;
+
 typedef struct ru_table_stats_s {
     char *keyspace;
     char *table;
@@ -341,6 +350,9 @@ typedef struct ru_table_stats_s {
     double token_slices[RU_SLICES]; /* RU per 1/64 of the token ring (skew at any scale) */
     size_t n_parts;
     ru_partition_stats_t *parts;
+    size_t n_series; /* the last seconds up to the snapshot, oldest first; 0 when the
+                        table saw nothing in RU_SERIES_SECONDS */
+    ru_second_t *series;
 } ru_table_stats_t;
 
 typedef struct ru_snapshot_s {
@@ -468,6 +480,11 @@ void ru_report_json(const ru_snapshot_t *snap, const ru_estimate_t *est, base_bu
  * RU by statement shape, RU/s each table needs against the recommendation,
  * and partition heat; no scripts, no external assets. Same conventions. */
 void ru_report_html(const ru_snapshot_t *snap, const ru_estimate_t *est, base_buf_t *out);
+/* The same page as a live dashboard: it reloads itself every refresh_s
+ * seconds and opens with each table's RU/s over the last minutes against its
+ * throughput, throttled requests over time and the hottest partitions now. */
+void ru_report_dashboard(const ru_snapshot_t *snap, const ru_estimate_t *est, int refresh_s,
+                         base_buf_t *out);
 
 /* ---- messages (throttle.c) ---------------------------------------------- */
 

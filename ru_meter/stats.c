@@ -87,6 +87,61 @@ double ru__rate_last_second(const ru_rate_t *r, int64_t now_us)
 }
 
 
+/* The ring slot of a second (seconds may be negative in tests). */
+static size_t slot(int64_t sec)
+{
+    return (size_t)(((sec % RU_SERIES_SECONDS) + RU_SERIES_SECONDS) % RU_SERIES_SECONDS);
+}
+
+
+void ru__series_init(ru_series_t *s)
+{
+    memset(s, 0, sizeof(*s));
+    s->head = INT64_MIN;
+}
+
+
+void ru__series_add(ru_series_t *s, int64_t now_us, double ru, uint32_t throttled,
+                    double budget_ru_s)
+{
+    int64_t sec = second_of(now_us);
+    if (s->head != INT64_MIN && sec <= s->head - RU_SERIES_SECONDS) {
+        return; /* older than the ring holds */
+    }
+    if (s->head == INT64_MIN || sec > s->head) {
+        /* zero the seconds the ring skips over, at most one lap of it */
+        bool lapped = s->head == INT64_MIN || sec - s->head >= RU_SERIES_SECONDS;
+        /* quiet seconds kept the budget they had; this one may bring a new one */
+        float quiet = lapped ? (float)budget_ru_s : s->budget[slot(s->head)];
+        for (int64_t k = lapped ? sec - (RU_SERIES_SECONDS - 1) : s->head + 1; k <= sec; k++) {
+            s->ru[slot(k)] = 0;
+            s->throttled[slot(k)] = 0;
+            s->budget[slot(k)] = quiet;
+        }
+        s->head = sec;
+    }
+    s->ru[slot(sec)] += (float)ru;
+    s->throttled[slot(sec)] += throttled;
+    s->budget[slot(sec)] = (float)budget_ru_s;
+}
+
+
+void ru__series_copy(const ru_series_t *s, int64_t now_us, size_t n, ru_second_t *out)
+{
+    int64_t now = second_of(now_us);
+    double last_budget = s->head != INT64_MIN ? s->budget[slot(s->head)] : 0;
+    for (size_t j = 0; j < n; j++) {
+        int64_t sec = now - (int64_t)(n - 1 - j);
+        bool held = s->head != INT64_MIN && sec <= s->head && sec > s->head - RU_SERIES_SECONDS;
+        out[j].sec = sec;
+        out[j].ru = held ? s->ru[slot(sec)] : 0;
+        out[j].throttled = held ? s->throttled[slot(sec)] : 0;
+        /* a quiet second after the last one seen still had its budget */
+        out[j].budget_ru_s = held ? s->budget[slot(sec)] : last_budget;
+    }
+}
+
+
 static int cmp_tables(const void *a, const void *b)
 {
     const ru_table_stats_t *x = a, *y = b;
@@ -129,6 +184,15 @@ static void table_snapshot(const ru_meter_t *m, ru_table_t *t, int64_t now_us,
     out->autoscale_peak =
         p->tp.kind == RU_TP_AUTOSCALE ? ru_autoscale_level(p->tp.ru_s, t->rate.peak) : 0;
     memcpy(out->token_slices, t->slices, sizeof(out->token_slices));
+
+    /* up to the last complete second: the current one is still filling */
+    int64_t last_complete_us = now_us - 1000000;
+    if (t->series.head != INT64_MIN &&
+        second_of(last_complete_us) - t->series.head < RU_SERIES_SECONDS) {
+        out->n_series = RU_SERIES_SECONDS;
+        out->series = base_calloc(out->n_series, sizeof(ru_second_t));
+        ru__series_copy(&t->series, last_complete_us, out->n_series, out->series);
+    }
 
     out->n_parts = p->n_partitions;
     out->parts = base_calloc(out->n_parts, sizeof(ru_partition_stats_t));
@@ -204,6 +268,7 @@ void ru_snapshot_fini(ru_snapshot_t *snap)
         base_free(snap->tables[i].keyspace);
         base_free(snap->tables[i].table);
         base_free(snap->tables[i].parts);
+        base_free(snap->tables[i].series);
     }
     for (size_t i = 0; i < snap->n_shapes; i++) {
         base_free(snap->shapes[i].keyspace);

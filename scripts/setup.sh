@@ -22,6 +22,7 @@ packages=(
     python3 python3-cassandra python3-lz4       # Python driver integration tests
     golang-go golang-github-gocql-gocql-dev     # gocql integration tests (offline, GOPATH)
     openssl ca-certificates clang-format       # format check (tests/tools/check_format.sh)
+    chromium                                    # the live dashboard, tested in headless Chromium
 )
 # Node.js may come from elsewhere (e.g. NodeSource, whose nodejs bundles npm):
 # only ask Debian for what is missing, so the two never conflict.

@@ -147,12 +147,41 @@ static void reports_of_an_empty_meter_still_render(void **state)
 }
 
 
+static void dashboard_draws_each_table_and_reloads_itself(void **state)
+{
+    (void)state;
+    ru_snapshot_t snap;
+    ru_estimate_t est;
+    build(&snap, &est); /* traffic in second 0, snapshot at 60 s */
+    assert_int_equal(snap.tables[0].n_series, RU_SERIES_SECONDS);
+    base_buf_t out;
+    base_buf_init(&out);
+    ru_report_dashboard(&snap, &est, 5, &out);
+    const char *page = (const char *)out.data;
+    assert_non_null(strstr(page, "<meta http-equiv=\"refresh\" content=\"5\">"));
+    assert_non_null(strstr(page, "<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert_non_null(strstr(page, "class=\"live\" data-table=\"ks.t\""));
+    assert_non_null(strstr(page, "<polyline class=\"ru\""));
+    assert_non_null(strstr(page, "<rect class=\"throttled\""));
+    assert_non_null(strstr(page, "Hottest partitions now"));
+    assert_null(strstr(page, "<script"));
+    base_buf_reset(&out);
+    ru_report_html(&snap, &est, &out); /* the report stays still */
+    assert_null(strstr((const char *)out.data, "http-equiv=\"refresh\""));
+    assert_null(strstr((const char *)out.data, "class=\"live\""));
+    base_buf_fini(&out);
+    ru_estimate_fini(&est);
+    ru_snapshot_fini(&snap);
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(json_report_is_well_formed_and_escaped),
         cmocka_unit_test(text_report_lists_shapes_tables_and_dollars),
         cmocka_unit_test(reports_of_an_empty_meter_still_render),
+        cmocka_unit_test(dashboard_draws_each_table_and_reloads_itself),
     };
     return cmocka_run_group_tests_name("ru_meter/report", tests, NULL, NULL);
 }

@@ -101,6 +101,39 @@ static void rates_track_each_second_and_the_peak(void **state)
 }
 
 
+static void series_keep_the_last_seconds_and_zero_the_gaps(void **state)
+{
+    (void)state;
+    ru_series_t s;
+    ru_second_t out[RU_SERIES_SECONDS];
+    ru__series_init(&s);
+    ru__series_add(&s, 10 * SEC, 5, 0, 400);
+    ru__series_add(&s, 10 * SEC + 500 * MS, 5, 2, 400);
+    ru__series_add(&s, 12 * SEC, 7, 0, 800); /* an ALTER doubled the budget */
+    ru__series_copy(&s, 13 * SEC, 4, out);
+    assert_int_equal(out[0].sec, 10);
+    assert_true(out[0].ru == 10 && out[0].throttled == 2 && out[0].budget_ru_s == 400);
+    assert_true(out[1].ru == 0 && out[1].budget_ru_s == 400); /* a quiet second */
+    assert_true(out[2].ru == 7 && out[2].budget_ru_s == 800);
+    assert_true(out[3].ru == 0 && out[3].budget_ru_s == 800); /* after the last one seen */
+    ru__series_add(&s, 5 * SEC, 100, 0, 400);                 /* late: counts in its second */
+    ru__series_copy(&s, 12 * SEC, 8, out);
+    assert_true(out[0].ru == 100);
+
+    /* a whole lap later the old seconds are gone, not mistaken for new ones */
+    ru__series_add(&s, (12 + RU_SERIES_SECONDS + 3) * SEC, 1, 0, 400);
+    ru__series_copy(&s, (12 + RU_SERIES_SECONDS + 3) * SEC, RU_SERIES_SECONDS, out);
+    double total = 0;
+    for (size_t i = 0; i < RU_SERIES_SECONDS; i++) {
+        total += out[i].ru;
+    }
+    assert_true(total == 1);
+    ru__series_add(&s, 12 * SEC, 50, 0, 400); /* older than the ring: dropped */
+    ru__series_copy(&s, (12 + RU_SERIES_SECONDS + 3) * SEC, RU_SERIES_SECONDS, out);
+    assert_true(out[RU_SERIES_SECONDS - 1].ru == 1);
+}
+
+
 static void snapshot_summarises_shapes_tables_and_partitions(void **state)
 {
     (void)state;
@@ -181,6 +214,7 @@ int main(void)
         cmocka_unit_test(skewed_samples_put_p99_in_the_tail),
         cmocka_unit_test(buckets_are_monotonic_and_bounded),
         cmocka_unit_test(rates_track_each_second_and_the_peak),
+        cmocka_unit_test(series_keep_the_last_seconds_and_zero_the_gaps),
         cmocka_unit_test(snapshot_summarises_shapes_tables_and_partitions),
         cmocka_unit_test(snapshot_of_an_idle_meter_is_empty),
     };
