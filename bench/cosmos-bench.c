@@ -127,6 +127,7 @@ typedef struct conn_s {
     int prep_next;        /* next statement to PREPARE */
     uint64_t next_due_ns; /* open loop */
     uint64_t interval_ns;
+    bool starved; /* open loop: requests are due but no stream is free */
     struct event *timer;
 } conn_t;
 
@@ -173,6 +174,7 @@ static err_count_t err_counts[MAX_ERROR_CODES];
 static int n_err_codes;
 static char first_warning[200];
 
+static void pump_from(conn_t *c, bool from_timer);
 static void pump(conn_t *c);
 static void start_phase(phase_t p);
 
@@ -474,7 +476,7 @@ static void arm_timer(conn_t *c, uint64_t now)
 
 
 /* Issues whatever the phase allows on c's free streams. */
-static void pump(conn_t *c)
+static void pump_from(conn_t *c, bool from_timer)
 {
     if (c->state != CS_READY) {
         return;
@@ -496,6 +498,9 @@ static void pump(conn_t *c)
     case PH_WARMUP:
     case PH_RUN:
         if (o.rate > 0) {
+            if (!from_timer && !c->starved) {
+                break; /* requests leave on the ticks; a response alone sends nothing */
+            }
             while (c->n_free > 0 && c->next_due_ns <= now) {
                 bool measured = phase == PH_RUN && c->next_due_ns >= run_start_ns;
                 if (measured && o.requests > 0 && issued_measured >= o.requests) {
@@ -505,6 +510,8 @@ static void pump(conn_t *c)
                 send_op(c, c->next_due_ns, measured);
                 c->next_due_ns += c->interval_ns;
             }
+            /* Out of streams with requests due: responses send them as they free streams. */
+            c->starved = c->next_due_ns <= now;
             if (!evtimer_pending(c->timer, NULL)) {
                 arm_timer(c, now);
             }
@@ -529,11 +536,17 @@ static void pump(conn_t *c)
 }
 
 
+static void pump(conn_t *c)
+{
+    pump_from(c, false);
+}
+
+
 static void on_due(evutil_socket_t fd, short what, void *arg)
 {
     (void)fd;
     (void)what;
-    pump(arg);
+    pump_from(arg, true);
 }
 
 
@@ -569,7 +582,7 @@ static void phase_timer_in(double s)
 static void pump_all(void)
 {
     for (int i = 0; i < o.connections; i++) {
-        pump(&conns[i]);
+        pump_from(&conns[i], true);
     }
 }
 
