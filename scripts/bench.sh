@@ -112,57 +112,59 @@ NULL_CMD="$NULLR --port 0 --data-dir DIR --value-size $VALUE"
 ND_CMD="$NULLR --port 0 --data-dir DIR --value-size $VALUE --tcp-nodelay"
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 
-# ---- closed loop: each workload against both --------------------------------------------
-for target in null emulator; do
-    if [ $target = null ]; then port=$NULL_PORT; else port=$EMU_PORT; fi
-    run "insert 1 KB" $target "$port" --workload insert --value-size $VALUE --keys "$KEYS" $T
-    if [ $target = emulator ]; then EMU_INSERT=$LAST_OPS; fi
-    run "select 1 KB" $target "$port" --workload select --value-size $VALUE --keys "$KEYS" $T
-    if [ $target = emulator ]; then EMU_SELECT=$LAST_OPS; fi
-    run "mixed 50/50 1 KB" $target "$port" --workload mixed --value-size $VALUE --keys "$KEYS" \
-        --no-preload $T
-    run "ycsb-a uniform" $target "$port" --workload ycsb-a --value-size 1000 --keys "$KEYS" $T
-    run "ycsb-a zipfian" $target "$port" --workload ycsb-a --value-size 1000 --keys "$KEYS" \
-        --dist zipfian --no-preload $T
-    run "ycsb-c uniform" $target "$port" --workload ycsb-c --value-size 1000 --keys "$KEYS" \
-        --no-preload $T
-    run "ycsb-c zipfian" $target "$port" --workload ycsb-c --value-size 1000 --keys "$KEYS" \
-        --dist zipfian --no-preload $T
-    run "null (OPTIONS)" $target "$port" --workload null $T
-done
-
-# The yardstick with TCP_NODELAY (the emulator sets no socket options): what Nagle's
-# algorithm changes on this path.
-run "insert 1 KB" null+nodelay "$ND_PORT" --workload insert --value-size $VALUE --keys "$KEYS" $T
-run "select 1 KB" null+nodelay "$ND_PORT" --workload select --value-size $VALUE --keys "$KEYS" $T
-
-# ---- open loop at half the emulator's maximum rate, all servers at the same rate --------
-HALF_INSERT=$(awk -v r="$EMU_INSERT" 'BEGIN {printf "%d", r / 2}')
-HALF_SELECT=$(awk -v r="$EMU_SELECT" 'BEGIN {printf "%d", r / 2}')
-for target in null null+nodelay emulator; do
-    case $target in
-    null) port=$NULL_PORT ;;
-    null+nodelay) port=$ND_PORT ;;
-    *) port=$EMU_PORT ;;
-    esac
-    run "insert open loop @ $HALF_INSERT/s" $target "$port" --workload insert --value-size $VALUE \
-        --keys "$KEYS" --rate "$HALF_INSERT" $T
-    run "select open loop @ $HALF_SELECT/s" $target "$port" --workload select --value-size $VALUE \
-        --keys "$KEYS" --rate "$HALF_SELECT" --no-preload $T
-done
-stop_server "$EMU_PID"
-
-# ---- durable storage, no fsync ------------------------------------------------------------
 start_server durable "$EMU" --port 0 --admin-port 0 --data-dir "$WORK/durable" \
     --storage durable --fsync never
-DUR_PID=$PID
-run "insert 1 KB, --storage durable --fsync never" durable "$PORT" --workload insert \
-    --value-size $VALUE --keys "$KEYS" $T
-run "select 1 KB, --storage durable --fsync never" durable "$PORT" --workload select \
-    --value-size $VALUE --keys "$KEYS" $T
-stop_server "$DUR_PID"
-stop_server "$NULL_PID"
-stop_server "$ND_PID"
+DUR_PID=$PID DUR_PORT=$PORT
+
+# port_of TARGET: the port of one of the servers.
+port_of() {
+    case $1 in
+    null) echo "$NULL_PORT" ;;
+    null+nodelay) echo "$ND_PORT" ;;
+    durable) echo "$DUR_PORT" ;;
+    *) echo "$EMU_PORT" ;;
+    esac
+}
+
+# each "LABEL" "TARGETS" ARGS...: the workload against each target back to back, so the
+# ratio compares runs a few seconds apart even when the machine's load drifts.
+each() {
+    local label=$1 targets=$2 t
+    shift 2
+    for t in $targets; do
+        local l=$label
+        if [ "$t" = durable ]; then l="$label, --storage durable --fsync never"; fi
+        run "$l" "$t" "$(port_of "$t")" "$@"
+        if [ "$t" = emulator ]; then EMU_OPS=$LAST_OPS; fi
+    done
+}
+
+# ---- closed loop --------------------------------------------------------------------------
+# null+nodelay: the yardstick with TCP_NODELAY (the emulator sets no socket options), to
+# show what Nagle's algorithm changes on this path.
+KV="--value-size $VALUE --keys $KEYS"
+YC="--value-size 1000 --keys $KEYS"
+each "insert 1 KB" "null emulator null+nodelay durable" --workload insert $KV $T
+EMU_INSERT=$EMU_OPS
+each "select 1 KB" "null emulator null+nodelay durable" --workload select $KV $T
+EMU_SELECT=$EMU_OPS
+each "mixed 50/50 1 KB" "null emulator" --workload mixed $KV --no-preload $T
+each "ycsb-a uniform" "null emulator" --workload ycsb-a $YC $T
+each "ycsb-a zipfian" "null emulator" --workload ycsb-a $YC --dist zipfian --no-preload $T
+each "ycsb-c uniform" "null emulator" --workload ycsb-c $YC --no-preload $T
+each "ycsb-c zipfian" "null emulator" --workload ycsb-c $YC --dist zipfian --no-preload $T
+each "null (OPTIONS)" "null emulator" --workload null $T
+
+# ---- open loop at half the emulator's maximum rate, every server at the same rate --------
+HALF_INSERT=$(awk -v r="$EMU_INSERT" 'BEGIN {printf "%d", r / 2}')
+HALF_SELECT=$(awk -v r="$EMU_SELECT" 'BEGIN {printf "%d", r / 2}')
+each "insert open loop @ $HALF_INSERT/s" "null null+nodelay emulator" --workload insert $KV \
+    --rate "$HALF_INSERT" $T
+each "select open loop @ $HALF_SELECT/s" "null null+nodelay emulator" --workload select $KV \
+    --rate "$HALF_SELECT" --no-preload $T
+for p in "$EMU_PID" "$DUR_PID" "$NULL_PID" "$ND_PID"; do
+    stop_server "$p"
+done
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # ---- memory: RSS per row after loading ROWS rows ------------------------------------------
@@ -220,7 +222,10 @@ w("Machine: %s cores, %s, %s, %s; load average %s before the runs, %s after. Cli
      os.environ["LOAD_BEFORE"], os.environ["LOAD_AFTER"]))
 w("")
 w("The null responder runs with the emulator's socket settings (no TCP_NODELAY), so the "
-  "ratio isolates the engine; *null+nodelay* is the same responder with TCP_NODELAY set.")
+  "ratio isolates the engine; *null+nodelay* is the same responder with TCP_NODELAY set. "
+  "Maximum latencies near 40 ms on the servers without TCP_NODELAY are Nagle's algorithm "
+  "holding a response until the client's delayed ACK (40 ms on Linux); compare the "
+  "null+nodelay rows.")
 w("")
 w("## Closed loop")
 w("")
@@ -282,6 +287,38 @@ w("A fresh in-memory emulator, %d rows of %d-byte values (11-byte keys) written 
   "key and value (`VmRSS` from /proc/PID/status)."
   % (rows_n, int(os.environ["ROW_VALUE"]), idle / 1024.0, loaded / 1024.0, per_row,
      per_row - payload, payload))
+w("")
+w("## Against the targets of issue 9")
+w("")
+def get(label, target):
+    for l, t, _, r in rows:
+        if l == label and t == target:
+            return r
+    return None
+def tgt(what, value, goal, ok):
+    w("| %s | %s | %s | %s |" % (what, value, goal, "yes" if ok else "no"))
+w("| target | measured | goal | met |")
+w("|---|---:|---:|---|")
+for wl in ("insert 1 KB", "select 1 KB"):
+    e, n = get(wl, "emulator"), get(wl, "null")
+    if e and n:
+        ratio = e["ops_per_s"] / n["ops_per_s"]
+        tgt("in-memory %s, emulator / null responder" % wl, "%.2f" % ratio, ">= 0.60",
+            ratio >= 0.6)
+e, d = get("insert 1 KB", "emulator"), get("insert 1 KB, --storage durable --fsync never", "durable")
+if e and d:
+    ratio = d["ops_per_s"] / e["ops_per_s"]
+    tgt("durable insert / in-memory insert (`--fsync never`)", "%.2f" % ratio, ">= 0.80",
+        ratio >= 0.8)
+for l, t, _, r in rows:
+    if "open loop" in l and t == "emulator":
+        n = get(l, "null")
+        if n and n["latency_us"]["p99"] > 0:
+            q = r["latency_us"]["p99"] / n["latency_us"]["p99"]
+            tgt("%s p99, emulator / null responder" % l.split(" @")[0], "%.2f" % q, "<= 1.5",
+                q <= 1.5)
+tgt("RSS per row beyond key and value", "%.0f B" % (per_row - payload), "<= 64 B",
+    per_row - payload <= 64)
 w("")
 w("## Commands")
 w("")
