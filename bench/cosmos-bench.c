@@ -608,6 +608,7 @@ static void start_phase(phase_t p)
         break;
     case PH_PRELOAD:
         fprintf(stderr, "cosmos-bench: preloading %llu keys\n", (unsigned long long)o.keys);
+        phase_timer_in(SETUP_TIMEOUT_S + (double)o.keys / 1000.0); /* 1000 rows/s at worst */
         pump_all();
         break;
     case PH_WARMUP:
