@@ -440,4 +440,109 @@ typedef struct wire_schema_change_s {
 void wire_encode_result_schema_change(base_buf_t *b, const wire_schema_change_t *sc);
 void wire_encode_event_schema_change(base_buf_t *b, const wire_schema_change_t *sc);
 
+/* ---- client side: requests out, responses in ---------------------------- */
+
+/*
+ * Requests are framed as responses are (same builder): begin writes a
+ * request header (direction bit clear), the body is appended with the
+ * encoders below, end patches flags and length and compresses the body with
+ * lz4 when asked and when that is shorter (spec 5 lets each frame choose).
+ */
+void wire_request_begin(wire_response_t *rb, base_buf_t *out, uint8_t version, int16_t stream,
+                        uint8_t opcode);
+void wire_request_end(wire_response_t *rb, bool compress);
+
+/* Request bodies (append between begin and end). */
+void wire_encode_startup(base_buf_t *b, const char *const *keys, const char *const *values,
+                         size_t n); /* [string map] */
+void wire_encode_auth_response(base_buf_t *b, const uint8_t *token, int32_t len);
+void wire_encode_prepare(base_buf_t *b, const char *query, size_t len);
+void wire_encode_query(base_buf_t *b, const char *query, size_t len, const wire_query_params_t *p);
+void wire_encode_execute(base_buf_t *b, const uint8_t *id, uint16_t id_len,
+                         const wire_query_params_t *p);
+/*
+ * <query_parameters> in the v4 layout. The flags follow from the fields:
+ * values when n_values > 0 (with names when names != NULL), page size when
+ * page_size > 0, paging state when paging_state.ptr != NULL and len >= 0,
+ * serial consistency when serial_consistency is neither 0 nor SERIAL,
+ * timestamp when has_timestamp (so a zeroed struct sends none of them); of
+ * p->flags only WIRE_QF_SKIP_METADATA is taken.
+ */
+void wire_put_query_params(base_buf_t *b, const wire_query_params_t *p);
+
+/* Column metadata as decoded from a response; slices borrow from the body. */
+typedef struct wire_col_meta_s {
+    base_str_t keyspace;
+    base_str_t table;
+    base_str_t name;
+    const wire_type_t *type;
+} wire_col_meta_t;
+
+/* <metadata> of a Rows result or of a Prepared result's two parts. */
+typedef struct wire_rows_meta_s {
+    uint32_t flags; /* WIRE_ROWS_* */
+    size_t n_cols;
+    wire_value_t paging_state; /* len < 0: no more pages */
+    wire_col_meta_t *cols;     /* NULL with WIRE_ROWS_NO_METADATA */
+    size_t n_pk;               /* Prepared bind metadata (v4): partition-key indexes */
+    uint16_t *pk_indexes;
+} wire_rows_meta_t;
+
+/*
+ * A decoded response body (what a client reads). Slices borrow from the
+ * body, arrays come from the arena. EVENT bodies are decoded up to their
+ * type only; the rest of an EVENT is left unread.
+ */
+typedef struct wire_reply_s {
+    uint8_t opcode;
+    bool has_tracing;
+    uint8_t tracing_id[16];
+    size_t n_warnings;
+    base_str_t *warnings;
+    size_t n_payload;
+    base_str_t *payload_keys;
+    wire_value_t *payload_values;
+    union {
+        struct { /* ERROR */
+            int32_t code;
+            base_str_t message;
+            wire_value_t detail; /* the code-specific bytes after the message */
+        } error;
+        base_str_t authenticator; /* AUTHENTICATE */
+        wire_value_t auth_token;  /* AUTH_CHALLENGE, AUTH_SUCCESS */
+        struct {                  /* SUPPORTED: [string multimap] */
+            size_t n;
+            base_str_t *keys;
+            size_t *n_values;
+            base_str_t **values;
+        } supported;
+        base_str_t event_type;      /* EVENT */
+        struct {                    /* RESULT */
+            int32_t kind;           /* WIRE_RESULT_* */
+            base_str_t keyspace;    /* SET_KEYSPACE, SCHEMA_CHANGE */
+            wire_rows_meta_t meta;  /* ROWS; PREPARED: result metadata */
+            size_t n_rows;          /* ROWS */
+            wire_value_t *cells;    /* ROWS: n_rows * meta.n_cols, row-major */
+            wire_value_t id;        /* PREPARED */
+            wire_rows_meta_t binds; /* PREPARED: bind-variable metadata */
+            base_str_t change;      /* SCHEMA_CHANGE */
+            base_str_t target;
+            base_str_t name;
+        } result;
+    } u;
+} wire_reply_t;
+
+/*
+ * Decodes the body of a response frame (already decompressed): the
+ * tracing id, warnings and custom payload the flags announce, then the
+ * message. Returns BASE_OK, or BASE_ERROR with a Protocol error in err for
+ * a request frame, a malformed, truncated or trailing-garbage body, or an
+ * opcode a server does not send.
+ */
+int wire_reply_decode(wire_reply_t *out, const wire_header_t *h, const uint8_t *body, size_t len,
+                      base_arena_t *a, base_error_t *err);
+/* The custom-payload entry key as an 8-byte big-endian double (RequestCharge):
+ * true and *out when present with exactly 8 bytes. */
+bool wire_reply_payload_double(const wire_reply_t *r, const char *key, double *out);
+
 #endif

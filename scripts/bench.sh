@@ -1,0 +1,339 @@
+#!/usr/bin/env bash
+# bench.sh - the standard benchmark set: cosmos-bench against the null responder
+# (the machine's yardstick: TLS and the protocol, no engine) and against the emulator in
+# the same run, then writes BENCHMARKS.md with every workload's figures, its ratio to the
+# null responder, RSS per row, the machine and the exact commands.
+#
+#   scripts/bench.sh                     (about 3 minutes on 2 cores)
+#   BUILD=build DURATION=6 WARMUP=1 KEYS=100000 ROWS=300000 OUT=BENCHMARKS.md scripts/bench.sh
+#
+# Needs a Release build (build/ by default: cosmos-cassandra-emulator, cosmos-bench,
+# null-responder). Every server runs on 127.0.0.1 with --port 0 and is stopped (by its
+# pid) when the script exits. Each run is bounded by DURATION + WARMUP seconds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BUILD=${BUILD:-build}
+DURATION=${DURATION:-6}
+WARMUP=${WARMUP:-1}
+KEYS=${KEYS:-100000}     # key space of the kv and YCSB runs (preloaded before reads)
+ROWS=${ROWS:-300000}     # rows loaded for the RSS-per-row figure
+ROW_VALUE=${ROW_VALUE:-100}
+OUT=${OUT:-BENCHMARKS.md}
+CONNS=4
+INFLIGHT=64
+VALUE=1024
+
+EMU=$BUILD/cosmos-cassandra-emulator
+BENCH=$BUILD/cosmos-bench
+NULLR=$BUILD/null-responder
+for b in "$EMU" "$BENCH" "$NULLR"; do
+    [ -x "$b" ] || { echo "bench.sh: $b not built (cmake --build $BUILD)" >&2; exit 1; }
+done
+
+WORK=$(mktemp -d /tmp/cosmos-bench.XXXXXX)
+RESULTS=$WORK/results.tsv
+PIDS=()
+cleanup() {
+    for p in "${PIDS[@]}"; do
+        kill "$p" 2>/dev/null || true
+    done
+    for p in "${PIDS[@]}"; do
+        wait "$p" 2>/dev/null || true
+    done
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+: >"$RESULTS"
+
+# start_server NAME CMD... : starts a server logging to $WORK/NAME.log, sets PORT and PID.
+start_server() {
+    local name=$1
+    shift
+    "$@" 2>"$WORK/$name.log" >/dev/null &
+    PID=$!
+    PIDS+=("$PID")
+    PORT=""
+    for _ in $(seq 1 200); do
+        PORT=$(sed -n 's/.*listening on [^ ]*:\([0-9]*\) (.*/\1/p' "$WORK/$name.log" | head -1)
+        if [ -n "$PORT" ] && grep -q 'ready$' "$WORK/$name.log"; then
+            return 0
+        fi
+        kill -0 "$PID" 2>/dev/null || break
+        sleep 0.05
+    done
+    echo "bench.sh: $name did not start:" >&2
+    cat "$WORK/$name.log" >&2
+    exit 1
+}
+
+stop_server() {
+    kill "$1" 2>/dev/null || true
+    wait "$1" 2>/dev/null || true
+}
+
+rss_kb() {
+    awk '/^VmRSS:/ {print $2}' "/proc/$1/status"
+}
+
+# run LABEL TARGET PORT ARGS... : one cosmos-bench run; its JSON line goes to RESULTS.
+run() {
+    local label=$1 target=$2 port=$3
+    shift 3
+    local cmd=("$BENCH" --port "$port" --connections $CONNS --inflight $INFLIGHT --tls on "$@")
+    echo "== $label ($target): ${cmd[*]}" >&2
+    local out
+    out=$("${cmd[@]}" 2>"$WORK/bench.err") || {
+        echo "bench.sh: run failed:" >&2
+        cat "$WORK/bench.err" >&2
+        echo "$out" >&2
+        exit 1
+    }
+    echo "$out" | sed -n '1,/^{/p' | grep -v '^{' >&2
+    local json
+    json=$(echo "$out" | tail -1)
+    local shown="${cmd[*]}"
+    shown=${shown//--port $port/--port \$PORT}
+    printf '%s\t%s\t%s\t%s\n' "$label" "$target" "$shown" "$json" >>"$RESULTS"
+    LAST_OPS=$(echo "$json" | sed -n 's/.*"ops_per_s":\([0-9.]*\).*/\1/p')
+}
+
+T="--duration $DURATION --warmup $WARMUP"
+
+# ---- the servers ------------------------------------------------------------------------
+start_server null "$NULLR" --port 0 --data-dir "$WORK/null" --value-size $VALUE
+NULL_PID=$PID NULL_PORT=$PORT
+start_server nodelay "$NULLR" --port 0 --data-dir "$WORK/null" --value-size $VALUE --tcp-nodelay
+ND_PID=$PID ND_PORT=$PORT
+start_server emulator "$EMU" --port 0 --admin-port 0 --data-dir "$WORK/emu"
+EMU_PID=$PID EMU_PORT=$PORT
+EMU_CMD="$EMU --port 0 --admin-port 0 --data-dir DIR"
+NULL_CMD="$NULLR --port 0 --data-dir DIR --value-size $VALUE"
+ND_CMD="$NULLR --port 0 --data-dir DIR --value-size $VALUE --tcp-nodelay"
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+
+start_server durable "$EMU" --port 0 --admin-port 0 --data-dir "$WORK/durable" \
+    --storage durable --fsync never
+DUR_PID=$PID DUR_PORT=$PORT
+
+# port_of TARGET: the port of one of the servers.
+port_of() {
+    case $1 in
+    null) echo "$NULL_PORT" ;;
+    null+nodelay) echo "$ND_PORT" ;;
+    durable) echo "$DUR_PORT" ;;
+    *) echo "$EMU_PORT" ;;
+    esac
+}
+
+# each "LABEL" "TARGETS" ARGS...: the workload against each target back to back, so the
+# ratio compares runs a few seconds apart even when the machine's load drifts.
+each() {
+    local label=$1 targets=$2 t
+    shift 2
+    for t in $targets; do
+        local l=$label
+        if [ "$t" = durable ]; then l="$label, --storage durable --fsync never"; fi
+        run "$l" "$t" "$(port_of "$t")" "$@"
+        if [ "$t" = emulator ]; then EMU_OPS=$LAST_OPS; fi
+    done
+}
+
+# ---- closed loop --------------------------------------------------------------------------
+# null+nodelay: the yardstick with TCP_NODELAY (the emulator sets no socket options), to
+# show what Nagle's algorithm changes on this path.
+KV="--value-size $VALUE --keys $KEYS"
+YC="--value-size 1000 --keys $KEYS"
+each "insert 1 KB" "null emulator null+nodelay durable" --workload insert $KV $T
+EMU_INSERT=$EMU_OPS
+each "select 1 KB" "null emulator null+nodelay durable" --workload select $KV $T
+EMU_SELECT=$EMU_OPS
+each "mixed 50/50 1 KB" "null emulator" --workload mixed $KV --no-preload $T
+each "ycsb-a uniform" "null emulator" --workload ycsb-a $YC $T
+each "ycsb-a zipfian" "null emulator" --workload ycsb-a $YC --dist zipfian --no-preload $T
+each "ycsb-c uniform" "null emulator" --workload ycsb-c $YC --no-preload $T
+each "ycsb-c zipfian" "null emulator" --workload ycsb-c $YC --dist zipfian --no-preload $T
+each "null (OPTIONS)" "null emulator" --workload null $T
+
+# ---- open loop at half the emulator's maximum rate, every server at the same rate --------
+HALF_INSERT=$(awk -v r="$EMU_INSERT" 'BEGIN {printf "%d", r / 2}')
+HALF_SELECT=$(awk -v r="$EMU_SELECT" 'BEGIN {printf "%d", r / 2}')
+each "insert open loop @ $HALF_INSERT/s" "null null+nodelay emulator" --workload insert $KV \
+    --rate "$HALF_INSERT" $T
+each "select open loop @ $HALF_SELECT/s" "null null+nodelay emulator" --workload select $KV \
+    --rate "$HALF_SELECT" --no-preload $T
+for p in "$EMU_PID" "$DUR_PID" "$NULL_PID" "$ND_PID"; do
+    stop_server "$p"
+done
+LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# ---- memory: RSS per row after loading ROWS rows ------------------------------------------
+start_server rss "$EMU" --port 0 --admin-port 0 --data-dir "$WORK/rss"
+RSS_PID=$PID
+RSS_IDLE=$(rss_kb "$RSS_PID")
+RSS_CMD="$BENCH --port \$PORT --workload select --value-size $ROW_VALUE --keys $ROWS --preload --requests 1"
+$BENCH --port "$PORT" --workload select --value-size $ROW_VALUE --keys "$ROWS" --preload \
+    --requests 1 >/dev/null 2>"$WORK/bench.err" || { cat "$WORK/bench.err" >&2; exit 1; }
+sleep 0.5
+RSS_LOADED=$(rss_kb "$RSS_PID")
+stop_server "$RSS_PID"
+
+# ---- BENCHMARKS.md ---------------------------------------------------------------------------
+CPU=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+export RESULTS OUT CPU LOAD_BEFORE LOAD_AFTER ND_CMD RSS_IDLE RSS_LOADED ROWS ROW_VALUE RSS_CMD EMU_CMD NULL_CMD DURATION WARMUP
+export NPROC=$(nproc) KERNEL="$(uname -sr)" MEM="$(awk '/MemTotal/ {printf "%.1f GB", $2/1048576}' /proc/meminfo)"
+export COMMIT="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+export WHEN="$(date -u '+%Y-%m-%d %H:%M UTC')"
+/usr/bin/env python3 - <<'EOF'
+import json, os
+
+rows = []
+with open(os.environ["RESULTS"]) as f:
+    for line in f:
+        label, target, cmd, js = line.rstrip("\n").split("\t", 3)
+        rows.append((label, target, cmd, json.loads(js)))
+
+null = {label: r for label, target, _, r in rows if target == "null"}
+
+def ms(us):
+    return "%.2f" % (us / 1000.0)
+
+def errs(r):
+    if not r["errors"]:
+        return "0"
+    return "%d (%s)" % (r["errors"], ", ".join("%s: %d" % kv for kv in r["errors_by_code"].items()))
+
+out = []
+w = out.append
+w("# Benchmarks")
+w("")
+w("Written by `scripts/bench.sh` on %s (commit %s). Each run: %s connections x %s requests in "
+  "flight over TLS, prepared statements, %s s measured after %s s of warm-up; the null "
+  "responder (`bench/null-responder`: TLS, framing and decoding, no engine) runs in the same "
+  "script on the same machine, and *ratio* is the emulator's throughput over the null "
+  "responder's for the same workload. Latencies in ms; RU/op is the mean RequestCharge."
+  % (os.environ["WHEN"], os.environ["COMMIT"], rows[0][3]["connections"],
+     rows[0][3]["inflight"], os.environ["DURATION"], os.environ["WARMUP"]))
+w("")
+w("Machine: %s cores, %s, %s, %s; load average %s before the runs, %s after. Client and "
+  "server share these cores (the load generator takes about one), so the figures are what one "
+  "machine does, not a server's ceiling."
+  % (os.environ["NPROC"], os.environ["CPU"], os.environ["MEM"], os.environ["KERNEL"],
+     os.environ["LOAD_BEFORE"], os.environ["LOAD_AFTER"]))
+w("")
+w("The null responder runs with the emulator's socket settings (no TCP_NODELAY), so the "
+  "ratio isolates the engine; *null+nodelay* is the same responder with TCP_NODELAY set. "
+  "Maximum latencies near 40 ms on the servers without TCP_NODELAY are Nagle's algorithm "
+  "holding a response until the client's delayed ACK (40 ms on Linux); compare the "
+  "null+nodelay rows.")
+w("")
+w("## Closed loop")
+w("")
+w("| workload | server | ops/s | ratio | p50 | p99 | p99.9 | max | errors | RU/op |")
+w("|---|---|---:|---:|---:|---:|---:|---:|---|---:|")
+for label, target, cmd, r in rows:
+    if "open loop" in label:
+        continue
+    lat = r["latency_us"]
+    ratio = ""
+    if target != "null":
+        base = label.split(",")[0]
+        if base in null and null[base]["ops_per_s"] > 0:
+            ratio = "%.2f" % (r["ops_per_s"] / null[base]["ops_per_s"])
+    else:
+        ratio = "1.00"
+    ru = "%.2f" % r["ru_per_op"] if r["ru_per_op"] is not None else "-"
+    w("| %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s |"
+      % (label, target, r["ops_per_s"], ratio, ms(lat["p50"]), ms(lat["p99"]), ms(lat["p999"]),
+         ms(lat["max"]), errs(r), ru))
+emu = {label: r for label, target, _, r in rows if target == "emulator"}
+dur = [(label, r) for label, target, _, r in rows if target == "durable"]
+if dur:
+    w("")
+    parts = []
+    for label, r in dur:
+        base = label.split(",")[0]
+        if base in emu and emu[base]["ops_per_s"] > 0:
+            parts.append("%s %.2f" % (base, r["ops_per_s"] / emu[base]["ops_per_s"]))
+    w("Durable (`--storage durable --fsync never`) over in-memory throughput: " +
+      ", ".join(parts) + ".")
+w("")
+w("## Open loop (fixed rate, latency from the scheduled time)")
+w("")
+w("Half the emulator's closed-loop maximum, offered to both servers at the same rate; the issue's "
+  "target is an emulator p99 within 1.5x of the null responder's.")
+w("")
+w("| workload | server | offered | achieved ops/s | p50 | p99 | p99.9 | max | p99 / null p99 |")
+w("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+for label, target, cmd, r in rows:
+    if "open loop" not in label:
+        continue
+    lat = r["latency_us"]
+    rel = ""
+    if target != "null" and label in null and null[label]["latency_us"]["p99"] > 0:
+        rel = "%.2f" % (lat["p99"] / null[label]["latency_us"]["p99"])
+    w("| %s | %s | %.0f | %.0f | %s | %s | %s | %s | %s |"
+      % (label.split(" @")[0], target, r["rate"], r["ops_per_s"], ms(lat["p50"]), ms(lat["p99"]),
+         ms(lat["p999"]), ms(lat["max"]), rel))
+w("")
+w("## Memory")
+w("")
+rows_n = int(os.environ["ROWS"])
+idle, loaded = int(os.environ["RSS_IDLE"]), int(os.environ["RSS_LOADED"])
+per_row = (loaded - idle) * 1024.0 / rows_n
+payload = 11 + int(os.environ["ROW_VALUE"])
+w("A fresh in-memory emulator, %d rows of %d-byte values (11-byte keys) written once each: "
+  "RSS %.1f MB idle, %.1f MB loaded, **%.0f bytes per row**, %.0f beyond the row's %d bytes of "
+  "key and value (`VmRSS` from /proc/PID/status)."
+  % (rows_n, int(os.environ["ROW_VALUE"]), idle / 1024.0, loaded / 1024.0, per_row,
+     per_row - payload, payload))
+w("")
+w("## Against the targets of issue 9")
+w("")
+def get(label, target):
+    for l, t, _, r in rows:
+        if l == label and t == target:
+            return r
+    return None
+def tgt(what, value, goal, ok):
+    w("| %s | %s | %s | %s |" % (what, value, goal, "yes" if ok else "no"))
+w("| target | measured | goal | met |")
+w("|---|---:|---:|---|")
+for wl in ("insert 1 KB", "select 1 KB"):
+    e, n = get(wl, "emulator"), get(wl, "null")
+    if e and n:
+        ratio = e["ops_per_s"] / n["ops_per_s"]
+        tgt("in-memory %s, emulator / null responder" % wl, "%.2f" % ratio, ">= 0.60",
+            ratio >= 0.6)
+e, d = get("insert 1 KB", "emulator"), get("insert 1 KB, --storage durable --fsync never", "durable")
+if e and d:
+    ratio = d["ops_per_s"] / e["ops_per_s"]
+    tgt("durable insert / in-memory insert (`--fsync never`)", "%.2f" % ratio, ">= 0.80",
+        ratio >= 0.8)
+for l, t, _, r in rows:
+    if "open loop" in l and t == "emulator":
+        n = get(l, "null")
+        if n and n["latency_us"]["p99"] > 0:
+            q = r["latency_us"]["p99"] / n["latency_us"]["p99"]
+            tgt("%s p99, emulator / null responder" % l.split(" @")[0], "%.2f" % q, "<= 1.5",
+                q <= 1.5)
+tgt("RSS per row beyond key and value", "%.0f B" % (per_row - payload), "<= 64 B",
+    per_row - payload <= 64)
+w("")
+w("## Commands")
+w("")
+w("```")
+w("# servers (each on a free port, DIR a fresh temporary directory)")
+w(os.environ["NULL_CMD"])
+w(os.environ["ND_CMD"])
+w(os.environ["EMU_CMD"])
+w(os.environ["EMU_CMD"] + " --storage durable --fsync never")
+w("# runs")
+for label, target, cmd, r in rows:
+    w("%s   # %s, %s" % (cmd, label, target))
+w(os.environ["RSS_CMD"] + "   # memory")
+w("```")
+with open(os.environ["OUT"], "w") as f:
+    f.write("\n".join(out) + "\n")
+print("bench.sh: wrote " + os.environ["OUT"])
+EOF
