@@ -14,7 +14,6 @@ import os
 import re
 import shlex
 import shutil
-import signal
 import subprocess
 import tempfile
 import unittest
@@ -320,7 +319,7 @@ class Health(unittest.TestCase):
         for durable, state in ((False, "starting"), (True, "recovering")):
             with self.subTest(state=state):
                 emu = OpsEmulator(args=["--storage", "durable"] if durable else [],
-                                  env={START_DELAY_ENV: "60000"}, wait_ready=False)
+                                  env={START_DELAY_ENV: "3000"}, wait_ready=False)
                 emu.start()
                 try:
                     status, _, body = http(emu.admin, "/healthz")
@@ -337,10 +336,9 @@ class Health(unittest.TestCase):
                     self.assertEqual(values(samples, "cosmos_emulator_ready"), [0])
                     self.assertEqual(json.loads(http(emu.admin, "/status")[2])["state"], state)
                 finally:
-                    # SIGTERM during start-up: the server stops once the worker is done
-                    emu.proc.send_signal(signal.SIGTERM)
-                    self.assertIsNotNone(emu.wait_for_log("shutting down once start-up is done"))
-                    emu.kill()  # the test delay is a minute: do not wait for it
+                    # SIGTERM during start-up: a clean exit (0, no sanitizer report) once the
+                    # worker is done, never serving CQL
+                    emu.stop()
 
         emu = OpsEmulator(env={START_DELAY_ENV: "1"}).start()
         admin = emu.admin
@@ -356,6 +354,27 @@ class Health(unittest.TestCase):
         r = health(admin)
         self.assertEqual(r.returncode, 1, r)
         self.assertIn("no answer from the admin endpoint", r.stderr)
+
+    def test_durable_storage_figures_in_metrics(self):
+        emu = OpsEmulator(args=["--storage", "durable"]).start()
+        try:
+            cluster = emu.cluster()
+            try:
+                session = cluster.connect()
+                session.execute("CREATE KEYSPACE d WITH replication = "
+                                "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+                session.execute("CREATE TABLE d.t (k int PRIMARY KEY, v text)")
+                for i in range(10):
+                    session.execute("INSERT INTO d.t (k, v) VALUES (%s, 'x')", (i,))
+            finally:
+                cluster.shutdown()
+            _, samples = parse_metrics(http(emu.admin, "/metrics")[2].decode())
+            self.assertEqual(values(samples, "cosmos_emulator_storage_durable"), [1])
+            self.assertGreater(values(samples, "cosmos_emulator_commitlog_bytes")[0], 0)
+            self.assertEqual(values(samples, "cosmos_emulator_checkpoints_total"), [0])
+            self.assertEqual(values(samples, "cosmos_emulator_checkpoint_failures_total"), [0])
+        finally:
+            emu.stop()
 
     def test_health_command_usage_errors_exit_2(self):
         for args in (["--bogus"], ["--timeout", "0"], ["--admin"], ["--admin", "ftp://x:1"]):
