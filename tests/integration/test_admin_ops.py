@@ -241,6 +241,8 @@ class Routes(unittest.TestCase):
 
     def test_metrics_after_driver_traffic(self):
         traffic("a", 20)
+        SESSION.execute('CREATE TABLE IF NOT EXISTS ops."Odd ""name"" \\" (k int PRIMARY KEY)')
+        SESSION.execute('INSERT INTO ops."Odd ""name"" \\" (k) VALUES (1)')
         with self.assertRaises(Exception):
             SESSION.execute("SELECT nope FROM ops.a")
         status, headers, body = http(EMU.admin, "/metrics")
@@ -281,6 +283,9 @@ class Routes(unittest.TestCase):
         self.assertGreaterEqual(values(samples, "cosmos_emulator_connections_accepted_total")[0],
                                 values(samples, "cosmos_emulator_connections_open")[0])
         self.assertEqual(values(samples, "cosmos_emulator_storage_durable"), [0])
+        # a quoted table name comes back whole through the label escaping
+        self.assertGreater(values(samples, "cosmos_emulator_ru_consumed_total", keyspace="ops",
+                                  table='Odd "name" \\', partition="0")[0], 0)
 
     def test_stats_reset_per_table_then_all(self):
         traffic("a", 5)
