@@ -333,8 +333,9 @@ static void serve_reset(emu_admin_t *a, struct evhttp_request *req)
 
 static bool reads_meter(const char *path)
 {
-    static const char *const paths[] = {"/stats", "/estimate", "/report", "/report.html",
-                                        "/stats/reset"};
+    /* /dashboard: main's live dashboard, once the branches meet */
+    static const char *const paths[] = {"/stats",       "/estimate",    "/report",
+                                        "/report.html", "/stats/reset", "/dashboard"};
     for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
         if (strcmp(path, paths[i]) == 0) {
             return true;
