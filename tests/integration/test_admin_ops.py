@@ -313,6 +313,11 @@ class Routes(unittest.TestCase):
         self.assertEqual(after["total"]["count"], 0)
         self.assertEqual([t["stats"]["count"] for t in after["tables"]], [0] * len(after["tables"]))
         self.assertEqual(after["shapes"], [])
+        self.assertEqual([t["peak_ru_s"] for t in after["tables"]], [0] * len(after["tables"]))
+        # what the estimate sizes throughput from starts again too (peaks, demand)
+        est = json.loads(http(EMU.admin, "/estimate")[2])["estimate"]
+        self.assertEqual([(t["peak_ru_s"], t["ops_s"]) for t in est["tables"]],
+                         [(0, 0)] * len(est["tables"]))
         _, samples = parse_metrics(http(EMU.admin, "/metrics")[2].decode())
         self.assertEqual(values(samples, "cosmos_emulator_ru_consumed_total", keyspace="ops",
                                 table="b", partition="0"), [0])
