@@ -5,7 +5,13 @@
 # container) into --cert-host flags, so the generated certificate covers them.
 #   docker run ... image                    serve
 #   docker run ... image certs export       print the CA certificate
+#   docker run ... image health             exit 0 once the server is ready
+# COSMOS_EMULATOR_BIN names the binary (tests run this script outside a container).
 set -eu
+bin="${COSMOS_EMULATOR_BIN:-/usr/local/bin/cosmos-cassandra-emulator}"
+case "${1:-}" in
+certs | estimate | health) exec "$bin" "$@" ;; # commands take no --cert-host
+esac
 if [ -n "${COSMOS_EMULATOR_CERT_HOSTS:-}" ]; then
     old_ifs=$IFS
     IFS=','
@@ -14,4 +20,4 @@ if [ -n "${COSMOS_EMULATOR_CERT_HOSTS:-}" ]; then
     done
     IFS=$old_ifs
 fi
-exec /usr/local/bin/cosmos-cassandra-emulator "$@"
+exec "$bin" "$@"

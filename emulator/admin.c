@@ -3,12 +3,19 @@
  * emulator's event loop, and the blocking GET the `estimate` command uses.
  * Layer: emulator.
  *
- * The server only reads: every answer is computed from a fresh snapshot of
- * the meter on the loop's thread, so it needs no locks and sees a
- * consistent set of figures. It binds loopback unless told otherwise, takes
- * GET and HEAD only, and caps header and body sizes: it is a local tool,
- * not a public API. Query parameters are validated (400 with a JSON error)
- * and never reach a format string.
+ * The server reads, bar one write: every answer is computed from a fresh
+ * snapshot of the meter on the loop's thread, so it needs no locks and sees
+ * a consistent set of figures; POST /stats/reset clears the statistics. It
+ * binds loopback unless told otherwise, takes GET and HEAD (POST on the
+ * reset route only, and never from a browser page: a request with an
+ * Origin header is refused), and caps header and body sizes: it is a local
+ * tool, not a public API. Query parameters are validated (400 with a JSON
+ * error) and never reach a format string.
+ *
+ * Health: the endpoint starts before storage is recovered (server.c runs
+ * the recovery on a worker thread meanwhile), so /healthz can say
+ * "recovering"; until the state is READY the routes that read the meter
+ * answer 503, since the worker may be writing to it.
  */
 #include "emulator/admin.h"
 
@@ -26,6 +33,10 @@
 
 #include "emulator/estimate.h"
 #include "emulator/log.h"
+#include "emulator/metrics.h"
+#include "emulator/server.h"
+#include "emulator/telemetry.h"
+#include "emulator/tls.h"
 
 #ifndef EMU_VERSION
 #define EMU_VERSION "0.0.0"
@@ -46,7 +57,17 @@ struct emu_admin_s {
     bool tls;
     int64_t started_us; /* base_mono_us at start, for the uptime */
     char endpoint[80];  /* this endpoint as bound */
+    emu_health_t health;
+    const emu_server_t *server; /* NULL in unit tests: no connections or storage figures */
+    base_buf_t ca_pem;          /* GET /cert; empty with no_ca saying why */
+    const char *no_ca;
 };
+
+const char *emu_health_name(emu_health_t h)
+{
+    static const char *const names[] = {"starting", "recovering", "ok", "stopping"};
+    return h <= EMU_HEALTH_STOPPING ? names[h] : "unknown";
+}
 
 /* ---- server ---------------------------------------------------------------- */
 
@@ -103,6 +124,7 @@ static void serve_status(emu_admin_t *a, struct evhttp_request *req)
     put_json_string(&b, a->endpoint);
     base_buf_printf(&b, ",\"profile\":");
     put_json_string(&b, a->profile);
+    base_buf_printf(&b, ",\"state\":\"%s\"", emu_health_name(a->health));
     base_buf_printf(&b, ",\"capacity\":\"%s\",\"consistency\":\"%s\",\"rate_limiting\":%s}\n",
                     cfg->capacity == RU_CAPACITY_SERVERLESS ? "serverless" : "provisioned",
                     ru_consistency_name(cfg->consistency), cfg->rate_limiting ? "true" : "false");
@@ -218,14 +240,153 @@ static void serve_snapshot(emu_admin_t *a, struct evhttp_request *req, bool esti
     base_buf_fini(&b);
 }
 
+static void serve_healthz(emu_admin_t *a, struct evhttp_request *req)
+{
+    base_buf_t b;
+    base_buf_init(&b);
+    base_buf_printf(&b, "{\"status\":\"%s\"}\n", emu_health_name(a->health));
+    if (a->health == EMU_HEALTH_READY) {
+        reply(req, HTTP_OK, "OK", "application/json", &b);
+    } else {
+        reply(req, 503, "Service Unavailable", "application/json", &b);
+    }
+    base_buf_fini(&b);
+}
+
+static void serve_cert(emu_admin_t *a, struct evhttp_request *req)
+{
+    if (a->ca_pem.len == 0) {
+        reply_error(req, HTTP_NOTFOUND, "Not Found", a->no_ca ? a->no_ca : "no CA certificate");
+        return;
+    }
+    evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Disposition",
+                      "inline; filename=\"emulator-ca.pem\"");
+    reply(req, HTTP_OK, "OK", "application/x-pem-file", &a->ca_pem);
+}
+
+static void serve_metrics(emu_admin_t *a, struct evhttp_request *req)
+{
+    ru_snapshot_t snap;
+    base_buf_t b;
+    bool ready = a->health == EMU_HEALTH_READY || a->health == EMU_HEALTH_STOPPING;
+    const emu_server_t *s = a->server;
+    emu_metrics_input_t in = {
+        .version = a->version,
+        .ready = a->health == EMU_HEALTH_READY,
+        .uptime_s = (double)(base_mono_us() - a->started_us) / 1e6,
+        .telemetry = emu_telemetry(),
+        .snapshot = ready ? &snap : NULL,
+        .have_connections = s != NULL,
+        .connections_open = s != NULL ? s->n_conns : 0,
+        .connections_accepted = s != NULL ? s->next_conn_id : 0,
+        .durable = s != NULL && s->cfg->durable,
+        .commitlog_bytes = ready && s != NULL && s->db != NULL ? storage_db_log_bytes(s->db) : 0,
+    };
+    if (ready) {
+        ru_meter_snapshot(emu_metering_meter(a->metering), emu_metering_now_us(), &snap);
+    }
+    base_buf_init(&b);
+    emu_metrics_render(&in, &b);
+    reply(req, HTTP_OK, "OK", EMU_METRICS_CONTENT_TYPE, &b);
+    base_buf_fini(&b);
+    if (ready) {
+        ru_snapshot_fini(&snap);
+    }
+}
+
+/* POST /stats/reset[?table=ks.t] */
+static void serve_reset(emu_admin_t *a, struct evhttp_request *req)
+{
+    struct evkeyvalq q;
+    const char *query = evhttp_uri_get_query(evhttp_request_get_evhttp_uri(req));
+    q.tqh_first = NULL; /* empty until parsed: evhttp_clear_headers takes it */
+    q.tqh_last = &q.tqh_first;
+    if (query != NULL && evhttp_parse_query_str(query, &q) != 0) {
+        reply_error(req, HTTP_BADREQUEST, "Bad Request", "malformed query string");
+        return;
+    }
+    const char *table = NULL;
+    for (struct evkeyval *kv = q.tqh_first; kv != NULL; kv = kv->next.tqe_next) {
+        if (strcmp(kv->key, "table") != 0 || table != NULL) {
+            reply_error(req, HTTP_BADREQUEST, "Bad Request",
+                        "the one parameter is table=KEYSPACE.TABLE (none: reset everything)");
+            evhttp_clear_headers(&q);
+            return;
+        }
+        table = kv->value;
+    }
+    base_buf_t b;
+    base_buf_init(&b);
+    ru_meter_t *m = emu_metering_meter(a->metering);
+    if (table == NULL) {
+        ru_meter_reset_stats(m);
+        emu_telemetry_reset();
+        base_buf_printf(&b, "{\"reset\":\"all\"}\n");
+        reply(req, HTTP_OK, "OK", "application/json", &b);
+        emu_log(EMU_LOG_INFO, 0, "statistics reset (POST /stats/reset)");
+    } else {
+        /* keyspace names are word characters only, so the first dot ends it */
+        const char *dot = strchr(table, '.');
+        char ks[256];
+        if (dot == NULL || dot == table || dot[1] == '\0' || (size_t)(dot - table) >= sizeof(ks)) {
+            reply_error(req, HTTP_BADREQUEST, "Bad Request", "table must be KEYSPACE.TABLE");
+        } else {
+            memcpy(ks, table, (size_t)(dot - table));
+            ks[dot - table] = '\0';
+            if (ru_meter_reset_table_stats(m, ks, dot + 1) != BASE_OK) {
+                char what[600];
+                snprintf(what, sizeof(what), "no statistics for table %s.%s", ks, dot + 1);
+                reply_error(req, HTTP_NOTFOUND, "Not Found", what);
+            } else {
+                base_buf_printf(&b, "{\"reset\":");
+                put_json_string(&b, table);
+                base_buf_printf(&b, "}\n");
+                reply(req, HTTP_OK, "OK", "application/json", &b);
+                emu_log(EMU_LOG_INFO, 0, "statistics of %s.%s reset (POST /stats/reset)", ks,
+                        dot + 1);
+            }
+        }
+    }
+    base_buf_fini(&b);
+    evhttp_clear_headers(&q);
+}
+
+static bool reads_meter(const char *path)
+{
+    static const char *const paths[] = {"/stats",       "/estimate",    "/report",
+                                        "/report.html", "/stats/reset", "/dashboard"};
+    for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+        if (strcmp(path, paths[i]) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static void on_request(struct evhttp_request *req, void *arg)
 {
     emu_admin_t *a = arg;
     enum evhttp_cmd_type cmd = evhttp_request_get_command(req);
     const char *path = evhttp_uri_get_path(evhttp_request_get_evhttp_uri(req));
-    if (cmd != EVHTTP_REQ_GET && cmd != EVHTTP_REQ_HEAD) {
-        evhttp_add_header(evhttp_request_get_output_headers(req), "Allow", "GET, HEAD");
-        reply_error(req, 405, "Method Not Allowed", "only GET and HEAD");
+    bool post_route = path != NULL && strcmp(path, "/stats/reset") == 0;
+    bool method_ok =
+        post_route ? cmd == EVHTTP_REQ_POST : cmd == EVHTTP_REQ_GET || cmd == EVHTTP_REQ_HEAD;
+    if (!method_ok) {
+        evhttp_add_header(evhttp_request_get_output_headers(req), "Allow",
+                          post_route ? "POST" : "GET, HEAD");
+        reply_error(req, 405, "Method Not Allowed", post_route ? "only POST" : "only GET and HEAD");
+        return;
+    }
+    if (post_route && evhttp_find_header(evhttp_request_get_input_headers(req), "Origin") != NULL) {
+        reply_error(req, 403, "Forbidden", "not from a web page");
+        return;
+    }
+    if (path != NULL && reads_meter(path) && a->health != EMU_HEALTH_READY &&
+        a->health != EMU_HEALTH_STOPPING) {
+        char what[80];
+        snprintf(what, sizeof(what), "%s: statistics are served once the emulator is ready",
+                 emu_health_name(a->health));
+        reply_error(req, 503, "Service Unavailable", what);
         return;
     }
     if (path == NULL || strcmp(path, "/") == 0 || strcmp(path, "/status") == 0) {
@@ -240,10 +401,18 @@ static void on_request(struct evhttp_request *req, void *arg)
         serve_snapshot(a, req, true, EMU_FORMAT_HTML, 0);
     } else if (strcmp(path, "/dashboard") == 0) {
         serve_snapshot(a, req, true, EMU_FORMAT_HTML, DASHBOARD_REFRESH_S);
+    } else if (strcmp(path, "/healthz") == 0) {
+        serve_healthz(a, req);
+    } else if (strcmp(path, "/metrics") == 0) {
+        serve_metrics(a, req);
+    } else if (strcmp(path, "/cert") == 0 || strcmp(path, "/_explorer/emulator.pem") == 0) {
+        serve_cert(a, req);
+    } else if (post_route) {
+        serve_reset(a, req);
     } else {
         reply_error(req, HTTP_NOTFOUND, "Not Found",
-                    "no such page (/status, /stats, /estimate, /report, /report.html, "
-                    "/dashboard)");
+                    "no such page (/status, /healthz, /metrics, /cert, /stats, /estimate, "
+                    "/report, /report.html, /dashboard; POST /stats/reset)");
     }
 }
 
@@ -271,6 +440,8 @@ emu_admin_t *emu_admin_new(struct event_base *base, const char *bind, int port,
     a->profile = base_strdup(info->profile ? info->profile : "");
     a->tls = info->tls;
     a->started_us = base_mono_us();
+    a->health = EMU_HEALTH_READY;
+    base_buf_init(&a->ca_pem);
     a->http = evhttp_new(base);
     if (a->http == NULL) {
         snprintf(msg, cap, "cannot create the HTTP server");
@@ -311,32 +482,55 @@ void emu_admin_free(emu_admin_t *a)
     base_free(a->version);
     base_free(a->cql_endpoint);
     base_free(a->profile);
+    base_buf_fini(&a->ca_pem);
     base_free(a);
 }
 
-emu_admin_t *emu_admin_start(struct event_base *base, const emu_config_t *cfg,
-                             const char *cql_endpoint, bool tls, emu_metering_t *m)
+emu_admin_t *emu_admin_start(emu_server_t *s)
 {
     char msg[256];
-    if (cfg->admin_port == 0) {
+    const emu_config_t *cfg = s->cfg;
+    if (cfg->admin_port == EMU_ADMIN_OFF) {
         return NULL;
     }
     emu_admin_info_t info = {
         .version = EMU_VERSION,
-        .endpoint = cql_endpoint,
+        .endpoint = s->endpoint,
         .profile = cfg->profile == CQL_PROFILE_COSMOS ? "cosmos" : "cassandra",
-        .tls = tls,
+        .tls = s->ssl != NULL,
     };
-    emu_admin_t *a =
-        emu_admin_new(base, cfg->admin_bind, cfg->admin_port, &info, m, msg, sizeof(msg));
+    emu_admin_t *a = emu_admin_new(s->base, cfg->admin_bind, cfg->admin_port, &info, s->metering,
+                                   msg, sizeof(msg));
     if (a == NULL) {
         emu_log(EMU_LOG_WARN, 0, "admin endpoint off: %s (--admin-port)", msg);
         return NULL;
     }
+    a->health = EMU_HEALTH_STARTING;
+    a->server = s;
+    if (s->ssl == NULL) {
+        a->no_ca = "TLS is off (--no-tls): there is no certificate to trust";
+    } else if (cfg->cert_file != NULL) {
+        a->no_ca = "the emulator serves your own certificate (--cert): trust its issuer";
+    } else {
+        base_error_t err;
+        if (emu_tls_ca_pem(cfg, &a->ca_pem, &err) != BASE_OK) {
+            emu_log(EMU_LOG_WARN, 0, "GET /cert will answer 404: %s", err.msg);
+            base_buf_reset(&a->ca_pem);
+            a->no_ca = "the CA certificate could not be read (see the emulator's log)";
+        }
+    }
     emu_log(EMU_LOG_INFO, 0,
-            "admin endpoint on http://%s (/status, /stats, /estimate, /report, /dashboard)",
+            "admin endpoint on http://%s (/healthz, /metrics, /cert, /status, /stats, "
+            "/estimate, /report, /dashboard)",
             a->endpoint);
     return a;
+}
+
+void emu_admin_set_health(emu_admin_t *a, emu_health_t h)
+{
+    if (a != NULL) {
+        a->health = h;
+    }
 }
 
 const char *emu_admin_endpoint(const emu_admin_t *a)
@@ -460,4 +654,88 @@ done:
     base_buf_reserve(out, 1);
     out->data[out->len] = '\0';
     return rc;
+}
+
+/* ---- the health command ---------------------------------------------------- */
+
+static void health_usage(FILE *out)
+{
+    fputs("Usage: cosmos-cassandra-emulator health [--admin ADDR] [--timeout S]\n\n"
+          "Asks the admin endpoint's GET /healthz whether the emulator is ready (storage\n"
+          "recovered, CQL served). Exit status 0: ready; 1: not ready, or no answer; 2: bad\n"
+          "usage. For a container HEALTHCHECK or a CI --health-cmd; needs no curl.\n\n"
+          "  --admin ADDR   host:port, :port, port or http://host:port (default 127.0.0.1,\n"
+          "                 or COSMOS_EMULATOR_ADMIN_BIND when it names one host, at\n"
+          "                 COSMOS_EMULATOR_ADMIN_PORT or 10351)\n"
+          "  --timeout S    seconds to wait for the answer (default 5)\n",
+          out);
+}
+
+int emu_admin_health_main(int argc, char **argv)
+{
+    char addr[300];
+    char msg[512];
+    long timeout = 5;
+    const char *bind = getenv("COSMOS_EMULATOR_ADMIN_BIND");
+    const char *port = getenv("COSMOS_EMULATOR_ADMIN_PORT");
+    if (bind == NULL || bind[0] == '\0' || strcmp(bind, "0.0.0.0") == 0 ||
+        strcmp(bind, "::") == 0) {
+        bind = "127.0.0.1"; /* every interface includes loopback */
+    }
+    snprintf(addr, sizeof(addr), strchr(bind, ':') ? "[%s]:%s" : "%s:%s", bind,
+             port != NULL && port[0] != '\0' ? port : "10351");
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *eq = strchr(arg, '=');
+        size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+        const char *val = eq ? eq + 1 : (i + 1 < argc ? argv[i + 1] : NULL);
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            health_usage(stdout);
+            return 0;
+        }
+        bool is_admin = len == 7 && strncmp(arg, "--admin", 7) == 0;
+        bool is_timeout = len == 9 && strncmp(arg, "--timeout", 9) == 0;
+        if (!is_admin && !is_timeout) {
+            fprintf(stderr, "cosmos-cassandra-emulator health: unknown option '%s'\n", arg);
+            return 2;
+        }
+        if (val == NULL) {
+            fprintf(stderr, "cosmos-cassandra-emulator health: %.*s needs a value\n", (int)len,
+                    arg);
+            return 2;
+        }
+        if (eq == NULL) {
+            i++;
+        }
+        if (is_admin) {
+            snprintf(addr, sizeof(addr), "%s", val);
+            continue;
+        }
+        char *end;
+        timeout = strtol(val, &end, 10);
+        if (end == val || *end != '\0' || timeout < 1 || timeout > 3600) {
+            fprintf(stderr, "cosmos-cassandra-emulator health: --timeout '%s' is not 1-3600 s\n",
+                    val);
+            return 2;
+        }
+    }
+    base_buf_t body;
+    base_buf_init(&body);
+    int rc = emu_admin_get(addr, "/healthz", (int)timeout, &body, msg, sizeof(msg));
+    if (rc == BASE_EINVAL) {
+        fprintf(stderr, "cosmos-cassandra-emulator health: %s\n", msg);
+        base_buf_fini(&body);
+        return 2;
+    }
+    if (rc == BASE_OK) {
+        printf("ready: %s", (const char *)body.data); /* the body ends in a newline */
+    } else {
+        size_t n = strlen(msg);
+        while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' ')) {
+            msg[--n] = '\0'; /* the 503 body's newline */
+        }
+        fprintf(stderr, "not ready: %s\n", msg);
+    }
+    base_buf_fini(&body);
+    return rc == BASE_OK ? 0 : 1;
 }

@@ -7,6 +7,11 @@
  * and its help line; the usage text is printed from it, so the two cannot
  * drift. Flags take "--flag value" or "--flag=value".
  *
+ * The configuration file (--config FILE) is the one I/O here besides the
+ * environment: it is read once, before the environment and the flags, and
+ * each of its keys goes through the same apply() as the flag of that name,
+ * so a value is checked the same way wherever it comes from.
+ *
  * --key is overloaded on purpose (the issue documents it both ways): when
  * --cert is given it is the TLS private key file, otherwise the account
  * key. --tls-key and --account-key say it without ambiguity.
@@ -19,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include <cjson/cJSON.h>
 
 typedef enum {
     OPT_HELP,
@@ -50,6 +57,10 @@ typedef enum {
     OPT_ADMIN_BIND,
     OPT_STORAGE,
     OPT_FSYNC,
+    /* operations: logging and the configuration file */
+    OPT_LOG_FORMAT,
+    OPT_LOG_FILE,
+    OPT_CONFIG,
 } opt_id_t;
 
 typedef struct option_s {
@@ -104,8 +115,9 @@ static const option_t options[] = {
      "RU cost coefficients (JSON, as ru_meter/cost_model.json)"},
     {"--prices", OPT_PRICES, "FILE", "COSMOS_EMULATOR_PRICES",
      "price table (JSON) for cost estimates"},
-    {"--admin-port", OPT_ADMIN_PORT, "N", "COSMOS_EMULATOR_ADMIN_PORT",
-     "HTTP admin endpoint: status, RU statistics, estimates (default 10351; 0 = off)"},
+    {"--admin-port", OPT_ADMIN_PORT, "N|off", "COSMOS_EMULATOR_ADMIN_PORT",
+     "HTTP admin endpoint: health, metrics, CA, RU statistics, estimates (default 10351; 0 = any "
+     "free port, logged; off = none)"},
     {"--admin-bind", OPT_ADMIN_BIND, "ADDR", "COSMOS_EMULATOR_ADMIN_BIND",
      "address of the admin endpoint (default 127.0.0.1: loopback only)"},
     {"--storage", OPT_STORAGE, "memory|durable", "COSMOS_EMULATOR_STORAGE",
@@ -114,6 +126,13 @@ static const option_t options[] = {
     {"--fsync", OPT_FSYNC, "always|never", "COSMOS_EMULATOR_FSYNC",
      "durable storage: never (default; survives a killed process) or always (fsync every "
      "write; survives a power loss, slower)"},
+    /* operations: logging and the configuration file */
+    {"--log-format", OPT_LOG_FORMAT, "text|json", "COSMOS_EMULATOR_LOG_FORMAT",
+     "log lines as text (default) or one JSON object a line (ts, level, conn, msg)"},
+    {"--log-file", OPT_LOG_FILE, "FILE", "COSMOS_EMULATOR_LOG_FILE",
+     "append the log to FILE instead of stderr"},
+    {"--config", OPT_CONFIG, "FILE", "COSMOS_EMULATOR_CONFIG",
+     "JSON file of options by long flag name ({\"port\": 10350}); flags and environment win"},
     {"--help", OPT_HELP, NULL, NULL, "print this help and exit"},
     {"--version", OPT_VERSION, NULL, NULL, "print the version and exit"},
 };
@@ -177,6 +196,8 @@ void emu_config_fini(emu_config_t *c)
     base_free(c->cost_model_file);
     base_free(c->prices_file);
     base_free(c->admin_bind);
+    base_free(c->log_file);
+    base_free(c->config_file);
     memset(c, 0, sizeof(*c));
 }
 
@@ -306,8 +327,13 @@ static int apply(emu_config_t *c, const option_t *o, const char *val, const char
         set_str(&c->prices_file, val);
         break;
     case OPT_ADMIN_PORT:
+        if (strcasecmp(val, "off") == 0) {
+            c->admin_port = EMU_ADMIN_OFF;
+            return 0;
+        }
         if (!parse_int(val, 0, 65535, &n)) {
-            return fail(msg, cap, "%s: '%s' is not a port number (0 = off)", src, val);
+            return fail(msg, cap, "%s: '%s' is not a port number (0 = any free port) or off", src,
+                        val);
         }
         c->admin_port = (int)n;
         return 0;
@@ -355,6 +381,18 @@ static int apply(emu_config_t *c, const option_t *o, const char *val, const char
         break;
     case OPT_REGION:
         set_str(&c->region, val);
+        break;
+    /* operations: logging and the configuration file */
+    case OPT_LOG_FORMAT:
+        if (emu_log_format_parse(val, &c->log_format) != 0) {
+            return fail(msg, cap, "%s: '%s' is not a log format (text or json)", src, val);
+        }
+        return 0;
+    case OPT_LOG_FILE:
+        set_str(&c->log_file, val);
+        break;
+    case OPT_CONFIG:
+        set_str(&c->config_file, val);
         break;
     }
     if (val[0] == '\0') {
@@ -431,7 +469,8 @@ static int load_args(emu_config_t *c, int argc, char *const *argv, char **raw_ke
     if (n_words == 2 && strcmp(words[0], "certs") == 0 && strcmp(words[1], "export") == 0) {
         c->command = EMU_CMD_CERTS_EXPORT;
     } else if (n_words > 0) {
-        return fail(msg, cap, "unknown command '%s%s%s' (the commands are: certs export, estimate)",
+        return fail(msg, cap,
+                    "unknown command '%s%s%s' (the commands are: certs export, estimate, health)",
                     words[0], n_words > 1 ? " " : "", n_words > 1 ? words[1] : "");
     }
     return 0;
@@ -478,12 +517,146 @@ static int resolve(emu_config_t *c, char *raw_key, char *msg, size_t cap)
     return 0;
 }
 
+/* ---- the configuration file (--config FILE) ------------------------------ */
+
+/* The --config path: the last flag's, else the environment's, else NULL. */
+static const char *config_path(int argc, char *const *argv, char *(*env_get)(const char *))
+{
+    const char *path = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--config") == 0 && i + 1 < argc) {
+            path = argv[++i];
+        } else if (strncmp(argv[i], "--config=", 9) == 0) {
+            path = argv[i] + 9;
+        }
+    }
+    if (path == NULL && env_get != NULL) {
+        path = env_get("COSMOS_EMULATOR_CONFIG");
+    }
+    return path;
+}
+
+/* The option a file key names ("port" is --port); NULL for an unknown key
+ * and for the ones a file cannot hold (help, version, config itself). */
+static const option_t *find_key(const char *key)
+{
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        const option_t *o = &options[i];
+        if (strcmp(o->flag + 2, key) == 0) {
+            return o->id == OPT_HELP || o->id == OPT_VERSION || o->id == OPT_CONFIG ? NULL : o;
+        }
+    }
+    return NULL;
+}
+
+/* One key of the file: its JSON value checked for the option's type and
+ * turned into the text the flag would have had. */
+static int apply_json(emu_config_t *c, const option_t *o, const cJSON *v, const char *src,
+                      char **raw_key, char *msg, size_t cap)
+{
+    char num[32];
+    if (o->arg == NULL) { /* a switch */
+        if (!cJSON_IsBool(v)) {
+            return fail(msg, cap, "%s must be true or false", src);
+        }
+        if (o->id == OPT_NO_TLS) {
+            c->tls = c->tls && !cJSON_IsTrue(v);
+            return 0;
+        }
+        return apply(c, o, cJSON_IsTrue(v) ? "on" : "off", src, raw_key, msg, cap);
+    }
+    if (strcmp(o->arg, "on|off") == 0 && cJSON_IsBool(v)) {
+        return apply(c, o, cJSON_IsTrue(v) ? "on" : "off", src, raw_key, msg, cap);
+    }
+    if (strcmp(o->arg, "N") == 0 || (strcmp(o->arg, "N|off") == 0 && !cJSON_IsString(v))) {
+        double d = cJSON_IsNumber(v) ? v->valuedouble : 0;
+        if (!cJSON_IsNumber(v) || d != (double)(long long)d) {
+            return fail(msg, cap, "%s must be a whole number", src);
+        }
+        snprintf(num, sizeof(num), "%lld", (long long)d);
+        return apply(c, o, num, src, raw_key, msg, cap);
+    }
+    if (o->id == OPT_CERT_HOST && cJSON_IsArray(v)) {
+        const cJSON *e;
+        cJSON_ArrayForEach(e, v)
+        {
+            if (!cJSON_IsString(e) || apply(c, o, e->valuestring, src, raw_key, msg, cap) != 0) {
+                return msg[0] ? -1 : fail(msg, cap, "%s must be a list of strings", src);
+            }
+        }
+        return 0;
+    }
+    if (!cJSON_IsString(v)) {
+        return fail(msg, cap, "%s must be a string%s", src,
+                    o->id == OPT_CERT_HOST ? " or a list of strings" : "");
+    }
+    return apply(c, o, v->valuestring, src, raw_key, msg, cap);
+}
+
+static int load_file(emu_config_t *c, const char *path, char **raw_key, char *msg, size_t cap)
+{
+    int rc = -1;
+    cJSON *root = NULL;
+    char *text = NULL;
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        return fail(msg, cap, "--config %s: %s", path, strerror(errno));
+    }
+    text = base_malloc(EMU_CONFIG_FILE_MAX + 1);
+    size_t n = fread(text, 1, EMU_CONFIG_FILE_MAX + 1, f);
+    if (ferror(f) || n > EMU_CONFIG_FILE_MAX) {
+        fail(msg, cap, "--config %s: %s", path,
+             ferror(f) ? "cannot be read" : "is larger than 1 MB");
+        goto done;
+    }
+    const char *end = NULL;
+    root = cJSON_ParseWithLengthOpts(text, n, &end, false);
+    if (root == NULL || !cJSON_IsObject(root)) {
+        size_t at = root == NULL && end != NULL ? (size_t)(end - text) : 0;
+        fail(msg, cap, "--config %s: %s", path,
+             root == NULL ? "is not valid JSON" : "must hold a JSON object");
+        if (root == NULL) {
+            size_t len = strlen(msg);
+            snprintf(msg + len, cap - len, " (near byte %zu)", at);
+        }
+        goto done;
+    }
+    set_str(&c->config_file, path);
+    const cJSON *item;
+    cJSON_ArrayForEach(item, root)
+    {
+        char src[160];
+        const option_t *o = find_key(item->string);
+        snprintf(src, sizeof(src), "--config %s: \"%.40s\"", path, item->string);
+        if (o == NULL) {
+            fail(msg, cap,
+                 "--config %s: unknown option \"%.60s\" (keys are the long flag names, "
+                 "as \"port\" or \"rate-limiting\")",
+                 path, item->string);
+            goto done;
+        }
+        if (apply_json(c, o, item, src, raw_key, msg, cap) != 0) {
+            goto done;
+        }
+    }
+    rc = 0;
+done:
+    cJSON_Delete(root);
+    base_free(text);
+    fclose(f);
+    return rc;
+}
+
 int emu_config_load(emu_config_t *c, int argc, char *const *argv,
                     char *(*env_get)(const char *name), char *msg, size_t cap)
 {
     char *raw_key = NULL;
     msg[0] = '\0';
-    int rc = load_env(c, env_get, &raw_key, msg, cap);
+    const char *path = config_path(argc, argv, env_get);
+    int rc = path != NULL ? load_file(c, path, &raw_key, msg, cap) : 0;
+    if (rc == 0) {
+        rc = load_env(c, env_get, &raw_key, msg, cap);
+    }
     if (rc == 0) {
         rc = load_args(c, argc, argv, &raw_key, msg, cap);
     }
@@ -500,7 +673,9 @@ void emu_config_usage(FILE *out)
           "       cosmos-cassandra-emulator certs export [options] print the CA certificate "
           "(PEM)\n"
           "       cosmos-cassandra-emulator estimate [options]     price the traffic "
-          "(estimate --help)\n\n"
+          "(estimate --help)\n"
+          "       cosmos-cassandra-emulator health [--admin ADDR] [--timeout S]\n"
+          "                                        exit 0 when the server is ready, else 1\n\n"
           "A local stand-in for Azure Cosmos DB for Apache Cassandra: CQL native protocol v4\n"
           "over TLS, user = account name, password = account key.\n\nOptions:\n",
           out);

@@ -25,6 +25,7 @@
 #define EMU_MAX_CERT_HOSTS       32
 #define EMU_DEFAULT_SSR_MS       60000 /* the service retries throttled requests for 60 s */
 #define EMU_DEFAULT_ADMIN_PORT   10351
+#define EMU_ADMIN_OFF            (-1)                /* --admin-port off */
 #define EMU_CHECKPOINT_LOG_BYTES (64u * 1024 * 1024) /* durable: snapshot past this log size */
 
 typedef enum {
@@ -68,18 +69,31 @@ typedef struct emu_config_s {
     bool durable;      /* --storage durable: data in <data-dir>/data survives restarts */
     bool fsync_always; /* --fsync always: every record fsync'ed (survives a power loss) */
     /* admin endpoint (admin.c) */
-    int admin_port;   /* HTTP status/statistics/estimates; 0: off */
+    int admin_port;   /* HTTP status/statistics/estimates; 0: any free port; EMU_ADMIN_OFF: none */
     char *admin_bind; /* loopback by default */
+    /* operations (log.c, the configuration file) */
+    emu_log_format_t log_format; /* --log-format text|json */
+    char *log_file;              /* --log-file: lines go there instead of stderr, or NULL */
+    char *config_file;           /* --config: the JSON file that was read, or NULL */
 } emu_config_t;
+
+#define EMU_CONFIG_FILE_MAX (1024u * 1024) /* a configuration file larger than this is refused */
 
 /* Fills c with the defaults (strings heap-owned). */
 void emu_config_init(emu_config_t *c);
 void emu_config_fini(emu_config_t *c);
 
 /*
- * Applies the environment (env_get, normally getenv; NULL for none) and
- * then argv[1..argc). Returns 0, or -1 with a one-line reason in msg
- * (main prints it and exits 2).
+ * Applies the configuration file (--config FILE, or COSMOS_EMULATOR_CONFIG),
+ * then the environment (env_get, normally getenv; NULL for none), then
+ * argv[1..argc): flag > env > file > default. Returns 0, or -1 with a
+ * one-line reason in msg (main prints it and exits 2).
+ *
+ * The file is a JSON object whose keys are the long flags without "--"
+ * ({"port": 10350, "profile": "cassandra", "rate-limiting": "on"}):
+ * numbers for N options, true/false for switches (and for on|off),
+ * strings for the rest, an array of strings for the repeatable
+ * cert-host. An unknown key or a value of the wrong type is an error.
  */
 int emu_config_load(emu_config_t *c, int argc, char *const *argv,
                     char *(*env_get)(const char *name), char *msg, size_t cap);

@@ -42,6 +42,7 @@
 #include "emulator/auth.h"
 #include "emulator/dispatch.h"
 #include "emulator/log.h"
+#include "emulator/telemetry.h"
 #include "emulator/tls.h"
 
 #define PEEK_TIMEOUT_SEC  10
@@ -539,6 +540,7 @@ static void on_retry(evutil_socket_t fd, short what, void *arg)
         }
     }
     base_arena_reset(&c->arena);
+    emu_telemetry_request(h->header.opcode, base_mono_us() - h->started_us);
     held_free(h);
     flush_out(c);
 }
@@ -592,17 +594,19 @@ static void handle_frame(emu_conn_t *c, const wire_header_t *h, const uint8_t *b
     base_error_t err;
     uint8_t *plain = NULL;
     size_t len = h->length;
+    int64_t t0 = base_mono_us();
+    size_t held = c->n_held; /* a request held for retry is counted when it is answered */
     if (h->flags & WIRE_FLAG_COMPRESSION) {
         if (!c->compress) {
             base_error_set(&err, WIRE_ERR_PROTOCOL_ERROR,
                            "Received a compressed frame but no compression was negotiated in "
                            "STARTUP");
             send_error(c, h->stream, h->opcode, &err);
-            return;
+            goto done;
         }
         if (wire_lz4_decompress(body, len, c->srv->cfg->max_frame, &plain, &len, &err) != BASE_OK) {
             send_error(c, h->stream, h->opcode, &err);
-            return;
+            goto done;
         }
         body = plain;
     }
@@ -612,7 +616,11 @@ static void handle_frame(emu_conn_t *c, const wire_header_t *h, const uint8_t *b
     } else {
         handle_request(c, h, &req, body, len);
     }
+done:
     base_free(plain);
+    if (c->n_held == held) {
+        emu_telemetry_request(h->opcode, base_mono_us() - t0);
+    }
 }
 
 /*

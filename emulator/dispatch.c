@@ -16,6 +16,7 @@
 #include "emulator/dispatch.h"
 
 #include "emulator/charge.h"
+#include "emulator/telemetry.h"
 
 static bool is_statement(uint8_t opcode)
 {
@@ -39,6 +40,7 @@ void emu_dispatch_error(const emu_reply_t *reply, uint8_t opcode, const base_err
     wire_response_begin(&rb, reply->out, reply->version, reply->stream, WIRE_OP_ERROR);
     wire_encode_error(reply->out, err);
     finish(reply, &rb, is_statement(opcode), 0.0, NULL, 0);
+    emu_telemetry_error(opcode, (uint32_t)err->code);
 }
 
 static bool known_kind(int kind)
@@ -150,6 +152,7 @@ void emu_dispatch(cql_engine_t *e, emu_metering_t *m, cql_session_t *s, const wi
                         failed ? WIRE_OP_ERROR : WIRE_OP_RESULT);
     if (failed) {
         wire_encode_error(reply->out, &err);
+        emu_telemetry_error(req->opcode, (uint32_t)err.code);
     } else {
         encode_result(reply->out, reply->version, &res);
     }

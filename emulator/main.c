@@ -1,12 +1,14 @@
 /*
  * main.c - argv -> config -> run. Layer: emulator. No logic lives here:
  * configuration is config.c, serving is server.c, `certs export` is tls.c,
- * `estimate` (which has options of its own) is estimate.c.
+ * `estimate` (which has options of its own) is estimate.c, `health` (the
+ * container's HEALTHCHECK) is admin.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "emulator/admin.h"
 #include "emulator/config.h"
 #include "emulator/estimate.h"
 #include "emulator/server.h"
@@ -23,6 +25,9 @@ int main(int argc, char **argv)
     int rc;
     if (argc > 1 && strcmp(argv[1], "estimate") == 0) {
         return emu_estimate_main(argc - 1, argv + 1);
+    }
+    if (argc > 1 && strcmp(argv[1], "health") == 0) {
+        return emu_admin_health_main(argc - 1, argv + 1);
     }
     emu_config_init(&cfg);
     if (emu_config_load(&cfg, argc, argv, getenv, msg, sizeof(msg)) != 0) {

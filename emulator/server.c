@@ -14,6 +14,16 @@
  * and close, leave the loop when the last one is gone (or after a short
  * grace period), then free everything, so ASan's leak check stays clean.
  *
+ * Start-up: the CQL listener is bound (not yet accepting) and the admin
+ * endpoint started before storage is opened, and the engine is built (and
+ * durable storage recovered) on a worker thread while the loop serves the
+ * admin endpoint alone, so GET /healthz answers "starting"/"recovering"
+ * instead of hanging. The loop thread touches neither storage, the engine
+ * nor the meter's tables until the worker is joined (the admin endpoint
+ * answers 503 to the routes that would); then the listener accepts,
+ * /healthz turns "ok" and "ready" is logged. Connections made meanwhile
+ * wait in the kernel's backlog.
+ *
  * Durable storage (--storage durable): storage keeps its commit log and
  * snapshots in <data-dir>/data and cql its schema log beside them. The
  * schema is restored before the loop runs, so no request sees a partial
@@ -25,19 +35,42 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "emulator/admin.h"
 #include "emulator/conn.h"
 #include "emulator/log.h"
+#include "emulator/telemetry.h"
 #include "emulator/tls.h"
 
 #define DRAIN_TIMEOUT_SEC    2
 #define CHECKPOINT_CHECK_SEC 2 /* how often the commit log's size is looked at */
 #define DATA_SUBDIR          "data"
 #define SCHEMA_LOG_FILE      "schema.log"
+/* Tests only: the worker waits this long first, so a test can watch /healthz say
+ * "starting" or "recovering" without depending on how long a recovery takes. */
+#define START_DELAY_ENV      "COSMOS_EMULATOR_TEST_START_DELAY_MS"
+
+/* The start-up worker (see the top of the file). */
+typedef struct emu_startup_s {
+    emu_server_t *s;
+    struct sockaddr_storage addr; /* the bound CQL address, for system.local */
+    pthread_t thread;
+    int pipe[2];        /* the worker writes one byte to [1] when it is done */
+    struct event *done; /* on [0], on the loop */
+    int rc;             /* BASE_OK or BASE_ERROR, read after the join */
+    long delay_ms;
+} emu_startup_t;
+
+static int start_engine(emu_server_t *s, const struct sockaddr_storage *ss);
+static void announce(emu_server_t *s);
 
 static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *addr,
                       int addr_len, void *arg)
@@ -80,6 +113,13 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
         return;
     }
     s->stopping = true;
+    emu_admin_set_health(s->admin, EMU_HEALTH_STOPPING);
+    if (s->startup != NULL) {
+        /* the worker cannot be interrupted: the loop ends once it is done */
+        emu_log(EMU_LOG_INFO, 0, "%s: shutting down once start-up is done",
+                sig == SIGINT ? "SIGINT" : "SIGTERM");
+        return;
+    }
     emu_log(EMU_LOG_INFO, 0, "%s: shutting down (%zu connection(s))",
             sig == SIGINT ? "SIGINT" : "SIGTERM", s->n_conns);
     evconnlistener_free(s->listener);
@@ -148,8 +188,9 @@ static int listen_on(emu_server_t *s, struct sockaddr_storage *ss)
         return BASE_ERROR;
     }
     s->listener = evconnlistener_new_bind(
-        s->base, on_accept, s, LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC,
-        -1, (struct sockaddr *)ss, (int)len);
+        s->base, on_accept, s,
+        LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC | LEV_OPT_DISABLED, -1,
+        (struct sockaddr *)ss, (int)len); /* accepting once start-up is done */
     if (s->listener == NULL) {
         emu_log(EMU_LOG_ERROR, 0, "cannot listen on %s:%d: %s", s->cfg->bind, s->cfg->port,
                 strerror(errno));
@@ -179,9 +220,11 @@ static int checkpoint(emu_server_t *s, const char *why)
     uint64_t log_bytes = storage_db_log_bytes(s->db);
     int64_t t0 = base_mono_us();
     if (storage_db_checkpoint(s->db, &err) != BASE_OK) {
+        emu_telemetry_checkpoint(false, 0);
         emu_log(EMU_LOG_ERROR, 0, "checkpoint (%s) failed: %s", why, err.msg);
         return BASE_ERROR;
     }
+    emu_telemetry_checkpoint(true, base_mono_us() - t0);
     emu_log(EMU_LOG_INFO, 0,
             "checkpoint (%s): %.1f MB of commit log folded into a snapshot in %lld ms", why,
             (double)log_bytes / (1024.0 * 1024.0), (long long)((base_mono_us() - t0) / 1000));
@@ -222,7 +265,7 @@ static int make_dirs(const char *dir)
     }
 }
 
-/* Opens <data-dir>/data, restores the schema over it and arms the checkpoint timer. */
+/* Opens <data-dir>/data (on the start-up worker: no libevent here). */
 static int open_durable(emu_server_t *s, char *dir, size_t cap)
 {
     base_error_t err;
@@ -243,6 +286,12 @@ static int open_durable(emu_server_t *s, char *dir, size_t cap)
     }
     emu_log(EMU_LOG_DEBUG, 0, "storage opened in %lld ms",
             (long long)((base_mono_us() - t0) / 1000));
+    return BASE_OK;
+}
+
+/* Durable storage: the timer that snapshots a long commit log (on the loop). */
+static int arm_checkpoints(emu_server_t *s)
+{
     s->checkpoint_timer = event_new(s->base, -1, EV_PERSIST, on_checkpoint_timer, s);
     struct timeval tv = {CHECKPOINT_CHECK_SEC, 0};
     if (s->checkpoint_timer == NULL || evtimer_add(s->checkpoint_timer, &tv) != 0) {
@@ -299,8 +348,118 @@ static int start_engine(emu_server_t *s, const struct sockaddr_storage *ss)
     return s->cfg->durable ? restore_schema(s, dir) : BASE_OK;
 }
 
+/* ---- start-up ---------------------------------------------------------------- */
+
+static void *startup_main(void *arg)
+{
+    emu_startup_t *st = arg;
+    if (st->delay_ms > 0) {
+        struct timespec ts = {st->delay_ms / 1000, (st->delay_ms % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    st->rc = start_engine(st->s, &st->addr);
+    char one = 1;
+    ssize_t w = write(st->pipe[1], &one, 1);
+    (void)w; /* a pipe with room for one byte */
+    return NULL;
+}
+
+static void startup_free(emu_server_t *s)
+{
+    emu_startup_t *st = s->startup;
+    if (st == NULL) {
+        return;
+    }
+    pthread_join(st->thread, NULL);
+    if (st->done != NULL) {
+        event_free(st->done);
+    }
+    close(st->pipe[0]);
+    close(st->pipe[1]);
+    base_free(st);
+    s->startup = NULL;
+}
+
+/* On the loop, once the worker wrote its byte: join it, then serve. */
+static void on_started(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    emu_server_t *s = arg;
+    int rc = s->startup->rc;
+    startup_free(s);
+    if (rc != BASE_OK) {
+        s->start_failed = true;
+        event_base_loopbreak(s->base);
+        return;
+    }
+    if (s->stopping) {
+        event_base_loopbreak(s->base);
+        return;
+    }
+    if ((s->cfg->durable && arm_checkpoints(s) != BASE_OK) ||
+        evconnlistener_enable(s->listener) != 0) {
+        emu_log(EMU_LOG_ERROR, 0, "cannot start serving CQL");
+        s->start_failed = true;
+        event_base_loopbreak(s->base);
+        return;
+    }
+    emu_admin_set_health(s->admin, EMU_HEALTH_READY);
+    announce(s);
+}
+
+static int startup_begin(emu_server_t *s, const struct sockaddr_storage *ss)
+{
+    emu_startup_t *st = base_calloc(1, sizeof(*st));
+    const char *delay = getenv(START_DELAY_ENV);
+    st->s = s;
+    st->addr = *ss;
+    st->delay_ms = delay != NULL ? strtol(delay, NULL, 10) : 0;
+    if (pipe2(st->pipe, O_CLOEXEC) != 0) {
+        emu_log(EMU_LOG_ERROR, 0, "cannot start: pipe: %s", strerror(errno));
+        base_free(st);
+        return BASE_ERROR;
+    }
+    st->done = event_new(s->base, st->pipe[0], EV_READ, on_started, s);
+    if (st->done == NULL || event_add(st->done, NULL) != 0 ||
+        pthread_create(&st->thread, NULL, startup_main, st) != 0) {
+        emu_log(EMU_LOG_ERROR, 0, "cannot start the start-up worker");
+        if (st->done != NULL) {
+            event_free(st->done);
+        }
+        close(st->pipe[0]);
+        close(st->pipe[1]);
+        base_free(st);
+        return BASE_ERROR;
+    }
+    s->startup = st;
+    emu_admin_set_health(s->admin, s->cfg->durable ? EMU_HEALTH_RECOVERING : EMU_HEALTH_STARTING);
+    return BASE_OK;
+}
+
+/* The start-up lines, then "ready" (test harnesses wait for it). */
+static void announce(emu_server_t *s)
+{
+    const emu_config_t *cfg = s->cfg;
+    emu_log(EMU_LOG_INFO, 0, "account %s, data center \"%s\", profile %s, max frame %zu MB",
+            cfg->account, cfg->region, cfg->profile == CQL_PROFILE_COSMOS ? "cosmos" : "cassandra",
+            cfg->max_frame / (1024 * 1024));
+    char capacity[64] = "serverless";
+    if (!cfg->serverless) {
+        snprintf(capacity, sizeof(capacity), "table default %lld RU/s%s",
+                 (long long)cfg->default_throughput, cfg->burst_capacity ? " with burst" : "");
+    }
+    emu_log(EMU_LOG_INFO, 0, "request units: rate limiting %s%s, consistency %s, %s, cost model %s",
+            cfg->rate_limiting ? "on" : "off",
+            cfg->rate_limiting && cfg->server_side_retry ? " (server-side retry)" : "",
+            ru_consistency_name(cfg->consistency), capacity,
+            cfg->cost_model_file ? cfg->cost_model_file : "built in");
+    emu_log(EMU_LOG_INFO, 0, "ready");
+}
+
 static void server_fini(emu_server_t *s)
 {
+    startup_free(s); /* joins a worker still running (the loop failed) */
     while (s->conns != NULL) {
         emu_conn_free(s->conns);
     }
@@ -332,6 +491,7 @@ static void server_fini(emu_server_t *s)
     if (s->base != NULL) {
         event_base_free(s->base);
     }
+    emu_log_close();
 }
 
 int emu_server_run(const emu_config_t *cfg)
@@ -340,16 +500,21 @@ int emu_server_run(const emu_config_t *cfg)
     struct sockaddr_storage ss;
     base_error_t err;
     int rc = 1;
+    char msg[512];
     memset(&s, 0, sizeof(s));
     s.cfg = cfg;
     emu_log_set_level(cfg->log_level);
+    emu_log_set_format(cfg->log_format);
+    if (emu_log_open_file(cfg->log_file, msg, sizeof(msg)) != 0) {
+        fprintf(stderr, "cosmos-cassandra-emulator: %s\n", msg);
+        return 2;
+    }
     signal(SIGPIPE, SIG_IGN); /* a peer gone mid-write is an EPIPE, not a death */
 
     if (cfg->tls && (s.ssl = emu_tls_ctx_new(cfg, &err)) == NULL) {
         emu_log(EMU_LOG_ERROR, 0, "%s", err.msg);
         goto done;
     }
-    char msg[512];
     if ((s.metering = emu_metering_new(cfg, msg, sizeof(msg))) == NULL) {
         emu_log(EMU_LOG_ERROR, 0, "%s", msg);
         rc = 2; /* a bad --cost-model or --prices file is a configuration error */
@@ -363,9 +528,6 @@ int emu_server_run(const emu_config_t *cfg)
     if (listen_on(&s, &ss) != BASE_OK) {
         goto done;
     }
-    if (start_engine(&s, &ss) != BASE_OK) {
-        goto done;
-    }
     s.sigint = evsignal_new(s.base, SIGINT, on_signal, &s);
     s.sigterm = evsignal_new(s.base, SIGTERM, on_signal, &s);
     if (s.sigint == NULL || s.sigterm == NULL || evsignal_add(s.sigint, NULL) != 0 ||
@@ -374,28 +536,20 @@ int emu_server_run(const emu_config_t *cfg)
         goto done;
     }
     emu_log(EMU_LOG_INFO, 0, "listening on %s (%s)", s.endpoint, s.ssl ? "TLS" : "plaintext");
-    emu_log(EMU_LOG_INFO, 0, "account %s, data center \"%s\", profile %s, max frame %zu MB",
-            cfg->account, cfg->region, cfg->profile == CQL_PROFILE_COSMOS ? "cosmos" : "cassandra",
-            cfg->max_frame / (1024 * 1024));
-    char capacity[64] = "serverless";
-    if (!cfg->serverless) {
-        snprintf(capacity, sizeof(capacity), "table default %lld RU/s%s",
-                 (long long)cfg->default_throughput, cfg->burst_capacity ? " with burst" : "");
+    s.admin = emu_admin_start(&s);
+    if (startup_begin(&s, &ss) != BASE_OK) {
+        goto done;
     }
-    emu_log(EMU_LOG_INFO, 0, "request units: rate limiting %s%s, consistency %s, %s, cost model %s",
-            cfg->rate_limiting ? "on" : "off",
-            cfg->rate_limiting && cfg->server_side_retry ? " (server-side retry)" : "",
-            ru_consistency_name(cfg->consistency), capacity,
-            cfg->cost_model_file ? cfg->cost_model_file : "built in");
-    s.admin = emu_admin_start(s.base, cfg, s.endpoint, s.ssl != NULL, s.metering);
-    emu_log(EMU_LOG_INFO, 0, "ready");
     if (event_base_dispatch(s.base) < 0) {
         emu_log(EMU_LOG_ERROR, 0, "the event loop failed");
         goto done;
     }
+    if (s.start_failed) {
+        goto done;
+    }
     rc = 0;
     /* The connections are gone: nothing writes while the snapshot is taken. */
-    if (cfg->durable && checkpoint(&s, "shutdown") != BASE_OK) {
+    if (cfg->durable && s.db != NULL && checkpoint(&s, "shutdown") != BASE_OK) {
         rc = 1;
     }
     emu_log(EMU_LOG_INFO, 0, "stopped");

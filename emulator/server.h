@@ -27,13 +27,15 @@ typedef struct emu_server_s {
     SSL_CTX *ssl;                   /* NULL with --no-tls */
     storage_db_t *db;
     cql_engine_t *engine;
-    emu_metering_t *metering;  /* request units: attached to engine */
-    struct emu_admin_s *admin; /* HTTP admin endpoint, NULL when off (admin.c) */
+    emu_metering_t *metering;      /* request units: attached to engine */
+    struct emu_admin_s *admin;     /* HTTP admin endpoint, NULL when off (admin.c) */
+    struct emu_startup_s *startup; /* the start-up worker while it runs (server.c) */
     emu_events_t *events;
     emu_conn_t *conns; /* every open connection, newest first */
     size_t n_conns;
     uint64_t next_conn_id;
     bool stopping;
+    bool start_failed; /* the start-up worker could not open storage or restore */
     char endpoint[80]; /* "127.0.0.1:10350" as bound */
 } emu_server_t;
 

@@ -14,6 +14,8 @@
 #include "emulator/tls.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sys/socket.h>
 
 #include <event2/bufferevent_ssl.h>
@@ -106,6 +108,27 @@ int emu_tls_export_ca(const emu_config_t *cfg)
         return 1;
     }
     return 0;
+}
+
+int emu_tls_ca_pem(const emu_config_t *cfg, base_buf_t *out, base_error_t *err)
+{
+    char dir[CERTS_PATH_MAX];
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (f == NULL) {
+        return base_error_set(err, 0, "cannot buffer the CA certificate");
+    }
+    int rc = certs_dir(cfg, dir, sizeof(dir), err);
+    if (rc == BASE_OK) {
+        rc = certs_export_ca(dir, f, err);
+    }
+    fclose(f); /* sets text and len */
+    if (rc == BASE_OK) {
+        base_buf_put(out, text, len);
+    }
+    free(text);
+    return rc;
 }
 
 emu_tls_peek_t emu_tls_peek(evutil_socket_t fd)

@@ -23,6 +23,9 @@ void emu_tls_ctx_free(SSL_CTX *ctx);
 /* `certs export`: the CA certificate in PEM on stdout. Returns an exit code. */
 int emu_tls_export_ca(const emu_config_t *cfg);
 
+/* The same PEM appended to out (for GET /cert). BASE_OK, or BASE_ERROR with err. */
+int emu_tls_ca_pem(const emu_config_t *cfg, base_buf_t *out, base_error_t *err);
+
 typedef enum {
     EMU_TLS_PEEK_TLS,    /* first byte is a handshake record (0x16) */
     EMU_TLS_PEEK_PLAIN,  /* something else: not a TLS client */

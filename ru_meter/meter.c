@@ -665,3 +665,87 @@ double ru_meter_charge(ru_meter_t *m, const ru_request_t *req, const ru_decision
     ru__acc_add(&m->total, cost, op->failed);
     return cost;
 }
+
+
+/* ---- resetting the statistics ----------------------------------------------- */
+
+static void acc_clear(ru_acc_t *a)
+{
+    memset(a, 0, sizeof(*a));
+}
+
+
+/* Takes what part contributed out of whole; whole's min and max stay. */
+static void acc_subtract(ru_acc_t *whole, const ru_acc_t *part)
+{
+    whole->failed -= part->failed < whole->failed ? part->failed : whole->failed;
+    whole->throttled -= part->throttled < whole->throttled ? part->throttled : whole->throttled;
+    whole->would_throttle -=
+        part->would_throttle < whole->would_throttle ? part->would_throttle : whole->would_throttle;
+    whole->ru_total -= part->ru_total;
+    if (whole->ru_total < 0) {
+        whole->ru_total = 0;
+    }
+    for (size_t i = 0; i < RU_HIST_BUCKETS; i++) {
+        whole->hist.buckets[i] -= part->hist.buckets[i] < whole->hist.buckets[i]
+                                      ? part->hist.buckets[i]
+                                      : whole->hist.buckets[i];
+    }
+    whole->hist.count -=
+        part->hist.count < whole->hist.count ? part->hist.count : whole->hist.count;
+    if (whole->hist.count == 0) {
+        memset(&whole->hist, 0, sizeof(whole->hist));
+    }
+}
+
+
+static void table_clear(ru_table_t *t)
+{
+    acc_clear(&t->acc);
+    ru__rate_init(&t->rate);
+    for (size_t i = 0; i < t->n_parts; i++) {
+        memset(&t->parts[i], 0, sizeof(ru_part_t));
+        ru__rate_init(&t->parts[i].rate);
+    }
+    memset(t->slices, 0, sizeof(t->slices));
+    ru__rate_init(&t->demand);
+    t->throttled_ru = 0;
+    ru__series_init(&t->series);
+}
+
+
+void ru_meter_reset_stats(ru_meter_t *m)
+{
+    for (size_t i = 0; i < m->tables.cap; i++) {
+        if (m->tables.slots[i].key != NULL) {
+            table_clear(m->tables.slots[i].val);
+        }
+    }
+    for (size_t i = 0; i < m->shapes.cap; i++) {
+        if (m->shapes.slots[i].key != NULL) {
+            acc_clear(&((ru_shape_t *)m->shapes.slots[i].val)->acc);
+        }
+    }
+    acc_clear(&m->total);
+    m->started_us = -1;
+    m->last_us = -1;
+}
+
+
+int ru_meter_reset_table_stats(ru_meter_t *m, const char *keyspace, const char *table)
+{
+    ru_table_t *t = table_find(m, keyspace, table);
+    if (t == NULL) {
+        return BASE_ENOTFOUND;
+    }
+    acc_subtract(&m->total, &t->acc);
+    table_clear(t);
+    for (size_t i = 0; i < m->shapes.cap; i++) {
+        ru_shape_t *sh = m->shapes.slots[i].val;
+        if (m->shapes.slots[i].key != NULL && strcmp(sh->keyspace, t->keyspace) == 0 &&
+            strcmp(sh->table, t->table) == 0) {
+            acc_clear(&sh->acc);
+        }
+    }
+    return BASE_OK;
+}

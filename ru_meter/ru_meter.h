@@ -375,6 +375,17 @@ typedef struct ru_snapshot_s {
 void ru_meter_snapshot(const ru_meter_t *m, int64_t now_us, ru_snapshot_t *out);
 void ru_snapshot_fini(ru_snapshot_t *snap);
 
+/* Statistics start again (a test suite's per-test RU budget): every count,
+ * RU total, histogram, per-second rate and peak, per shape, table and
+ * partition, and the observed period. Throughput, partitions, storage and
+ * the token buckets' state are configuration, not statistics: kept. */
+void ru_meter_reset_stats(ru_meter_t *m);
+
+/* The same for one table and its statement shapes; the account totals
+ * lose what the table had contributed (their maximum is kept). BASE_OK,
+ * or BASE_ENOTFOUND when the meter never saw the table. */
+int ru_meter_reset_table_stats(ru_meter_t *m, const char *keyspace, const char *table);
+
 /* ---- estimation (estimate.c) -------------------------------------------- */
 
 typedef struct ru_prices_s {

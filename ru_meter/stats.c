@@ -9,6 +9,8 @@
  * second ever, so a partition's peak can be set against its per-second
  * budget (the service's "Normalized RU Consumption"). A snapshot owns copies
  * of everything; the meter may change or be freed after it is taken.
+ * Shapes with nothing recorded (admitted but never charged, or reset) are
+ * left out of snapshots; tables are always listed (they carry throughput).
  */
 #include <math.h>
 
@@ -249,8 +251,9 @@ void ru_meter_snapshot(const ru_meter_t *m, int64_t now_us, ru_snapshot_t *out)
     out->shapes = base_calloc(m->shapes.len + 1, sizeof(ru_shape_stats_t));
     for (size_t i = 0; i < m->shapes.cap; i++) {
         const ru_shape_t *sh = m->shapes.slots[i].val;
-        if (m->shapes.slots[i].key == NULL) {
-            continue;
+        if (m->shapes.slots[i].key == NULL ||
+            (sh->acc.hist.count == 0 && sh->acc.throttled == 0 && sh->acc.would_throttle == 0)) {
+            continue; /* nothing recorded (or reset): a shape of no traffic is no news */
         }
         ru_shape_stats_t *ss = &out->shapes[out->n_shapes++];
         ss->keyspace = base_strdup(sh->keyspace);

@@ -9,11 +9,8 @@ cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 JOBS="${JOBS:-2}"
 
-build() { # build <dir> <cmake args...>
-    local dir="$1"
-    shift
-    cmake -S . -B "$dir" "$@" >/dev/null
-    cmake --build "$dir" -j"$JOBS"
+build() { # build <dir> <cmake args...>: the same script the Docker image builds with
+    JOBS="$JOBS" ./scripts/build.sh "$@"
 }
 
 build build-release -DCMAKE_BUILD_TYPE=Release

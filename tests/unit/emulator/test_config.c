@@ -1,9 +1,12 @@
-/* Unit tests for emulator/config.c: defaults, environment, flags, and the
- * --key rule. */
+/* Unit tests for emulator/config.c: defaults, environment, flags, the
+ * --key rule, and the configuration file (--config) with its precedence. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -399,6 +402,165 @@ static void usage_documents_every_request_unit_flag(void **state)
     free(text);
 }
 
+/* ---- the configuration file ------------------------------------------------ */
+
+static char config_path[64];
+
+/* Writes text to a fresh temporary file; its path is config_path. */
+static const char *write_config(const char *text)
+{
+    snprintf(config_path, sizeof(config_path), "/tmp/emu-config-test-XXXXXX");
+    int fd = mkstemp(config_path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    return config_path;
+}
+
+static void config_file_sets_every_kind_of_option(void **state)
+{
+    (void)state;
+    emu_config_t c;
+    char msg[256];
+    const char *path = write_config(
+        "{\"port\": 9043, \"profile\": \"cassandra\", \"rate-limiting\": \"on\", \"serverless\": "
+        "true, \"no-tls\": true, \"cert-host\": [\"a.example\", \"10.0.0.1\"], \"admin-port\": "
+        "\"off\", \"log-format\": \"json\", \"region\": \"West US\", \"server-side-retry\": "
+        "false}");
+    const char *args[] = {"--config", path, NULL};
+    assert_int_equal(load(&c, NULL, args, msg), 0);
+    assert_int_equal(c.port, 9043);
+    assert_int_equal(c.profile, CQL_PROFILE_CASSANDRA);
+    assert_true(c.rate_limiting);
+    assert_true(c.serverless);
+    assert_false(c.tls);
+    assert_int_equal(c.n_cert_hosts, 2);
+    assert_string_equal(c.cert_hosts[1], "10.0.0.1");
+    assert_int_equal(c.admin_port, EMU_ADMIN_OFF);
+    assert_int_equal(c.log_format, EMU_LOG_JSON);
+    assert_string_equal(c.region, "West US");
+    assert_false(c.server_side_retry);
+    assert_string_equal(c.config_file, path);
+    emu_config_fini(&c);
+    unlink(path);
+}
+
+static void flag_beats_env_beats_file_beats_default(void **state)
+{
+    (void)state;
+    emu_config_t c;
+    char msg[256];
+    const char *path =
+        write_config("{\"port\": 1111, \"region\": \"File Region\", \"account\": \"file-acct\"}");
+    /* the path from the environment, the port from all three */
+    const char *env[] = {"COSMOS_EMULATOR_CONFIG",
+                         path,
+                         "COSMOS_EMULATOR_PORT",
+                         "2222",
+                         "COSMOS_EMULATOR_REGION",
+                         "Env Region",
+                         NULL};
+    const char *args[] = {"--port=3333", NULL};
+    assert_int_equal(load(&c, env, args, msg), 0);
+    assert_int_equal(c.port, 3333);              /* flag */
+    assert_string_equal(c.region, "Env Region"); /* env over file */
+    assert_string_equal(c.account, "file-acct"); /* file over default */
+    assert_string_equal(c.bind, "127.0.0.1");    /* default */
+    assert_int_equal(c.admin_port, 10351);
+    emu_config_fini(&c);
+
+    const char *no_flags[] = {"--config", path, NULL};
+    assert_int_equal(load(&c, env + 2, no_flags, msg), 0);
+    assert_int_equal(c.port, 2222);
+    emu_config_fini(&c);
+    assert_int_equal(load(&c, NULL, no_flags, msg), 0);
+    assert_int_equal(c.port, 1111);
+    emu_config_fini(&c);
+    unlink(path);
+}
+
+/* The file text and a piece of the one-line error it must give. */
+static void assert_config_error(const char *text, const char *want)
+{
+    emu_config_t c;
+    char msg[256];
+    const char *path = write_config(text);
+    const char *args[] = {"--config", path, NULL};
+    assert_int_equal(load(&c, NULL, args, msg), -1);
+    if (strstr(msg, want) == NULL || strchr(msg, '\n') != NULL) {
+        fail_msg("for %s: got \"%s\", want \"%s\"", text, msg, want);
+    }
+    emu_config_fini(&c);
+    unlink(path);
+}
+
+static void config_file_errors_name_the_key_and_the_problem(void **state)
+{
+    (void)state;
+    assert_config_error("{\"prot\": 1}", "unknown option \"prot\"");
+    assert_config_error("{\"help\": true}", "unknown option \"help\"");
+    assert_config_error("{\"config\": \"x.json\"}", "unknown option \"config\"");
+    assert_config_error("{\"port\": \"10350\"}", "\"port\" must be a whole number");
+    assert_config_error("{\"port\": 1.5}", "\"port\" must be a whole number");
+    assert_config_error("{\"port\": 70000}", "\"port\": '70000' is not a port number");
+    assert_config_error("{\"serverless\": \"yes\"}", "\"serverless\" must be true or false");
+    assert_config_error("{\"profile\": 1}", "\"profile\" must be a string");
+    assert_config_error("{\"profile\": \"oracle\"}", "'oracle' is not a profile");
+    assert_config_error("{\"rate-limiting\": \"maybe\"}", "'maybe' is not on or off");
+    assert_config_error("{\"cert-host\": [\"a\", 2]}", "must be a list of strings");
+    assert_config_error("{\"log-format\": \"xml\"}", "'xml' is not a log format");
+    assert_config_error("{\"port\": 1,}", "is not valid JSON");
+    assert_config_error("[1, 2]", "must hold a JSON object");
+
+    emu_config_t c;
+    char msg[256];
+    const char *missing[] = {"--config", "/nonexistent/emu.json", NULL};
+    assert_int_equal(load(&c, NULL, missing, msg), -1);
+    assert_non_null(strstr(msg, "--config /nonexistent/emu.json: No such file"));
+    emu_config_fini(&c);
+}
+
+static void log_format_and_file_parse_from_flags_and_environment(void **state)
+{
+    (void)state;
+    emu_config_t c;
+    char msg[256];
+    assert_int_equal(load(&c, NULL, NULL, msg), 0);
+    assert_int_equal(c.log_format, EMU_LOG_TEXT);
+    assert_null(c.log_file);
+    emu_config_fini(&c);
+    const char *env[] = {"COSMOS_EMULATOR_LOG_FORMAT", "json", "COSMOS_EMULATOR_LOG_FILE",
+                         "/tmp/emu.log", NULL};
+    assert_int_equal(load(&c, env, NULL, msg), 0);
+    assert_int_equal(c.log_format, EMU_LOG_JSON);
+    assert_string_equal(c.log_file, "/tmp/emu.log");
+    emu_config_fini(&c);
+    const char *args[] = {"--log-format", "text", NULL};
+    assert_int_equal(load(&c, env, args, msg), 0);
+    assert_int_equal(c.log_format, EMU_LOG_TEXT);
+    emu_config_fini(&c);
+    const char *bad[] = {"--log-format=yaml", NULL};
+    assert_int_equal(load(&c, NULL, bad, msg), -1);
+    assert_non_null(strstr(msg, "--log-format: 'yaml' is not a log format (text or json)"));
+    emu_config_fini(&c);
+}
+
+static void admin_port_zero_is_a_free_port_and_off_disables(void **state)
+{
+    (void)state;
+    emu_config_t c;
+    char msg[256];
+    const char *zero[] = {"--admin-port", "0", NULL};
+    assert_int_equal(load(&c, NULL, zero, msg), 0);
+    assert_int_equal(c.admin_port, 0);
+    emu_config_fini(&c);
+    const char *env[] = {"COSMOS_EMULATOR_ADMIN_PORT", "off", NULL};
+    assert_int_equal(load(&c, env, NULL, msg), 0);
+    assert_int_equal(c.admin_port, EMU_ADMIN_OFF);
+    emu_config_fini(&c);
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -417,6 +579,11 @@ int main(void)
         cmocka_unit_test(request_unit_flags_parse_from_flags_and_environment),
         cmocka_unit_test(bad_request_unit_values_are_refused),
         cmocka_unit_test(usage_documents_every_request_unit_flag),
+        cmocka_unit_test(config_file_sets_every_kind_of_option),
+        cmocka_unit_test(flag_beats_env_beats_file_beats_default),
+        cmocka_unit_test(config_file_errors_name_the_key_and_the_problem),
+        cmocka_unit_test(log_format_and_file_parse_from_flags_and_environment),
+        cmocka_unit_test(admin_port_zero_is_a_free_port_and_off_disables),
     };
     return cmocka_run_group_tests_name("emulator/config", tests, NULL, NULL);
 }

@@ -206,6 +206,73 @@ static void snapshot_of_an_idle_meter_is_empty(void **state)
 }
 
 
+static void reset_clears_every_statistic_but_keeps_throughput(void **state)
+{
+    (void)state;
+    base_error_t err;
+    ru_meter_t *m = ru_meter_new(NULL);
+    ru_throughput_t tp = {RU_TP_MANUAL, 1000};
+    assert_int_equal(ru_meter_table_set(m, "ks", "t", &tp, 0, &err), BASE_OK);
+    ru_request_t wr = {.keyspace = "ks", .table = "t", .shape = "INSERT"};
+    ru_op_t write = {.kind = RU_OP_WRITE, .rows_written = 1, .bytes_written = 100};
+    for (int i = 0; i < 5; i++) {
+        ru_meter_charge(m, &wr, NULL, &write, 10 * SEC + i * MS);
+    }
+    ru_meter_reset_stats(m);
+    ru_snapshot_t snap;
+    ru_meter_snapshot(m, 20 * SEC, &snap);
+    assert_int_equal(snap.total.count, 0);
+    assert_true(snap.total.ru_total == 0);
+    assert_int_equal(snap.n_shapes, 0); /* nothing recorded since */
+    assert_int_equal(snap.n_tables, 1);
+    assert_int_equal(snap.tables[0].throughput.ru_s, 1000);
+    assert_true(snap.tables[0].peak_ru_s == 0);
+    assert_true(snap.tables[0].parts[0].ru_total == 0);
+    assert_true(snap.observed_s == 1); /* the period starts again too */
+    ru_snapshot_fini(&snap);
+
+    ru_meter_charge(m, &wr, NULL, &write, 30 * SEC);
+    ru_meter_snapshot(m, 32 * SEC, &snap);
+    assert_int_equal(snap.total.count, 1);
+    assert_true(snap.observed_s < 5); /* counted from the reset, not from 10 s */
+    assert_int_equal(snap.n_shapes, 1);
+    ru_snapshot_fini(&snap);
+    ru_meter_free(m);
+}
+
+
+static void table_reset_clears_one_table_and_its_share_of_the_totals(void **state)
+{
+    (void)state;
+    ru_meter_t *m = ru_meter_new(NULL);
+    ru_request_t a = {.keyspace = "ks", .table = "a", .shape = "INSERT a"};
+    ru_request_t b = {.keyspace = "ks", .table = "b", .shape = "INSERT b"};
+    ru_op_t write = {.kind = RU_OP_WRITE, .rows_written = 1, .bytes_written = 100};
+    ru_op_t fail = {.kind = RU_OP_WRITE, .failed = true, .rows_written = 1};
+    ru_meter_charge(m, &a, NULL, &write, SEC);
+    ru_meter_charge(m, &a, NULL, &fail, SEC);
+    ru_meter_charge(m, &b, NULL, &write, SEC);
+    ru_meter_charge(m, &b, NULL, &write, SEC);
+    ru_meter_charge(m, &b, NULL, &write, SEC);
+    assert_int_equal(ru_meter_reset_table_stats(m, "ks", "a"), BASE_OK);
+    assert_int_equal(ru_meter_reset_table_stats(m, "ks", "nope"), BASE_ENOTFOUND);
+    ru_snapshot_t snap;
+    ru_meter_snapshot(m, 2 * SEC, &snap);
+    assert_int_equal(snap.n_tables, 2);
+    assert_string_equal(snap.tables[0].table, "a");
+    assert_int_equal(snap.tables[0].s.count, 0);
+    assert_true(snap.tables[0].s.ru_total == 0);
+    assert_int_equal(snap.tables[1].s.count, 3);
+    assert_int_equal(snap.total.count, 3);
+    assert_int_equal(snap.total.failed, 0);
+    assert_true(fabs(snap.total.ru_total - snap.tables[1].s.ru_total) < 1e-9);
+    assert_int_equal(snap.n_shapes, 1);
+    assert_string_equal(snap.shapes[0].shape, "INSERT b");
+    ru_snapshot_fini(&snap);
+    ru_meter_free(m);
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +284,8 @@ int main(void)
         cmocka_unit_test(series_keep_the_last_seconds_and_zero_the_gaps),
         cmocka_unit_test(snapshot_summarises_shapes_tables_and_partitions),
         cmocka_unit_test(snapshot_of_an_idle_meter_is_empty),
+        cmocka_unit_test(reset_clears_every_statistic_but_keeps_throughput),
+        cmocka_unit_test(table_reset_clears_one_table_and_its_share_of_the_totals),
     };
     return cmocka_run_group_tests_name("ru_meter/stats", tests, NULL, NULL);
 }
