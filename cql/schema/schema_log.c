@@ -21,7 +21,13 @@
  *    table's data or later columns onto another column's cells;
  *  - a torn last record (the process died mid-write, or the file ends in
  *    zeros after a power loss) is cut off; a bad record followed by more data
- *    is corruption and fails start-up.
+ *    is corruption and fails start-up;
+ *  - a schema record that cannot be read never costs data: after replay,
+ *    a restored storage table that no replayed DDL claimed and that holds
+ *    data fails start-up (naming the file and where its records end), before
+ *    the log is cut or anything written. An unclaimed empty table is the
+ *    trace of a CREATE TABLE whose record never made it: it was never
+ *    acknowledged and nothing was written to it, so dropping it is safe.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -234,8 +240,8 @@ static int next_record(const char *path, const uint8_t *data, size_t len, size_t
     uint32_t n = base_load_u32(data + at), crc = base_load_u32(data + at + 4);
     if (n < REC_FIXED || n > REC_MAX) {
         return base_error_set(err, WIRE_ERR_SERVER_ERROR,
-                              "%s is corrupt at offset %zu (record length %u); move it away to "
-                              "start with an empty schema",
+                              "%s is corrupt at offset %zu (record length %u); restore it from a "
+                              "backup, or move the data directory away to start empty",
                               path, at, n);
     }
     if (n > left - REC_HEADER) {
@@ -247,8 +253,8 @@ static int next_record(const char *path, const uint8_t *data, size_t len, size_t
             return BASE_AGAIN; /* torn: the last record never reached the disk whole */
         }
         return base_error_set(err, WIRE_ERR_SERVER_ERROR,
-                              "%s is corrupt at offset %zu (checksum mismatch); move it away to "
-                              "start with an empty schema",
+                              "%s is corrupt at offset %zu (checksum mismatch); restore it from a "
+                              "backup, or move the data directory away to start empty",
                               path, at);
     }
     uint16_t ks_len = base_load_u16(p + 12);
@@ -304,6 +310,37 @@ static int replay_one(cql_engine_t *e, cql_session_t *s, const record_t *r, size
     return BASE_OK;
 }
 
+/* After replay: restored tables holding data that no replayed DDL defined mean
+ * a schema record was lost (a damaged tail, a replaced file). Nothing may be
+ * cut or dropped then: refuse, naming the file and where its records end. */
+static int check_unclaimed(cql_engine_t *e, const char *path, size_t valid_end, size_t len,
+                           base_error_t *err)
+{
+    size_t with_data = 0;
+    uint64_t first = 0;
+    storage_db_unclaimed(e->db, &with_data, &first);
+    if (with_data == 0) {
+        return BASE_OK;
+    }
+    char where[160];
+    if (valid_end < len) {
+        snprintf(where, sizeof(where),
+                 "its records stop at a damaged or torn record at offset %zu of %zu bytes",
+                 valid_end, len);
+    } else if (len <= LOG_MAGIC_LEN) {
+        snprintf(where, sizeof(where), "the file is missing or holds no record");
+    } else {
+        snprintf(where, sizeof(where), "all its %zu bytes were read", len);
+    }
+    return base_error_set(err, WIRE_ERR_SERVER_ERROR,
+                          "%s does not define %zu stored table(s) that hold data (storage id "
+                          "%llu%s); %s. Refusing to start rather than drop their rows: restore "
+                          "%s from a backup, or move the data directory away to start empty",
+                          path, with_data, (unsigned long long)first,
+                          with_data > 1 ? " and others" : "", where, path);
+}
+
+
 /* Opens the log for appending, cutting a torn tail (or writing the magic). */
 static int open_for_append(cql_engine_t *e, size_t valid_end, bool fresh, base_error_t *err)
 {
@@ -358,6 +395,14 @@ int cql_engine_restore(cql_engine_t *e, const char *schema_log_path, base_error_
     }
     if (rc == BASE_ERROR) {
         goto done;
+    }
+    rc = check_unclaimed(e, schema_log_path, fresh ? len : off, len, err);
+    if (rc != BASE_OK) {
+        goto done;
+    }
+    if (!fresh && off < len) {
+        fprintf(stderr, "cql: %s: dropping a torn record at offset %zu (%zu bytes)\n",
+                schema_log_path, off, len - off);
     }
     rc = open_for_append(e, fresh ? 0 : off, fresh, err);
 
