@@ -28,6 +28,8 @@
  *    the log is cut or anything written. An unclaimed empty table is the
  *    trace of a CREATE TABLE whose record never made it: it was never
  *    acknowledged and nothing was written to it, so dropping it is safe.
+ *    When a tail was cut, a stored cell of a column id past every replayed
+ *    column (a lost ALTER TABLE ADD) fails start-up the same way.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -341,6 +343,58 @@ static int check_unclaimed(cql_engine_t *e, const char *path, size_t valid_end, 
 }
 
 
+/* True if a stored row has a live cell of a column id the table never reached. */
+static bool row_past(const storage_row_view_t *v, uint32_t next_col_id)
+{
+    return v->n_cells > 0 && v->cells[v->n_cells - 1].col >= next_col_id; /* sorted by col */
+}
+
+
+static bool table_past(const cql_table_t *t, int64_t now)
+{
+    bool past = false;
+    storage_part_iter_t *pi = storage_part_iter_new(t->st, false, 0, NULL, 0);
+    storage_partition_t *p;
+    while (!past && (p = storage_part_iter_next(pi)) != NULL) {
+        storage_row_view_t v;
+        past = storage_partition_static(p, now, &v) && row_past(&v, t->next_col_id);
+        storage_row_iter_t *ri = storage_row_iter_new(p, NULL, NULL, false, now);
+        while (!past && storage_row_iter_next(ri, &v)) {
+            past = row_past(&v, t->next_col_id);
+        }
+        storage_row_iter_free(ri);
+    }
+    storage_part_iter_free(pi);
+    return past;
+}
+
+
+/* Only after a torn tail was cut: the lost record may have been an
+ * acknowledged ALTER TABLE ADD whose cells are stored, and a later ADD would
+ * reuse their column id for another column. Reads every live cell once. */
+static int check_column_ids(cql_engine_t *e, const char *path, size_t valid_end, size_t len,
+                            base_error_t *err)
+{
+    int64_t now = base_now_us();
+    for (size_t i = 0; i < e->n_keyspaces; i++) {
+        const cql_keyspace_t *ks = e->keyspaces[i];
+        for (size_t j = 0; j < ks->n_tables; j++) {
+            const cql_table_t *t = ks->tables[j];
+            if (t->st != NULL && table_past(t, now)) {
+                return base_error_set(
+                    err, WIRE_ERR_SERVER_ERROR,
+                    "%s does not define a column whose cells table %s.%s holds; its records "
+                    "stop at a damaged or torn record at offset %zu of %zu bytes. Refusing to "
+                    "start rather than lose or misread them: restore %s from a backup, or move "
+                    "the data directory away to start empty",
+                    path, ks->name, t->name, valid_end, len, path);
+            }
+        }
+    }
+    return BASE_OK;
+}
+
+
 /* Opens the log for appending, cutting a torn tail (or writing the magic). */
 static int open_for_append(cql_engine_t *e, size_t valid_end, bool fresh, base_error_t *err)
 {
@@ -397,6 +451,9 @@ int cql_engine_restore(cql_engine_t *e, const char *schema_log_path, base_error_
         goto done;
     }
     rc = check_unclaimed(e, schema_log_path, fresh ? len : off, len, err);
+    if (rc == BASE_OK && !fresh && off < len) {
+        rc = check_column_ids(e, schema_log_path, off, len, err);
+    }
     if (rc != BASE_OK) {
         goto done;
     }
