@@ -26,7 +26,10 @@ typedef struct emu_server_s {
     struct event *checkpoint_timer; /* durable storage: snapshots a long commit log */
     SSL_CTX *ssl;                   /* NULL with --no-tls */
     storage_db_t *db;
-    bool restored; /* durable: the schema claimed all data (else no checkpoint at exit) */
+    bool restored;           /* durable: the schema claimed all data (else no checkpoint at exit) */
+    int64_t open_started_us; /* durable: when opening storage began (recovery time) */
+    int64_t checkpoint_started_us; /* a background checkpoint runs since then, else 0 */
+    uint64_t checkpoint_log_bytes; /* the log it folds */
     cql_engine_t *engine;
     emu_metering_t *metering;      /* request units: attached to engine */
     struct emu_admin_s *admin;     /* HTTP admin endpoint, NULL when off (admin.c) */

@@ -77,8 +77,24 @@ typedef enum {
 
 /* Opens (or creates) a durable database in dir. NULL with err on failure. */
 storage_db_t *storage_db_open(const char *dir, storage_sync_t sync, base_error_t *err);
-/* Snapshot + new log; no-op for in-memory databases. */
+/* Snapshot + new log, in this process (waits for a background one first);
+ * no-op for in-memory databases. */
 int storage_db_checkpoint(storage_db_t *db, base_error_t *err);
+/*
+ * A checkpoint that does not stop the caller: the live log switches to a new
+ * generation at once, and a forked child (copy-on-write memory, as Redis's
+ * BGSAVE) writes the snapshot of that instant. BASE_OK: started (or nothing
+ * to do in memory); BASE_AGAIN: one is still running; BASE_ERROR with err.
+ * Until storage_db_checkpoint_poll reports success the older files stay, and
+ * opening the directory after a crash gives the same data either way.
+ */
+int storage_db_checkpoint_start(storage_db_t *db, base_error_t *err);
+/* Whether the background checkpoint ended: BASE_AGAIN running; BASE_OK done
+ * (older generations deleted) or none running; BASE_ERROR the child failed
+ * (err says how; the files are as before it). wait: block until it ends. */
+int storage_db_checkpoint_poll(storage_db_t *db, bool wait, base_error_t *err);
+/* Bytes of snapshot and commit log read when the database was opened. */
+uint64_t storage_db_recovered_bytes(const storage_db_t *db);
 /* Bytes in the current commit log (to decide when to checkpoint); 0 in memory. */
 uint64_t storage_db_log_bytes(const storage_db_t *db);
 bool storage_db_durable(const storage_db_t *db);

@@ -20,6 +20,8 @@
 #ifndef STORAGE_STORAGE_INT_H
 #define STORAGE_STORAGE_INT_H
 
+#include <sys/types.h>
+
 #include "storage/storage.h"
 
 /* "No deletion": older than any write timestamp. */
@@ -321,6 +323,10 @@ struct storage__durable_s {
     bool failed;
     bool reported; /* the failure was printed */
     base_buf_t enc;
+    /* A background checkpoint: the child writing snapshot-<child_gen> (0: none). */
+    pid_t child;
+    uint64_t child_gen;
+    uint64_t recovered_bytes; /* snapshot and log bytes read at open */
 };
 
 /* dir/<prefix><gen><suffix> into out (PATH_MAX-sized). */

@@ -386,6 +386,36 @@ static void checkpoint_then_more_writes_then_reopen(void **state)
 }
 
 
+/* A forked checkpoint: writes go on into the new log while the child writes
+ * the snapshot of the moment it was forked; the old generation goes only once
+ * the snapshot is whole, and every write of both sides survives a reopen. */
+static void background_checkpoint_snapshots_the_fork_point(void **state)
+{
+    dur_fixture_t *f = *state;
+    base_error_t err;
+    f->db = storage_db_open(f->dir, STORAGE_SYNC_NONE, &err);
+    assert_non_null(f->db);
+    workload(f->db);
+    assert_int_equal(storage_db_checkpoint_start(f->db, &err), BASE_OK);
+    assert_int_equal(storage_db_checkpoint_start(f->db, &err), BASE_AGAIN); /* one at a time */
+    assert_int_equal(storage_db_log_bytes(f->db), 0);
+    storage_table_t *t = storage__db_find(f->db, 7);
+    test_insert(t, 50, "a", 1, "after the fork", 800);
+    assert_true(exists(file(f, "commitlog-", 2, ".log")));
+    assert_int_equal(storage_db_checkpoint_poll(f->db, true, &err), BASE_OK);
+    assert_true(exists(file(f, "snapshot-", 2, ".lz4")));
+    assert_false(exists(file(f, "commitlog-", 1, ".log")));
+    assert_int_equal(storage_db_checkpoint_poll(f->db, false, &err), BASE_OK); /* none running */
+    char *before = dump(f->db);
+    reopen(f);
+    assert_true(storage_db_recovered_bytes(f->db) > 0);
+    char *after = dump(f->db);
+    assert_string_equal(before, after);
+    free(before);
+    free(after);
+}
+
+
 static void unclaimed_tables_are_kept_until_dropped(void **state)
 {
     dur_fixture_t *f = *state;
@@ -696,6 +726,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(writes_survive_a_crash_without_checkpoint),
         T(checkpoint_then_more_writes_then_reopen),
+        T(background_checkpoint_snapshots_the_fork_point),
         T(unclaimed_tables_are_kept_until_dropped),
         T(torn_tail_is_cut_off_and_the_rest_restored),
         T(corrupt_byte_in_the_middle_fails_the_open),
