@@ -21,7 +21,7 @@ import re
 import uuid
 
 __all__ = ["case", "q", "rows", "rows_any_order", "ok", "error", "warning", "approx",
-           "udt", "unset", "ERROR_CODES"]
+           "udt", "unset", "fmap", "flist", "ERROR_CODES"]
 
 # -- expectations -----------------------------------------------------------
 
@@ -173,6 +173,25 @@ class udt:
 
     def __repr__(self):
         return "udt(%s)" % ", ".join("%s=%s" % (k, show(v)) for k, v in self.fields.items())
+
+
+class fmap(dict):
+    """A map that can sit inside a Python set or be a dict key, for expected
+    (or bound) set<frozen<map<..>>> elements and map<frozen<map<..>>, ..> keys:
+    {fmap({1: 1}): 2}. Otherwise a plain dict."""
+
+    def __hash__(self):
+        return hash(frozenset(self.items()))
+
+
+class flist(list):
+    """A list that can sit inside a Python set or be a dict key, for
+    set<frozen<list<..>>> elements and map<frozen<list<..>>, ..> keys:
+    {flist([1, 2]): 3}. Its literal is a CQL list (a tuple would be a CQL
+    tuple); as an expected value a plain tuple matches too."""
+
+    def __hash__(self):
+        return hash(tuple(self))
 
 
 class _Unset:
@@ -350,7 +369,11 @@ def inline(text, values):
         elif c == "?":
             if vi >= len(values):
                 raise ValueError("more ? markers than values")
-            out.append(literal(values[vi]))
+            v = values[vi]
+            if isinstance(v, (list, tuple)) and re.search(r"\bIN\s*$", "".join(out), re.I):
+                out.append("(%s)" % ", ".join(literal(x) for x in v))  # IN ? takes a value list
+            else:
+                out.append(literal(v))
             vi += 1
             i += 1
         else:
