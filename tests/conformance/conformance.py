@@ -572,6 +572,9 @@ def error_of(exc):
     return None
 
 
+_DDL = re.compile(r"\s*(CREATE|ALTER|DROP)\b", re.I)
+
+
 class Runner:
     """Runs cases on one session. connect() gives (session, alive()) and is
     called again after a crash."""
@@ -700,6 +703,8 @@ class Runner:
                         "got": "client-side exception %s: %s" % (type(e).__name__, e),
                         "reason": "client-side exception %s: %s" % (type(e).__name__, e)}
             out.error_code, out.error_message = err
+        if _DDL.match(text):
+            self.prepared.clear()  # metadata (e.g. a UDT's fields) may have changed
         return self._check(expects, out, shown, mode)
 
     def _check(self, expects, out, shown, mode):
