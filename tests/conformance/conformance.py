@@ -21,7 +21,7 @@ import re
 import uuid
 
 __all__ = ["case", "q", "rows", "rows_any_order", "ok", "error", "warning", "approx",
-           "udt", "unset", "fmap", "flist", "ERROR_CODES"]
+           "udt", "unset", "fmap", "flist", "row_count", "ERROR_CODES"]
 
 # -- expectations -----------------------------------------------------------
 
@@ -71,6 +71,16 @@ class Rows(Expectation):
         return ("rows(%s)" if self.ordered else "rows_any_order(%s)") % body
 
 
+class RowCount(Expectation):
+    kind = "row_count"
+
+    def __init__(self, n):
+        self.n = n
+
+    def describe(self):
+        return "row_count(%d)" % self.n
+
+
 class Error(Expectation):
     kind = "error"
 
@@ -110,6 +120,12 @@ def rows(*r):
 def rows_any_order(*r):
     """Exactly these rows, in any order."""
     return Rows(r, False)
+
+
+def row_count(n):
+    """Exactly n rows, whatever they hold (for values no one can predict,
+    such as now() or a server-side timestamp)."""
+    return RowCount(n)
 
 
 def error(kind, substring=None):
@@ -723,6 +739,9 @@ class Runner:
             elif e.kind == "rows":
                 if not rows_equal(e.rows, out.rows, e.ordered):
                     bad = "expected %s, got %s" % (e.describe(), got)
+            elif e.kind == "row_count":
+                if len(out.rows) != e.n:
+                    bad = "expected %s, got %d rows: %s" % (e.describe(), len(out.rows), got)
             elif e.kind == "warning":
                 if not any(e.substring in w for w in out.warnings):
                     bad = "expected %s, got warnings %r" % (e.describe(), out.warnings)
