@@ -13,7 +13,7 @@ import decimal
 
 from cassandra.util import Date, Time
 
-from conformance import case, q, rows, error, approx
+from conformance import case, q, rows, rows_any_order, error, approx
 
 O = "cql3/validation/entities/JsonTest.java#%s"
 NO_FJ = "cosmos-cassandra-api-facts.md s5 (support.md): fromJson() and toJson() do not work"
@@ -145,5 +145,135 @@ CASES = [
     from_json("timestamp", [
         fj("timestampval", "123123123123"),
         sel("timestampval", datetime.datetime(1970, 1, 1) + datetime.timedelta(milliseconds=123123123123)),
+    ]),
+]
+
+
+def c(method, steps, suffix=None, **kw):
+    return case("JsonTest.%s%s" % (method, "." + suffix if suffix else ""), origin=O % method,
+                steps=steps, **kw)
+
+
+def ij(js, expect=None):
+    return q("INSERT INTO %s JSON ?", js, expect=expect if expect is not None else rows())
+
+
+CASES += [
+    c("testJsonWithGroupBy", steps=[
+        q("CREATE TABLE %s (k int, c int, v int, PRIMARY KEY (k, c))"),
+        q("INSERT INTO %s (k, c, v) VALUES (0, 0, 0)"),
+        q("INSERT INTO %s (k, c, v) VALUES (0, 1, 1)"),
+        q("INSERT INTO %s (k, c, v) VALUES (1, 0, 1)"),
+        q("SELECT JSON * FROM %s GROUP BY k", expect=rows_any_order(
+            ['{"k": 0, "c": 0, "v": 0}'], ['{"k": 1, "c": 0, "v": 1}'])),
+        q("SELECT JSON k, c, v FROM %s GROUP BY k", expect=rows_any_order(
+            ['{"k": 0, "c": 0, "v": 0}'], ['{"k": 1, "c": 0, "v": 1}'])),
+        q("SELECT JSON count(*) FROM %s GROUP BY k", expect=rows_any_order(['{"count": 2}'], ['{"count": 1}'])),
+    ]),
+    c("testSelectJsonSyntax", steps=[
+        q("CREATE TABLE %s (k int primary key, v int)"),
+        q("INSERT INTO %s (k, v) VALUES (0, 0)"),
+        q("INSERT INTO %s (k, v) VALUES (1, 1)"),
+        q("SELECT JSON * FROM %s", expect=rows_any_order(['{"k": 0, "v": 0}'], ['{"k": 1, "v": 1}'])),
+        q("SELECT JSON k, v FROM %s", expect=rows_any_order(['{"k": 0, "v": 0}'], ['{"k": 1, "v": 1}'])),
+        q("SELECT JSON v, k FROM %s", expect=rows_any_order(['{"v": 0, "k": 0}'], ['{"v": 1, "k": 1}'])),
+        q("SELECT JSON v as foo, k as bar FROM %s",
+          expect=rows_any_order(['{"foo": 0, "bar": 0}'], ['{"foo": 1, "bar": 1}'])),
+        q("SELECT JSON ttl(v), k FROM %s",
+          expect=rows_any_order(['{"ttl(v)": null, "k": 0}'], ['{"ttl(v)": null, "k": 1}'])),
+        q("SELECT JSON ttl(v) as foo, k FROM %s",
+          expect=rows_any_order(['{"foo": null, "k": 0}'], ['{"foo": null, "k": 1}'])),
+        q("SELECT JSON count(*) FROM %s", expect=rows(['{"count": 2}'])),
+        q("SELECT JSON count(*) as foo FROM %s", expect=rows(['{"foo": 2}'])),
+        q("SELECT JSON toJson(blobAsInt(intAsBlob(v))) FROM %s WHERE k = 0",
+          expect=rows(['{"system.tojson(system.blobasint(system.intasblob(v)))": "0"}']),
+          cosmos=error("Invalid"), cosmos_source=NO_FJ),
+    ]),
+    c("testInsertJsonSyntax", variants=("prepared", "simple"), steps=[
+        q("CREATE TABLE %s (k int primary key, v int)"),
+        ij('{"k": 0, "v": 0}'), q("SELECT * FROM %s", expect=rows([0, 0])),
+        ij('{"k": 0, "v": null}'), q("SELECT * FROM %s", expect=rows([0, None])),
+        ij('{"v": 1, "k": 0}'), q("SELECT * FROM %s", expect=rows([0, 1])),
+        ij('{"k": 0}'), q("SELECT * FROM %s", expect=rows([0, None])),
+        ij("null", expect=error("Invalid", "Got null for INSERT JSON values")),
+        ij('"notamap"', expect=error("Invalid", "Could not decode JSON string as a map")),
+        ij("12.34", expect=error("Invalid", "Could not decode JSON string as a map")),
+        ij('{"k": 0, "v": 0, "zzz": 0}', expect=error("Invalid", "JSON values map contains unrecognized column")),
+        ij('{"k": 0, "v": "notanint"}', expect=error("Invalid", "Unable to make int from")),
+    ]),
+    c("testInsertJsonSyntax", suffix="nullBound", steps=[
+        q("CREATE TABLE %s (k int primary key, v int)"),
+        q("INSERT INTO %s JSON ?", None, expect=error("Invalid", "Got null for INSERT JSON values")),
+    ]),
+    c("testInsertJsonSyntaxDefaultUnset", steps=[
+        q("CREATE TABLE %s (k int primary key, v1 int, v2 int)"),
+        ij('{"k": 0, "v1": 0, "v2": 0}'),
+        q("INSERT INTO %s JSON ? DEFAULT UNSET", '{"k": 0, "v2": 2}'),
+        q("SELECT * FROM %s", expect=rows([0, 0, 2])),
+        q("INSERT INTO %s JSON ? DEFAULT NULL", '{"k": 0, "v2": 2}'),
+        q("SELECT * FROM %s", expect=rows([0, None, 2])),
+        q("INSERT INTO %s JSON ? DEFAULT NULL", '{"k": 0}'),
+        q("SELECT * FROM %s", expect=rows([0, None, None])),
+        ij('{"k": 1, "v1": 1, "v2": 1}'),
+        q("INSERT INTO %s JSON ? DEFAULT UNSET", '{"k": 1, "v1": null}'),
+        q("SELECT * FROM %s WHERE k=1", expect=rows([1, None, 1])),
+        q("INSERT INTO %s JSON '{\"k\": 2, \"v1\": 2, \"v2\": 2}'"),
+        q("INSERT INTO %s JSON '{\"k\": 2, \"v1\": null}' DEFAULT UNSET"),
+        q("SELECT * FROM %s WHERE k=2", expect=rows([2, None, 2])),
+        q("INSERT INTO %s JSON '{\"k\": 2}' DEFAULT NULL"),
+        q("SELECT * FROM %s WHERE k=2", expect=rows([2, None, None])),
+    ]),
+    c("testCaseSensitivity", steps=[
+        q('CREATE TABLE %s (k int primary key, "Foo" int)'),
+        ij('{"k": 0, "\\"Foo\\"": 0}'),
+        ij('{"K": 0, "\\"Foo\\"": 0}'),
+        ij('{"\\"k\\"": 0, "\\"Foo\\"": 0}'),
+        q("SELECT JSON * FROM %s", expect=rows(['{"k": 0, "\\"Foo\\"": 0}'])),
+        q('SELECT JSON k, "Foo" as foo FROM %s', expect=rows(['{"k": 0, "foo": 0}'])),
+        q('SELECT JSON k, "Foo" as "Bar" FROM %s', expect=rows(['{"k": 0, "\\"Bar\\"": 0}'])),
+        ij('{"k": 0, "foo": 0}', expect=error("Invalid")),
+        ij('{"k": 0, "\\"foo\\"": 0}', expect=error("Invalid")),
+        q('CREATE TYPE {type1} (a int, "Foo" int)'),
+        q("CREATE TABLE {t2} (k int primary key, v frozen<type1>)"),
+        q("INSERT INTO {t2} JSON ?", '{"k": 0, "v": {"a": 0, "\\"Foo\\"": 0}}'),
+        q("SELECT JSON k, v FROM {t2}", expect=rows(['{"k": 0, "v": {"a": 0, "\\"Foo\\"": 0}}'])),
+        q("INSERT INTO {t2} JSON ?", '{"k": 0, "v": {"A": 0, "\\"Foo\\"": 0}}'),
+        q("SELECT JSON k, v FROM {t2}", expect=rows(['{"k": 0, "v": {"a": 0, "\\"Foo\\"": 0}}'])),
+    ]),
+    c("testInsertJsonSyntaxWithCollections", steps=[
+        q("CREATE TABLE %s (k int PRIMARY KEY, m map<text, boolean>, mf frozen<map<text, boolean>>, "
+          "s set<int>, sf frozen<set<int>>, l list<int>, lf frozen<list<int>>)"),
+        ij('{"k": 0, "m": {"a": true, "b": false}}'),
+        q("SELECT k, m FROM %s", expect=rows([0, {"a": True, "b": False}])),
+        ij('{"k": 0, "mf": {"a": true, "b": false}}'),
+        q("SELECT k, mf FROM %s", expect=rows([0, {"a": True, "b": False}])),
+        ij('{"k": 0, "s": [3, 1, 2]}'), q("SELECT k, s FROM %s", expect=rows([0, {1, 2, 3}])),
+        ij('{"k": 0, "sf": [3, 1, 2]}'), q("SELECT k, sf FROM %s", expect=rows([0, {1, 2, 3}])),
+        ij('{"k": 0, "l": [1, 2, 3]}'), q("SELECT k, l FROM %s", expect=rows([0, [1, 2, 3]])),
+        ij('{"k": 0, "lf": [1, 2, 3]}'), q("SELECT k, lf FROM %s", expect=rows([0, [1, 2, 3]])),
+    ]),
+    c("testInsertJsonSyntaxWithNonNativeMapKeys", steps=[
+        q("CREATE TYPE {type1} (a int)"),
+        q("CREATE TABLE %s (k int PRIMARY KEY, intmap map<int, boolean>, bigintmap map<bigint, boolean>, "
+          "varintmap map<varint, boolean>, smallintmap map<smallint, boolean>, tinyintmap map<tinyint, boolean>, "
+          "booleanmap map<boolean, boolean>, floatmap map<float, boolean>, doublemap map<double, boolean>, "
+          "decimalmap map<decimal, boolean>, tuplemap map<frozen<tuple<int, text>>, boolean>, "
+          "udtmap map<frozen<type1>, boolean>, setmap map<frozen<set<int>>, boolean>, "
+          "listmap map<frozen<list<int>>, boolean>, textsetmap map<frozen<set<text>>, boolean>, "
+          "nestedsetmap map<frozen<map<set<text>, text>>, boolean>, frozensetmap frozen<map<set<int>, boolean>>)"),
+    ] + [s for col in ("intmap", "bigintmap", "varintmap", "smallintmap", "tinyintmap") for s in (
+        ij('{"k": 0, "' + col + '": {"0": true, "1": false}}'),
+        q("SELECT JSON k, " + col + " FROM %s", expect=rows(['{"k": 0, "' + col + '": {"0": true, "1": false}}'])))
+    ] + [
+        ij('{"k": 0, "booleanmap": {"true": true, "false": false}}'),
+        q("SELECT JSON k, booleanmap FROM %s", expect=rows(['{"k": 0, "booleanmap": {"false": false, "true": true}}'])),
+    ] + [s for col in ("floatmap", "doublemap", "decimalmap") for s in (
+        ij('{"k": 0, "' + col + '": {"1.23": true, "4.56": false}}'),
+        q("SELECT JSON k, " + col + " FROM %s",
+          expect=rows(['{"k": 0, "' + col + '": {"1.23": true, "4.56": false}}'])))
+    ] + [
+        ij('{"k": 0, "tuplemap": {"[0, \\"a\\"]": true, "[1, \\"b\\"]": false}}'),
+        q("SELECT JSON k, tuplemap FROM %s",
+          expect=rows(['{"k": 0, "tuplemap": {"[0, \\"a\\"]": true, "[1, \\"b\\"]": false}}'])),
     ]),
 ]
