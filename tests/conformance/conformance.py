@@ -593,7 +593,7 @@ def error_of(exc):
     return None
 
 
-_DDL = re.compile(r"\s*(CREATE|ALTER|DROP)\b", re.I)
+_DDL = re.compile(r"\s*(CREATE|ALTER|DROP|USE)\b", re.I)
 
 
 class Runner:
@@ -726,7 +726,7 @@ class Runner:
                         "reason": "client-side exception %s: %s" % (type(e).__name__, e)}
             out.error_code, out.error_message = err
         if _DDL.match(text):
-            self.prepared.clear()  # metadata (e.g. a UDT's fields) may have changed
+            self.prepared.clear()  # schema (a UDT's fields) or the USE keyspace changed
         return self._check(expects, out, shown, mode)
 
     def _check(self, expects, out, shown, mode):
