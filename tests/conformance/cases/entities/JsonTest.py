@@ -10,6 +10,7 @@ read after such an insert finds nothing.
 
 import datetime
 import decimal
+import uuid
 
 from cassandra.util import Date, Time
 
@@ -275,5 +276,101 @@ CASES += [
         ij('{"k": 0, "tuplemap": {"[0, \\"a\\"]": true, "[1, \\"b\\"]": false}}'),
         q("SELECT JSON k, tuplemap FROM %s",
           expect=rows(['{"k": 0, "tuplemap": {"[0, \\"a\\"]": true, "[1, \\"b\\"]": false}}'])),
+    ]),
+]
+
+TO_TABLE = ("CREATE TABLE %s (k int PRIMARY KEY, asciival ascii, bigintval bigint, blobval blob, "
+            "booleanval boolean, dateval date, decimalval decimal, doubleval double, floatval float, "
+            "inetval inet, intval int, smallintval smallint, textval text, timeval time, timestampval timestamp, "
+            "timeuuidval timeuuid, tinyintval tinyint, uuidval uuid, varcharval varchar, varintval varint, "
+            "listval list<int>, frozenlistval frozen<list<int>>, setval set<uuid>, frozensetval frozen<set<uuid>>, "
+            "mapval map<ascii, int>, frozenmapval frozen<map<ascii, int>>, "
+            "tupleval frozen<tuple<int, ascii, uuid>>, udtval frozen<type1>, durationval duration)")
+TO_SETUP = [q("CREATE TYPE {type1} (a int, b uuid, c set<text>)"), q(TO_TABLE)]
+U8 = uuid.UUID("6bddc89a-5644-11e4-97fc-56847afe9798")
+U9 = uuid.UUID("6bddc89a-5644-11e4-97fc-56847afe9799")
+
+
+def put(col, value):
+    return q("INSERT INTO %s (k, " + col + ") VALUES (?, ?)", 0, value)
+
+
+def tj(col, text):
+    return q("SELECT k, toJson(" + col + ") FROM %s WHERE k = ?", 0, expect=rows([0, text]),
+             cosmos=error("Invalid"), cosmos_source=NO_FJ)
+
+
+def to_json(suffix, steps):
+    return case("JsonTest.testToJsonFct." + suffix, origin=O % "testToJsonFct", steps=TO_SETUP + steps)
+
+
+CASES += [
+    to_json("refusals", [
+        q("INSERT INTO %s (k, asciival) VALUES (?, toJson(?))", 0, 0, prepared=False,
+          expect=error("Invalid", "toJson() may only be used within the selection clause"),
+          cosmos=error("Invalid"), cosmos_source=NO_FJ),
+        q("UPDATE %s SET asciival = toJson(?) WHERE k = ?", 0, 0, prepared=False,
+          expect=error("Invalid", "toJson() may only be used within the selection clause"),
+          cosmos=error("Invalid"), cosmos_source=NO_FJ),
+        q("DELETE FROM %s WHERE k = fromJson(toJson(?))", 0, prepared=False,
+          expect=error("Invalid", "toJson() may only be used within the selection clause"),
+          cosmos=error("Invalid"), cosmos_source=NO_FJ),
+    ]),
+    to_json("ascii", [put("asciival", "ascii text"), tj("asciival", '"ascii text"'),
+                      put("asciival", ""), tj("asciival", '""')]),
+    to_json("bigint", [put("bigintval", 123123123123), tj("bigintval", "123123123123"),
+                       put("bigintval", 0), tj("bigintval", "0"),
+                       put("bigintval", -123123123123), tj("bigintval", "-123123123123")]),
+    to_json("blob", [put("blobval", b"\x00\x00\x00\x01"), tj("blobval", '"0x00000001"'),
+                     put("blobval", b""), tj("blobval", '"0x"')]),
+    to_json("boolean", [put("booleanval", True), tj("booleanval", "true"),
+                        put("booleanval", False), tj("booleanval", "false")]),
+    to_json("date", [put("dateval", Date("1987-03-23")), tj("dateval", '"1987-03-23"')]),
+    to_json("decimal", [put("decimalval", decimal.Decimal("123123.123123")), tj("decimalval", "123123.123123"),
+                        put("decimalval", decimal.Decimal("-1.23E-12")), tj("decimalval", "-1.23E-12")]),
+    to_json("double", [put("doubleval", 123123.123123), tj("doubleval", "123123.123123"),
+                       put("doubleval", 123123.0), tj("doubleval", "123123.0")]),
+    to_json("float", [put("floatval", 123.123), tj("floatval", "123.123"),
+                      put("floatval", 123123.0), tj("floatval", "123123.0")]),
+    to_json("inet", [put("inetval", "127.0.0.1"), tj("inetval", '"127.0.0.1"'),
+                     put("inetval", "::1"), tj("inetval", '"0:0:0:0:0:0:0:1"')]),
+    to_json("int", [put("intval", 123123), tj("intval", "123123"), put("intval", 0), tj("intval", "0"),
+                    put("intval", -123123), tj("intval", "-123123")]),
+    to_json("smallint", [put("smallintval", 32767), tj("smallintval", "32767"),
+                         put("smallintval", -32768), tj("smallintval", "-32768")]),
+    to_json("tinyint", [put("tinyintval", 127), tj("tinyintval", "127"),
+                        put("tinyintval", -128), tj("tinyintval", "-128")]),
+    to_json("text", [put("textval", ""), tj("textval", '""'), put("textval", "abcd"), tj("textval", '"abcd"'),
+                     put("textval", "\u8422"), tj("textval", '"\u8422"'),
+                     put("textval", "\u0000"), tj("textval", '"\\u0000"')]),
+    to_json("time", [put("timeval", 123), tj("timeval", '"00:00:00.000000123"')]),
+    to_json("timestamp", [put("timestampval", datetime.datetime(2014, 1, 1)),
+                          tj("timestampval", '"2014-01-01 00:00:00.000Z"')]),
+    to_json("uuids", [put("timeuuidval", U9), tj("timeuuidval", '"6bddc89a-5644-11e4-97fc-56847afe9799"'),
+                      put("uuidval", U9), tj("uuidval", '"6bddc89a-5644-11e4-97fc-56847afe9799"')]),
+    to_json("varint", [put("varintval", 123123123123123123123), tj("varintval", "123123123123123123123")]),
+    to_json("collections", [
+        put("listval", [1, 2, 3]), tj("listval", "[1, 2, 3]"), put("listval", []), tj("listval", "null"),
+        put("frozenlistval", [1, 2, 3]), tj("frozenlistval", "[1, 2, 3]"),
+        put("setval", {U8, U9}),
+        tj("setval", '["6bddc89a-5644-11e4-97fc-56847afe9798", "6bddc89a-5644-11e4-97fc-56847afe9799"]'),
+        put("setval", set()), tj("setval", "null"),
+        put("mapval", {"a": 1, "b": 2}), tj("mapval", '{"a": 1, "b": 2}'),
+        put("mapval", {}), tj("mapval", "null"),
+        put("frozenmapval", {"a": 1, "b": 2}), tj("frozenmapval", '{"a": 1, "b": 2}'),
+    ]),
+    to_json("tuple", [
+        put("tupleval", (1, "foobar", U9)), tj("tupleval", '[1, "foobar", "6bddc89a-5644-11e4-97fc-56847afe9799"]'),
+        put("tupleval", (1, "foobar", None)), tj("tupleval", '[1, "foobar", null]'),
+    ]),
+    to_json("udt", [
+        q("INSERT INTO %s (k, udtval) VALUES (?, {a: ?, b: ?, c: ?})", 0, 1, U9, {"foo", "bar"}),
+        tj("udtval", '{"a": 1, "b": "6bddc89a-5644-11e4-97fc-56847afe9799", "c": ["bar", "foo"]}'),
+        q("INSERT INTO %s (k, udtval) VALUES (?, {a: ?, b: ?})", 0, 1, U9),
+        tj("udtval", '{"a": 1, "b": "6bddc89a-5644-11e4-97fc-56847afe9799", "c": null}'),
+    ]),
+    to_json("duration", [
+        q("INSERT INTO %s (k, durationval) VALUES (?, 12\u00b5s)", 0), tj("durationval", '"12us"'),
+        q("INSERT INTO %s (k, durationval) VALUES (?, P1Y1M2DT10H5M)", 0), tj("durationval", '"1y1mo2d10h5m"'),
     ]),
 ]
