@@ -1,7 +1,9 @@
 """Cases ported from Apache Cassandra's InsertTest (cql3/validation/operations, 3.11 line).
 
 Left out: testInsertWithCompactFormat and testInsertWithCompactStorageAndTwoClusteringColumns
-(COMPACT STORAGE), flush() calls. Unknown-column messages differ between 3.11 ("Unknown
+(COMPACT STORAGE), flush() calls, and the two steps of testInsertWithUnset that bind unset to
+the partition key of an UPDATE/DELETE: the Python driver refuses to build a routing key from
+unset (client-side ValueError), so the statement never reaches the server. Unknown-column messages differ between 3.11 ("Unknown
 identifier x") and 4.0 ("Undefined column name x"): the cases match the column name only.
 """
 from cassandra.query import UNSET_VALUE
@@ -28,8 +30,6 @@ add("testInsertWithUnset", [
     q("INSERT INTO %s (k, s, i) VALUES (11, ?, ?)", "text", 10),
     q("INSERT INTO %s (k, s, i) VALUES (11, ?, ?)", UNSET_VALUE, UNSET_VALUE),
     q("SELECT s, i FROM %s WHERE k=11", expect=rows(["text", 10])),
-    inv("UPDATE %s SET i = 0 WHERE k = ?", UNSET_VALUE, msg="Invalid unset value for column k"),
-    inv("DELETE FROM %s WHERE k = ?", UNSET_VALUE, msg="Invalid unset value for column k"),
     inv("SELECT * FROM %s WHERE k = blobAsInt(?)", UNSET_VALUE,
         msg="Invalid unset value for argument in call to function blobasint"),
 ])
@@ -101,11 +101,11 @@ add("testInsertWithAStaticColumn", [
 add("testInsertWithDefaultTtl", [
     q("CREATE TABLE %s (a int PRIMARY KEY, b int) WITH default_time_to_live = 600"),
     q("INSERT INTO %s (a, b) VALUES (1, 1)"),
-    q("SELECT ttl(b) FROM %s WHERE a = 1", expect=rows([approx(570, abs=30)])),
+    q("SELECT ttl(b) FROM %s WHERE a = 1", expect=rows([approx(570, abs_=30)])),
     q("INSERT INTO %s (a, b) VALUES (2, 2) USING TTL ?", 300),
-    q("SELECT ttl(b) FROM %s WHERE a = 2", expect=rows([approx(270, abs=30)])),
+    q("SELECT ttl(b) FROM %s WHERE a = 2", expect=rows([approx(270, abs_=30)])),
     q("INSERT INTO %s (a, b) VALUES (3, 3) USING TTL ?", 0),
     q("SELECT ttl(b) FROM %s WHERE a = 3", expect=rows([None])),
     q("INSERT INTO %s (a, b) VALUES (4, 4) USING TTL ?", UNSET_VALUE),
-    q("SELECT ttl(b) FROM %s WHERE a = 4", expect=rows([approx(570, abs=30)])),
+    q("SELECT ttl(b) FROM %s WHERE a = 4", expect=rows([approx(570, abs_=30)])),
 ])

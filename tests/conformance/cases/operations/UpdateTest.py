@@ -222,11 +222,11 @@ add("testUpdateWithStaticList", [
 add("testUpdateWithDefaultTtl", [
     q("CREATE TABLE %s (a int PRIMARY KEY, b int) WITH default_time_to_live = 600"),
     q("UPDATE %s SET b = 1 WHERE a = 1"),
-    q("SELECT ttl(b) FROM %s WHERE a = 1", expect=rows([approx(570, abs=30)])),
+    q("SELECT ttl(b) FROM %s WHERE a = 1", expect=rows([approx(570, abs_=30)])),
     q("UPDATE %s USING TTL ? SET b = 3 WHERE a = 1", 0),
     q("SELECT ttl(b) FROM %s WHERE a = 1", expect=rows([None])),
     q("UPDATE %s SET b = 3 WHERE a = 1"),
-    q("SELECT ttl(b) FROM %s WHERE a = 1", expect=rows([approx(570, abs=30)])),
+    q("SELECT ttl(b) FROM %s WHERE a = 1", expect=rows([approx(570, abs_=30)])),
     q("UPDATE %s USING TTL ? SET b = 2 WHERE a = 2", UNSET_VALUE),
-    q("SELECT ttl(b) FROM %s WHERE a = 2", expect=rows([approx(570, abs=30)])),
+    q("SELECT ttl(b) FROM %s WHERE a = 2", expect=rows([approx(570, abs_=30)])),
 ])
