@@ -230,3 +230,79 @@ add("testUpdateWithDefaultTtl", [
     q("UPDATE %s USING TTL ? SET b = 2 WHERE a = 2", UNSET_VALUE),
     q("SELECT ttl(b) FROM %s WHERE a = 2", expect=rows([approx(570, abs_=30)])),
 ])
+
+# -- methods of the 4.0 line (UpdateTest.java, 4.0) -----------------------------------------
+SRC40 = "cql3/validation/operations/UpdateTest.java#%s (4.0)"
+
+
+def add40(name, steps, method=None):
+    CASES.append(case("UpdateTest." + name, origin=SRC40 % (method or name.split(".")[0]), steps=steps))
+
+
+add40("testUpdateWithDefaultTtl.nullTtl", [
+    q("CREATE TABLE %s (a int PRIMARY KEY, b int) WITH default_time_to_live = 600"),
+    q("UPDATE %s USING TTL ? SET b = ? WHERE a = ?", None, 3, 3),
+    q("SELECT ttl(b) FROM %s WHERE a = 3", expect=rows([None])),
+], method="testUpdateWithDefaultTtl")
+
+add40("testUpdateWithTtl", [
+    q("CREATE TABLE %s (k int PRIMARY KEY, v int)"),
+    q("INSERT INTO %s (k, v) VALUES (1, 1) USING TTL ?", 3600),
+    q("INSERT INTO %s (k, v) VALUES (2, 2) USING TTL ?", 3600),
+    q("UPDATE %s USING TTL ? SET v = ? WHERE k = ?", UNSET_VALUE, 1, 1),
+    q("SELECT ttl(v) FROM %s WHERE k = 1", expect=rows([None])),
+    q("UPDATE %s USING TTL ? SET v = ? WHERE k = ?", UNSET_VALUE, 2, 2),
+    q("SELECT k, v, TTL(v) FROM %s WHERE k = 2", expect=rows([2, 2, None])),
+    inv("UPDATE %s USING TTL ? SET v = ? WHERE k = ?", -5, 1, 1, msg="A TTL must be greater or equal to 0, but was -5"),
+    q("UPDATE %s USING TTL ? SET v = ? WHERE k = ?", 630720001, 1, 1, expect=error("Invalid", "ttl is too large."),
+      cosmos=ok(), cosmos_source="cosmos-cassandra-api-facts.md §4.2/§8: Maximum TTL value 2147483647"),
+])
+
+add40("testUpdateWithEmptyInRestriction.oneClustering", [
+    q("CREATE TABLE %s (a int, b int, c int, PRIMARY KEY (a,b))"),
+    *[q("INSERT INTO %s (a,b,c) VALUES (?,?,?)", 1, i, i) for i in (1, 2, 3)],
+    inv("UPDATE %s SET c = 100 WHERE a IN ();", msg="Some clustering keys are missing: b"),
+    q("UPDATE %s SET c = 100 WHERE a IN () AND b IN ();"),
+    q("UPDATE %s SET c = 100 WHERE a IN () AND b = 1;"),
+    q("UPDATE %s SET c = 100 WHERE a = 1 AND b IN ();"),
+    q("SELECT * FROM %s", expect=rows([1, 1, 1], [1, 2, 2], [1, 3, 3])),
+], method="testUpdateWithEmptyInRestriction")
+
+add40("testUpdateWithEmptyInRestriction.static", [
+    q("CREATE TABLE %s (a int, b int, c int, d int, s int static, PRIMARY KEY ((a,b), c))"),
+    *[q("INSERT INTO %s (a,b,c,d,s) VALUES (?,?,?,?,?)", 1, 1, i, i, 1) for i in (1, 2, 3)],
+    q("UPDATE %s SET d = 100 WHERE a = 1 AND b = 1 AND c IN ();"),
+    q("UPDATE %s SET d = 100 WHERE a = 1 AND b IN () AND c IN ();"),
+    q("UPDATE %s SET d = 100 WHERE a IN () AND b IN () AND c IN ();"),
+    q("UPDATE %s SET d = 100 WHERE a IN () AND b IN () AND c = 1;"),
+    q("UPDATE %s SET d = 100 WHERE a IN () AND b = 1 AND c IN ();"),
+    q("SELECT * FROM %s", expect=rows([1, 1, 1, 1, 1], [1, 1, 2, 1, 2], [1, 1, 3, 1, 3])),
+    q("UPDATE %s set s = 100 where a = 1 AND b = 1;"),
+    q("SELECT * FROM %s", expect=rows([1, 1, 1, 100, 1], [1, 1, 2, 100, 2], [1, 1, 3, 100, 3])),
+    q("UPDATE %s set s = 200 where a = 1 AND b IN ();"),
+    q("SELECT * FROM %s", expect=rows([1, 1, 1, 100, 1], [1, 1, 2, 100, 2], [1, 1, 3, 100, 3])),
+], method="testUpdateWithEmptyInRestriction")
+
+EMPTY_IN_2 = ["UPDATE %s SET e = 100 WHERE a = 1 AND b = 1 AND c = 1 AND d IN ();",
+              "UPDATE %s SET e = 100 WHERE a = 1 AND b = 1 AND c IN () AND d IN ();",
+              "UPDATE %s SET e = 100 WHERE a = 1 AND b IN () AND c IN () AND d IN ();",
+              "UPDATE %s SET e = 100 WHERE a IN () AND b IN () AND c IN () AND d IN ();",
+              "UPDATE %s SET e = 100 WHERE a IN () AND b IN () AND c IN () AND d = 1;",
+              "UPDATE %s SET e = 100 WHERE a IN () AND b IN () AND c = 1 AND d = 1;",
+              "UPDATE %s SET e = 100 WHERE a IN () AND b IN () AND c = 1 AND d IN ();"]
+add40("testUpdateWithEmptyInRestriction.twoClustering", [
+    q("CREATE TABLE %s (a int, b int, c int, d int, e int, PRIMARY KEY ((a,b), c, d))"),
+    *[q("INSERT INTO %s (a,b,c,d,e) VALUES (?,?,?,?,?)", 1, 1, 1, i, i) for i in (1, 2, 3, 4)],
+    *[q(t) for t in EMPTY_IN_2],
+    q("SELECT * FROM %s", expect=rows(*[[1, 1, 1, i, i] for i in (1, 2, 3, 4)])),
+], method="testUpdateWithEmptyInRestriction")
+
+add40("testThatUpdatesWithEmptyInRestrictionDoNotCreateMutations", [
+    q("CREATE TABLE %s (a int, b int, c int, PRIMARY KEY (a,b))"),
+    q("UPDATE %s SET c = 100 WHERE a IN () AND b = 1;"),
+    q("UPDATE %s SET c = 100 WHERE a = 1 AND b IN ();"),
+    q("SELECT * FROM %s", expect=rows()),
+    q("CREATE TABLE {ks}.{t2} (a int, b int, c int, d int, e int, PRIMARY KEY ((a,b), c, d))"),
+    *[q(t.replace("%s", "{ks}.{t2}")) for t in EMPTY_IN_2],
+    q("SELECT * FROM {ks}.{t2}", expect=rows()),
+])
