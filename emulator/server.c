@@ -265,12 +265,16 @@ static int restore_schema(emu_server_t *s, const char *dir)
         emu_log(EMU_LOG_ERROR, 0, "cannot restore the schema: %s", err.msg);
         return BASE_ERROR;
     }
-    /* Tables whose CREATE never reached the schema log were never acknowledged. */
+    /* Empty tables whose CREATE never reached the schema log were never acknowledged;
+     * restore refused to start if any unclaimed table held data. */
     size_t orphans = storage_db_drop_unclaimed(s->db);
     if (orphans > 0) {
-        emu_log(EMU_LOG_WARN, 0, "dropped %zu stored table(s) the schema log does not know",
+        emu_log(EMU_LOG_WARN, 0,
+                "dropped %zu empty stored table(s) the schema log does not know "
+                "(a CREATE TABLE cut short)",
                 orphans);
     }
+    s->restored = true;
     emu_log(EMU_LOG_INFO, 0, "durable storage in %s (fsync %s): restored in %lld ms", dir,
             s->cfg->fsync_always ? "always" : "never", (long long)((base_mono_us() - t0) / 1000));
     return BASE_OK;
@@ -324,7 +328,9 @@ static void server_fini(emu_server_t *s)
         cql_engine_free(s->engine);
     }
     emu_metering_free(s->metering); /* after the engine that calls its hooks */
-    if (s->db != NULL) {
+    if (s->db != NULL && s->cfg->durable && !s->restored) {
+        storage_db_discard(s->db); /* start-up failed: leave the files for the user to repair */
+    } else if (s->db != NULL) {
         storage_db_free(s->db);
     }
     emu_events_free(s->events);

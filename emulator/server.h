@@ -26,6 +26,7 @@ typedef struct emu_server_s {
     struct event *checkpoint_timer; /* durable storage: snapshots a long commit log */
     SSL_CTX *ssl;                   /* NULL with --no-tls */
     storage_db_t *db;
+    bool restored; /* durable: the schema claimed all data (else no checkpoint at exit) */
     cql_engine_t *engine;
     emu_metering_t *metering;  /* request units: attached to engine */
     struct emu_admin_s *admin; /* HTTP admin endpoint, NULL when off (admin.c) */

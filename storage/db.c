@@ -44,6 +44,12 @@ void storage_db_free(storage_db_t *db)
 }
 
 
+void storage_db_discard(storage_db_t *db)
+{
+    storage__db_abandon(db);
+}
+
+
 storage_table_t *storage__db_add_table(storage_db_t *db, uint64_t id)
 {
     storage_table_t *t = storage__table_new(db, id);
@@ -108,13 +114,36 @@ void storage_table_drop(storage_db_t *db, storage_table_t *t)
 }
 
 
+size_t storage_db_unclaimed(const storage_db_t *db, size_t *with_data, uint64_t *first_id)
+{
+    size_t n = 0, n_data = 0;
+    for (const storage_table_t *t = db->tables; t != NULL; t = t->next) {
+        if (t->claimed) {
+            continue;
+        }
+        n++;
+        if (t->n_parts > 0) {
+            if (first_id != NULL && (n_data == 0 || t->id < *first_id)) {
+                *first_id = t->id;
+            }
+            n_data++;
+        }
+    }
+    if (with_data != NULL) {
+        *with_data = n_data;
+    }
+    return n;
+}
+
+
 size_t storage_db_drop_unclaimed(storage_db_t *db)
 {
     size_t n = 0;
     storage_table_t *t = db->tables;
     while (t != NULL) {
         storage_table_t *next = t->next;
-        if (!t->claimed) {
+        /* Rows (or tombstones) no schema claims are kept: dropping them would lose data. */
+        if (!t->claimed && t->n_parts == 0) {
             storage_table_drop(db, t);
             n++;
         }

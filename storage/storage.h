@@ -42,6 +42,9 @@ int64_t storage_token(const uint8_t *key, size_t len);
 
 storage_db_t *storage_db_new(void);     /* in-memory; caller owns, storage_db_free */
 void storage_db_free(storage_db_t *db); /* durable: checkpoints first, then closes */
+/* Frees without a checkpoint, leaving a durable database's files as they are
+ * (a start-up that failed must not rewrite what the user may need to repair). */
+void storage_db_discard(storage_db_t *db);
 
 /*
  * Durable databases. Every change (table create/drop/truncate, every applied
@@ -56,9 +59,10 @@ void storage_db_free(storage_db_t *db); /* durable: checkpoints first, then clos
  * opened database returns the restored table with that id, if there is one,
  * so the layer above re-creates its schema and finds its data. Restoring
  * logs nothing; a restored table stays "unclaimed" (kept, checkpointed,
- * claimable later) until then, and storage_db_drop_unclaimed drops the
- * rest. Ids are unique in a durable database: creating the id of a table
- * already handed out is a caller bug (asserted).
+ * claimable later) until then; storage_db_drop_unclaimed drops the empty
+ * ones and keeps those holding data, so no checkpoint ever loses rows of a
+ * table the layer above failed to account for. Ids are unique in a durable database: creating the
+ * id of a table already handed out is a caller bug (asserted).
  *
  * A record that cannot be written makes storage_apply return BASE_EIO
  * without changing memory (the error is printed once on stderr). Create,
@@ -78,8 +82,14 @@ int storage_db_checkpoint(storage_db_t *db, base_error_t *err);
 /* Bytes in the current commit log (to decide when to checkpoint); 0 in memory. */
 uint64_t storage_db_log_bytes(const storage_db_t *db);
 bool storage_db_durable(const storage_db_t *db);
-/* Drops (and logs dropping) every restored table not claimed yet; returns
- * how many. For the layer above once its whole schema is re-created. */
+/* Restored tables not claimed yet: how many, and (with_data non-NULL) how
+ * many of them hold any partition, rows or tombstones; *first_id is the
+ * smallest id of those holding data (when first_id is non-NULL and there is one). */
+size_t storage_db_unclaimed(const storage_db_t *db, size_t *with_data, uint64_t *first_id);
+/* Drops (and logs dropping) every unclaimed table that holds nothing (a
+ * table whose creation the layer above never finished recording); tables
+ * with data are kept. Returns how many were dropped. For the layer above
+ * once its whole schema is re-created. */
 size_t storage_db_drop_unclaimed(storage_db_t *db);
 
 /* Creates an empty table; the db owns it. id is the caller's handle. */

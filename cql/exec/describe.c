@@ -91,10 +91,10 @@ static const wire_type_t *list_of(desc_t *d, const wire_type_t *t)
 /* (a, b) > (?, ?), (a, b) = ?, (a, b) IN ((?, ?), ...), (a, b) IN ? */
 static void tuple_relation(desc_t *d, const cql_relation_t *r)
 {
-    const wire_type_t *types[64];
-    if (r->n_columns == 0 || r->n_columns > 64) {
+    if (r->n_columns == 0) {
         return;
     }
+    const wire_type_t **types = base_arena_alloc(d->c->a, r->n_columns * sizeof(*types));
     for (size_t i = 0; i < r->n_columns; i++) {
         const cql_column_t *col = cql__column_find(d->t, r->columns[i]);
         types[i] = col ? col->type : cql__type_native("blob");

@@ -654,7 +654,8 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
     if (missing_key(t, given, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    wire_value_t parts[64];
+    /* Key arrays are sized from the schema: a table may have any number of key columns. */
+    wire_value_t *parts = base_arena_alloc(c->a, t->n_pk * sizeof(*parts));
     for (size_t i = 0; i < t->n_pk; i++) {
         parts[i] = vals[t->pk[i] - t->cols];
         if (key_value(t->pk[i], parts[i], err) != BASE_OK) {
@@ -673,7 +674,7 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
     m.token = storage_token(m.pk, m.pk_len);
     base_buf_t ck;
     base_buf_init(&ck);
-    wire_value_t ckv[64];
+    wire_value_t *ckv = base_arena_alloc(c->a, (t->n_ck ? t->n_ck : 1) * sizeof(*ckv));
     for (size_t i = 0; i < t->n_ck; i++) {
         ckv[i] = vals[t->ck[i] - t->cols];
     }
@@ -942,8 +943,9 @@ static int udt_field_index(const cql_column_t *col, const char *name, base_error
 static wire_value_t udt_with_field(base_arena_t *a, const wire_type_t *u, wire_value_t old, int k,
                                    wire_value_t v)
 {
-    wire_value_t fields[1024];
-    size_t n = u->n_sub < 1024 ? u->n_sub : 1024;
+    size_t n = u->n_sub;
+    BASE_ASSERT(k >= 0 && (size_t)k < n);
+    wire_value_t *fields = base_arena_alloc(a, n * sizeof(*fields));
     wire_reader_t rd;
     wire_reader_init(&rd, old.len > 0 ? old.ptr : NULL, old.len > 0 ? (size_t)old.len : 0);
     for (size_t i = 0; i < n; i++) {

@@ -107,8 +107,8 @@ bool cql__rec_build(cql_ctx_t *c, const cql_table_t *t, const storage_partition_
     out->token = storage_partition_token(p);
     out->bytes = out->pk_len;
     wire_value_t pk = {out->pk, (int32_t)out->pk_len};
-    wire_value_t parts[64];
-    if (t->n_pk > 64 || !cql__pk_decompose(pk, t->n_pk, parts)) {
+    wire_value_t *parts = base_arena_alloc(c->a, t->n_pk * sizeof(*parts));
+    if (!cql__pk_decompose(pk, t->n_pk, parts)) {
         return false;
     }
     for (size_t i = 0; i < t->n_pk; i++) {

@@ -318,7 +318,7 @@ static int plan_partition(cql_ctx_t *c, const cql_table_t *t, colr_t *pkr, bool 
     p->n_keys = n;
     p->keys = base_arena_alloc(c->a, (n + 1) * sizeof(*p->keys));
     p->tokens = base_arena_alloc(c->a, (n + 1) * sizeof(*p->tokens));
-    wire_value_t parts[64];
+    wire_value_t *parts = base_arena_alloc(c->a, t->n_pk * sizeof(*parts));
     for (size_t k = 0; k < n; k++) {
         combo_values(pkr, t->n_pk, k, parts);
         p->keys[k] = cql__pk_compose(parts, t->n_pk, c->a);
@@ -406,7 +406,7 @@ static int plan_clustering(cql_ctx_t *c, const cql_table_t *t, colr_t *ckr, bool
     p->n_slices = n;
     p->slices = base_arena_alloc(c->a, n * sizeof(*p->slices));
     p->point = n_eq == t->n_ck && n == 1;
-    wire_value_t vals[64];
+    wire_value_t *vals = base_arena_alloc(c->a, (n_eq ? n_eq : 1) * sizeof(*vals));
     base_buf_t prefix;
     base_buf_init(&prefix);
     for (size_t k = 0; k < n; k++) {
@@ -437,7 +437,7 @@ static int plan_clustering(cql_ctx_t *c, const cql_table_t *t, colr_t *ckr, bool
 static int tuple_columns(const cql_table_t *t, const cql_relation_t *r, const wire_type_t **types,
                          base_error_t *err)
 {
-    if (r->n_columns > t->n_ck || r->n_columns > 64) {
+    if (r->n_columns > t->n_ck) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Multi-column relations can only be applied to clustering columns");
     }
@@ -472,7 +472,7 @@ static int tuple_columns(const cql_table_t *t, const cql_relation_t *r, const wi
 static int tuple_bound(cql_ctx_t *c, const cql_table_t *t, const wire_type_t *tt, size_t n,
                        wire_value_t v, storage_bound_t *out, bool incl, base_error_t *err)
 {
-    wire_value_t parts[64];
+    wire_value_t *parts = base_arena_alloc(c->a, (n ? n : 1) * sizeof(*parts));
     wire_reader_t rd;
     if (v.len < 0) {
         return base_error_set(err, WIRE_ERR_INVALID,
@@ -505,7 +505,8 @@ static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t 
     p->ck_restricted = true;
     for (size_t k = 0; k < n_rels; k++) {
         const cql_relation_t *r = rels[k];
-        const wire_type_t *types[64];
+        const wire_type_t **types =
+            base_arena_alloc(c->a, (r->n_columns ? r->n_columns : 1) * sizeof(*types));
         if (tuple_columns(t, r, types, err) != BASE_OK) {
             return BASE_ERROR;
         }

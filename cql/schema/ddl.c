@@ -425,6 +425,11 @@ static int find_def(const cql_create_table_t *d, const char *name)
 /* Checks the definition before anything is built, so a refused table leaves no trace. */
 static int check_table_def(const cql_create_table_t *d, base_error_t *err)
 {
+    if (d->n_columns > CQL_MAX_TABLE_COLUMNS) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Table %s has %zu columns, more than the emulator's limit of %d",
+                              d->table.name, d->n_columns, CQL_MAX_TABLE_COLUMNS);
+    }
     size_t inline_pk = 0;
     for (size_t i = 0; i < d->n_columns; i++) {
         inline_pk += d->columns[i].primary_key;
@@ -689,6 +694,12 @@ static int truncate_table(cql_ctx_t *c, const cql_drop_t *d, base_error_t *err)
 static int alter_add(cql_ctx_t *c, cql_table_t *t, const cql_alter_table_t *d, base_error_t *err)
 {
     (void)c;
+    if (d->n_columns > CQL_MAX_TABLE_COLUMNS - t->n_cols) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Table %s would have %zu columns, more than the emulator's limit "
+                              "of %d",
+                              t->name, t->n_cols + d->n_columns, CQL_MAX_TABLE_COLUMNS);
+    }
     int rc = BASE_OK;
     wire_type_t **types = base_calloc(d->n_columns + 1, sizeof(*types));
     for (size_t i = 0; i < d->n_columns && rc == BASE_OK; i++) {
@@ -936,9 +947,14 @@ static int create_type(cql_ctx_t *c, const cql_create_type_t *d, base_error_t *e
         return base_error_set(err, WIRE_ERR_INVALID, "A user type of name %s.%s already exists",
                               ks->name, d->type.name);
     }
-    if (d->n_fields == 0 || d->n_fields > 1024) {
-        return base_error_set(err, WIRE_ERR_INVALID, "Invalid number of fields in type %s",
-                              d->type.name);
+    if (d->n_fields == 0 || d->n_fields > CQL_MAX_TYPE_FIELDS) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Invalid number of fields in type %s: %zu (1 to %d)", d->type.name,
+                              d->n_fields, CQL_MAX_TYPE_FIELDS);
+    }
+    if (cql__type_check_size(ks, (const cql_type_ast_t *const *)d->field_types, d->n_fields,
+                             d->type.name, err) != BASE_OK) {
+        return BASE_ERROR;
     }
     base_arena_t tmp;
     base_arena_init(&tmp, 4096);

@@ -90,11 +90,82 @@ int cql__resolve_table(cql_ctx_t *c, const cql_qname_t *q, cql_table_t **out, ba
 }
 
 
+/* ---- type size ------------------------------------------------------------------- */
+
+typedef struct type_cost_s {
+    size_t nodes;
+    size_t depth;
+} type_cost_t;
+
+
+/* A stored type is within the limits, so this recursion is bounded by CQL_MAX_TYPE_DEPTH. */
+static size_t stored_nodes(const wire_type_t *t, size_t depth, size_t *max_depth)
+{
+    *max_depth = depth > *max_depth ? depth : *max_depth;
+    size_t n = 1;
+    for (size_t i = 0; i < t->n_sub; i++) {
+        n += stored_nodes(t->sub[i], depth + 1, max_depth);
+    }
+    return n;
+}
+
+
+/* What the AST would build, counted without building it; stops counting past the limits.
+ * The AST's own depth is bounded by the parser (CQL_PARSE_MAX_DEPTH). */
+static void ast_cost(cql_keyspace_t *ks, const cql_type_ast_t *ta, size_t depth, type_cost_t *c)
+{
+    if (c->nodes > CQL_MAX_TYPE_NODES || c->depth > CQL_MAX_TYPE_DEPTH) {
+        return;
+    }
+    c->depth = depth > c->depth ? depth : c->depth;
+    if (ta->n_params == 0) {
+        bool user = ta->custom == NULL && cql__type_native(ta->name) == NULL;
+        cql_udt_t *u = user && ks != NULL ? cql__udt_find(ks, ta->name) : NULL;
+        c->nodes += u != NULL ? stored_nodes(u->type, depth, &c->depth) : 1;
+        return;
+    }
+    c->nodes++;
+    for (size_t i = 0; i < ta->n_params; i++) {
+        ast_cost(ks, ta->params[i], depth + 1, c);
+    }
+}
+
+
+int cql__type_check_size(cql_keyspace_t *ks, const cql_type_ast_t *const *types, size_t n,
+                         const char *what, base_error_t *err)
+{
+    /* fields of a type: one level and one node more than the fields themselves */
+    type_cost_t c = {what != NULL ? 1 : 0, 0};
+    for (size_t i = 0; i < n; i++) {
+        ast_cost(ks, types[i], what != NULL ? 2 : 1, &c);
+    }
+    const char *name = what != NULL ? what : n > 0 ? types[0]->name : "";
+    if (c.depth > CQL_MAX_TYPE_DEPTH) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Type %s nests deeper than %d levels (the emulator's limit)", name,
+                              CQL_MAX_TYPE_DEPTH);
+    }
+    if (c.nodes > CQL_MAX_TYPE_NODES) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Type %s has more than %d component types, user types expanded "
+                              "(the emulator's limit)",
+                              name, CQL_MAX_TYPE_NODES);
+    }
+    return BASE_OK;
+}
+
+
+/* ---- resolving ---------------------------------------------------------------------- */
+
+static int resolve_type(cql_keyspace_t *ks, const cql_type_ast_t *ta, wire_type_t **out,
+                        base_error_t *err);
+
+
 static int resolve_params(cql_keyspace_t *ks, const cql_type_ast_t *ta, wire_type_t **sub, size_t n,
                           base_error_t *err)
 {
     for (size_t i = 0; i < n; i++) {
-        if (cql__type_resolve(ks, ta->params[i], &sub[i], err) != BASE_OK) {
+        if (resolve_type(ks, ta->params[i], &sub[i], err) != BASE_OK) {
             for (size_t j = 0; j < i; j++) {
                 cql__type_free(sub[j]);
             }
@@ -112,11 +183,14 @@ static int resolve_collection(cql_keyspace_t *ks, const cql_type_ast_t *ta, uint
         return base_error_set(err, WIRE_ERR_SYNTAX_ERROR, "Invalid %s type: wrong parameter count",
                               ta->name);
     }
-    if (ta->n_params == 0 || ta->n_params > 64) {
-        return base_error_set(err, WIRE_ERR_INVALID, "Invalid %s type", ta->name);
+    /* The protocol counts a tuple's components in a [short]. */
+    if (ta->n_params == 0 || ta->n_params > UINT16_MAX) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid %s type: %zu components (1 to %u)",
+                              ta->name, ta->n_params, (unsigned)UINT16_MAX);
     }
-    wire_type_t *sub[64];
+    wire_type_t **sub = base_calloc(ta->n_params, sizeof(*sub));
     if (resolve_params(ks, ta, sub, ta->n_params, err) != BASE_OK) {
+        base_free(sub);
         return BASE_ERROR;
     }
     for (size_t i = 0; i < ta->n_params && id != WIRE_TYPE_TUPLE; i++) {
@@ -124,6 +198,7 @@ static int resolve_collection(cql_keyspace_t *ks, const cql_type_ast_t *ta, uint
             for (size_t j = 0; j < ta->n_params; j++) {
                 cql__type_free(sub[j]);
             }
+            base_free(sub);
             return base_error_set(err, WIRE_ERR_INVALID,
                                   "Non-frozen collections are not allowed inside collections: %s",
                                   ta->name);
@@ -138,12 +213,23 @@ static int resolve_collection(cql_keyspace_t *ks, const cql_type_ast_t *ta, uint
     for (size_t i = 0; i < ta->n_params; i++) {
         cql__type_free(sub[i]);
     }
+    base_free(sub);
     return BASE_OK;
 }
 
 
 int cql__type_resolve(cql_keyspace_t *ks, const cql_type_ast_t *ta, wire_type_t **out,
                       base_error_t *err)
+{
+    if (cql__type_check_size(ks, &ta, 1, NULL, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    return resolve_type(ks, ta, out, err);
+}
+
+
+static int resolve_type(cql_keyspace_t *ks, const cql_type_ast_t *ta, wire_type_t **out,
+                        base_error_t *err)
 {
     if (ta->custom != NULL) {
         return base_error_set(err, WIRE_ERR_INVALID, "Custom types are not supported");

@@ -22,6 +22,19 @@
 #include "cql/parse/parse.h"
 #include "cql/value/value.h"
 
+/*
+ * Limits of a schema, checked where DDL is validated (Invalid 0x2200 naming
+ * the limit). Cassandra has none this small; these keep the work of every DDL
+ * and of every statement over a table bounded. Key arrays are sized from the
+ * schema, so key columns are bounded only by the column count.
+ */
+#define CQL_MAX_TABLE_COLUMNS 4096 /* columns of a table, key columns included */
+#define CQL_MAX_TYPE_FIELDS   1024 /* fields of a user type */
+/* A resolved type's depth and size: user types are copied into the types that
+ * name them, so a chain of two-field types doubles at every link. */
+#define CQL_MAX_TYPE_DEPTH    64
+#define CQL_MAX_TYPE_NODES    8192
+
 typedef enum {
     CQL_COL_PARTITION,
     CQL_COL_CLUSTERING,
@@ -171,9 +184,13 @@ cql_column_t *cql__column_find(const cql_table_t *t, const char *name);
 int cql__resolve_keyspace(cql_ctx_t *c, const char *qualifier, cql_keyspace_t **out,
                           base_error_t *err);
 int cql__resolve_table(cql_ctx_t *c, const cql_qname_t *q, cql_table_t **out, base_error_t *err);
-/* Turns a parsed type into a heap wire type, resolving UDTs in ks. */
+/* Turns a parsed type into a heap wire type, resolving UDTs in ks; refuses a
+ * type past CQL_MAX_TYPE_DEPTH or CQL_MAX_TYPE_NODES before building it. */
 int cql__type_resolve(cql_keyspace_t *ks, const cql_type_ast_t *ta, wire_type_t **out,
                       base_error_t *err);
+/* The same limits for n types that become the fields of one type `what`. */
+int cql__type_check_size(cql_keyspace_t *ks, const cql_type_ast_t *const *types, size_t n,
+                         const char *what, base_error_t *err);
 cql_keyspace_t *cql__keyspace_add(cql_engine_t *e, const char *name);
 void cql__keyspace_free(cql_keyspace_t *ks);
 void cql__table_free(cql_engine_t *e, cql_table_t *t);

@@ -21,7 +21,15 @@
  *    table's data or later columns onto another column's cells;
  *  - a torn last record (the process died mid-write, or the file ends in
  *    zeros after a power loss) is cut off; a bad record followed by more data
- *    is corruption and fails start-up.
+ *    is corruption and fails start-up;
+ *  - a schema record that cannot be read never costs data: after replay,
+ *    a restored storage table that no replayed DDL claimed and that holds
+ *    data fails start-up (naming the file and where its records end), before
+ *    the log is cut or anything written. An unclaimed empty table is the
+ *    trace of a CREATE TABLE whose record never made it: it was never
+ *    acknowledged and nothing was written to it, so dropping it is safe.
+ *    When a tail was cut, a stored cell of a column id past every replayed
+ *    column (a lost ALTER TABLE ADD) fails start-up the same way.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -234,8 +242,8 @@ static int next_record(const char *path, const uint8_t *data, size_t len, size_t
     uint32_t n = base_load_u32(data + at), crc = base_load_u32(data + at + 4);
     if (n < REC_FIXED || n > REC_MAX) {
         return base_error_set(err, WIRE_ERR_SERVER_ERROR,
-                              "%s is corrupt at offset %zu (record length %u); move it away to "
-                              "start with an empty schema",
+                              "%s is corrupt at offset %zu (record length %u); restore it from a "
+                              "backup, or move the data directory away to start empty",
                               path, at, n);
     }
     if (n > left - REC_HEADER) {
@@ -247,8 +255,8 @@ static int next_record(const char *path, const uint8_t *data, size_t len, size_t
             return BASE_AGAIN; /* torn: the last record never reached the disk whole */
         }
         return base_error_set(err, WIRE_ERR_SERVER_ERROR,
-                              "%s is corrupt at offset %zu (checksum mismatch); move it away to "
-                              "start with an empty schema",
+                              "%s is corrupt at offset %zu (checksum mismatch); restore it from a "
+                              "backup, or move the data directory away to start empty",
                               path, at);
     }
     uint16_t ks_len = base_load_u16(p + 12);
@@ -304,6 +312,89 @@ static int replay_one(cql_engine_t *e, cql_session_t *s, const record_t *r, size
     return BASE_OK;
 }
 
+/* After replay: restored tables holding data that no replayed DDL defined mean
+ * a schema record was lost (a damaged tail, a replaced file). Nothing may be
+ * cut or dropped then: refuse, naming the file and where its records end. */
+static int check_unclaimed(cql_engine_t *e, const char *path, size_t valid_end, size_t len,
+                           base_error_t *err)
+{
+    size_t with_data = 0;
+    uint64_t first = 0;
+    storage_db_unclaimed(e->db, &with_data, &first);
+    if (with_data == 0) {
+        return BASE_OK;
+    }
+    char where[160];
+    if (valid_end < len) {
+        snprintf(where, sizeof(where),
+                 "its records stop at a damaged or torn record at offset %zu of %zu bytes",
+                 valid_end, len);
+    } else if (len <= LOG_MAGIC_LEN) {
+        snprintf(where, sizeof(where), "the file is missing or holds no record");
+    } else {
+        snprintf(where, sizeof(where), "all its %zu bytes were read", len);
+    }
+    return base_error_set(err, WIRE_ERR_SERVER_ERROR,
+                          "%s does not define %zu stored table(s) that hold data (storage id "
+                          "%llu%s); %s. Refusing to start rather than drop their rows: restore "
+                          "%s from a backup, or move the data directory away to start empty",
+                          path, with_data, (unsigned long long)first,
+                          with_data > 1 ? " and others" : "", where, path);
+}
+
+
+/* True if a stored row has a live cell of a column id the table never reached. */
+static bool row_past(const storage_row_view_t *v, uint32_t next_col_id)
+{
+    return v->n_cells > 0 && v->cells[v->n_cells - 1].col >= next_col_id; /* sorted by col */
+}
+
+
+static bool table_past(const cql_table_t *t, int64_t now)
+{
+    bool past = false;
+    storage_part_iter_t *pi = storage_part_iter_new(t->st, false, 0, NULL, 0);
+    storage_partition_t *p;
+    while (!past && (p = storage_part_iter_next(pi)) != NULL) {
+        storage_row_view_t v;
+        past = storage_partition_static(p, now, &v) && row_past(&v, t->next_col_id);
+        storage_row_iter_t *ri = storage_row_iter_new(p, NULL, NULL, false, now);
+        while (!past && storage_row_iter_next(ri, &v)) {
+            past = row_past(&v, t->next_col_id);
+        }
+        storage_row_iter_free(ri);
+    }
+    storage_part_iter_free(pi);
+    return past;
+}
+
+
+/* Only after a torn tail was cut: the lost record may have been an
+ * acknowledged ALTER TABLE ADD whose cells are stored, and a later ADD would
+ * reuse their column id for another column. Reads every live cell once. */
+static int check_column_ids(cql_engine_t *e, const char *path, size_t valid_end, size_t len,
+                            base_error_t *err)
+{
+    int64_t now = base_now_us();
+    for (size_t i = 0; i < e->n_keyspaces; i++) {
+        const cql_keyspace_t *ks = e->keyspaces[i];
+        for (size_t j = 0; j < ks->n_tables; j++) {
+            const cql_table_t *t = ks->tables[j];
+            if (t->st != NULL && table_past(t, now)) {
+                return base_error_set(
+                    err, WIRE_ERR_SERVER_ERROR,
+                    "%s does not define a column whose cells table %s.%s holds; its records "
+                    "stop at a damaged or torn record at offset %zu of %zu bytes. Refusing to "
+                    "start rather than lose or misread them: restore %s from a backup, or move "
+                    "the data directory away to start empty",
+                    path, ks->name, t->name, valid_end, len, path);
+            }
+        }
+    }
+    return BASE_OK;
+}
+
+
 /* Opens the log for appending, cutting a torn tail (or writing the magic). */
 static int open_for_append(cql_engine_t *e, size_t valid_end, bool fresh, base_error_t *err)
 {
@@ -358,6 +449,17 @@ int cql_engine_restore(cql_engine_t *e, const char *schema_log_path, base_error_
     }
     if (rc == BASE_ERROR) {
         goto done;
+    }
+    rc = check_unclaimed(e, schema_log_path, fresh ? len : off, len, err);
+    if (rc == BASE_OK && !fresh && off < len) {
+        rc = check_column_ids(e, schema_log_path, off, len, err);
+    }
+    if (rc != BASE_OK) {
+        goto done;
+    }
+    if (!fresh && off < len) {
+        fprintf(stderr, "cql: %s: dropping a torn record at offset %zu (%zu bytes)\n",
+                schema_log_path, off, len - off);
     }
     rc = open_for_append(e, fresh ? 0 : off, fresh, err);
 

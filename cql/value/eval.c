@@ -875,10 +875,10 @@ static const wire_type_t *cast_type(const cql_type_ast_t *ta, base_arena_t *a)
                   : strcmp(ta->name, "tuple") == 0 ? WIRE_TYPE_TUPLE
                                                    : 0;
     size_t want = id == WIRE_TYPE_MAP ? 2 : id == WIRE_TYPE_TUPLE ? ta->n_params : 1;
-    if (id == 0 || ta->n_params != want || want > 64) {
+    if (id == 0 || ta->n_params != want || want > UINT16_MAX) {
         return NULL;
     }
-    const wire_type_t *sub[64];
+    const wire_type_t **sub = base_arena_alloc(a, want * sizeof(*sub));
     for (size_t i = 0; i < ta->n_params; i++) {
         sub[i] = cast_type(ta->params[i], a);
         if (sub[i] == NULL) {

@@ -11,79 +11,47 @@
 
 bool cql__utf8_valid(const uint8_t *p, size_t len)
 {
-    /* UTF8Serializer.UTF8Validator, state for state: it allows the modified
-     * UTF-8 NUL (C0 80) and is lax about some ranges, and we must accept
-     * whatever Cassandra accepts. */
-    enum { START, TWO, TWO_80, THREE_A0BF, THREE_80BF_1, THREE_80BF_2, FOUR_90BF, FOUR_80BF_3 };
-    int state = START;
-    for (size_t i = 0; i < len; i++) {
-        int b = (int8_t)p[i];
-        switch (state) {
-        case START:
-            if (b >= 0) {
-                break;
-            }
-            if ((b >> 5) == -2) {
-                if (b == (int8_t)0xC0) {
-                    state = TWO_80;
-                } else if ((b & 0x1E) == 0) {
-                    return false;
-                } else {
-                    state = TWO;
-                }
-            } else if ((b >> 4) == -2) {
-                state = b == (int8_t)0xE0 ? THREE_A0BF : THREE_80BF_2;
-            } else if ((b >> 3) == -2) {
-                state = b == (int8_t)0xF0 ? FOUR_90BF : FOUR_80BF_3;
-            } else {
-                return false;
-            }
-            break;
-        case TWO:
-            if ((b & 0xC0) != 0x80) {
-                return false;
-            }
-            state = START;
-            break;
-        case TWO_80:
-            if (b != (int8_t)0x80) {
-                return false;
-            }
-            state = START;
-            break;
-        case THREE_A0BF:
-            if ((b & 0xE0) == 0x80) {
-                return false;
-            }
-            state = THREE_80BF_1;
-            break;
-        case THREE_80BF_1:
-            if ((b & 0xC0) != 0x80) {
-                return false;
-            }
-            state = START;
-            break;
-        case THREE_80BF_2:
-            if ((b & 0xC0) != 0x80) {
-                return false;
-            }
-            state = THREE_80BF_1;
-            break;
-        case FOUR_90BF:
-            if ((b & 0x30) == 0) {
-                return false;
-            }
-            state = THREE_80BF_2;
-            break;
-        default: /* FOUR_80BF_3 */
-            if ((b & 0xC0) != 0x80) {
-                return false;
-            }
-            state = THREE_80BF_2;
-            break;
+    /* Well-formed UTF-8 as Unicode defines it (Table 3-7, RFC 3629): no
+     * overlong forms, no surrogates (U+D800..U+DFFF, ED A0..BF), nothing
+     * past U+10FFFF (F4 90.., F5..FF). Cassandra's UTF8Validator is laxer
+     * (it takes surrogates and some bad continuation bytes); the one laxity
+     * kept is its modified UTF-8 NUL (C0 80), which Java clients may send. */
+    size_t i = 0;
+    while (i < len) {
+        uint8_t b = p[i];
+        if (b < 0x80) {
+            i++;
+            continue;
         }
+        size_t n;                     /* continuation bytes */
+        uint8_t lo = 0x80, hi = 0xBF; /* the range of the first continuation byte */
+        if (b == 0xC0) {
+            n = 1;
+            lo = hi = 0x80;
+        } else if (b >= 0xC2 && b <= 0xDF) {
+            n = 1;
+        } else if (b >= 0xE0 && b <= 0xEF) {
+            n = 2;
+            lo = b == 0xE0 ? 0xA0 : 0x80;
+            hi = b == 0xED ? 0x9F : 0xBF;
+        } else if (b >= 0xF0 && b <= 0xF4) {
+            n = 3;
+            lo = b == 0xF0 ? 0x90 : 0x80;
+            hi = b == 0xF4 ? 0x8F : 0xBF;
+        } else {
+            return false; /* a continuation byte, C1 (overlong) or F5..FF */
+        }
+        if (len - i <= n || p[i + 1] < lo || p[i + 1] > hi) {
+            return false;
+        }
+        for (size_t k = 2; k <= n; k++) {
+            if ((p[i + k] & 0xC0) != 0x80) {
+                return false;
+            }
+        }
+        i += n + 1;
     }
-    return state == START;
+    return true;
 }
 
 

@@ -1,9 +1,11 @@
 """Durable storage through the Python driver: --storage durable keeps the
 schema (as cluster.metadata shows it) and every row across a graceful
 restart and across kill -9 right after acknowledged writes; the default
-memory storage keeps nothing."""
+memory storage keeps nothing; a damaged schema log refuses start-up
+(naming the file and offset) rather than drop a table's rows."""
 
 import logging
+import os
 import shutil
 import tempfile
 import unittest
@@ -148,6 +150,74 @@ class DurableTest(unittest.TestCase):
 
         emu, cluster, session = self.start()
         self.assertEqual(snapshot(session), rows)
+        self.stop(emu, cluster)
+
+    def start_refused(self):
+        """Starts the emulator on self.dir expecting it to refuse: returns its log."""
+        emu = Emulator(tls=False, args=["--storage", "durable"], data_dir=self.dir)
+        self.emus.append(emu)
+        with self.assertRaises(AssertionError):
+            emu.start()
+        log = emu.log()
+        self.emus.remove(emu)
+        emu.kill()
+        return log
+
+    def test_a_damaged_schema_log_never_drops_a_table(self):
+        emu, cluster, session = self.start()
+        for ddl in SCHEMA:
+            session.execute(ddl)
+        write_rows(session, 0, 20)
+        rows = snapshot(session)
+        session.execute("CREATE TABLE %s.last (k int PRIMARY KEY, v text)" % KS)
+        for i in range(10):
+            session.execute("INSERT INTO %s.last (k, v) VALUES (%d, 'v%d')" % (KS, i, i))
+        self.stop(emu, cluster)  # checkpointed: the rows of `last` are in the snapshot
+        path = os.path.join(self.dir, "data", "schema.log")
+        with open(path, "rb") as f:
+            whole = f.read()
+        # The last record is CREATE TABLE last: its text follows the length and CRC (8
+        # bytes), the id counters (12) and an empty session keyspace's length (2).
+        start = whole.rindex(b"CREATE TABLE %s.last" % KS.encode()) - 22
+        cuts = {"truncated mid-record": whole[:start + 20],
+                "a flipped byte": whole[:-5] + bytes([whole[-5] ^ 0x40]) + whole[-4:]}
+        for what, damaged in cuts.items():
+            with open(path, "wb") as f:
+                f.write(damaged)
+            log = self.start_refused()
+            self.assertIn("cannot restore the schema", log, what)
+            self.assertIn(path, log, what)
+            self.assertIn("offset %d of %d bytes" % (start, len(damaged)), log, what)
+            self.assertIn("Refusing to start rather than drop their rows", log, what)
+            with open(path, "rb") as f:
+                self.assertEqual(f.read(), damaged, what)  # nothing cut or rewritten
+        # With the log repaired every row is back, the damaged table's too.
+        with open(path, "wb") as f:
+            f.write(whole)
+        emu, cluster, session = self.start()
+        self.assertEqual(snapshot(session), rows)
+        self.assertEqual(sorted(tuple(r) for r in session.execute("SELECT * FROM %s.last" % KS)),
+                         [(i, "v%d" % i) for i in range(10)])
+        self.stop(emu, cluster)
+
+    def test_a_create_table_cut_short_before_any_write_is_dropped(self):
+        emu, cluster, session = self.start()
+        session.execute(SCHEMA[0])
+        session.execute("CREATE TABLE %s.empty (k int PRIMARY KEY)" % KS)
+        self.stop(emu, cluster, kill=True)
+        path = os.path.join(self.dir, "data", "schema.log")
+        with open(path, "rb") as f:
+            whole = f.read()
+        start = whole.rindex(b"CREATE TABLE") - 22  # as above
+        with open(path, "wb") as f:
+            f.write(whole[:start + 12])  # as if the process died writing it
+        emu, cluster, session = self.start()
+        self.assertIn("dropped 1 empty stored table(s)", emu.log())
+        session.execute("CREATE TABLE %s.empty (k int PRIMARY KEY)" % KS)
+        session.execute("INSERT INTO %s.empty (k) VALUES (1)" % KS)
+        self.stop(emu, cluster)
+        emu, cluster, session = self.start()
+        self.assertEqual(len(list(session.execute("SELECT * FROM %s.empty" % KS))), 1)
         self.stop(emu, cluster)
 
     def test_memory_storage_keeps_nothing(self):

@@ -350,6 +350,34 @@ class Statements(unittest.TestCase):
         finally:
             c.close()
 
+    def test_text_with_a_utf8_surrogate_is_refused_bound_or_literal(self):
+        c = ready_client()
+        try:
+            for ddl in ("CREATE KEYSPACE IF NOT EXISTS utf8_ks WITH replication = "
+                        "{'class': 'SimpleStrategy', 'replication_factor': 1}",
+                        "CREATE TABLE IF NOT EXISTS utf8_ks.texts (k int PRIMARY KEY, t text)"):
+                f = c.query(ddl)
+                self.assertEqual(f.opcode, OP["RESULT"], f.body)
+            insert = "INSERT INTO utf8_ks.texts (k, t) VALUES (?, ?)"
+            for k, raw in enumerate([b"\xed\xa0\x80", b"a\xed\xbf\xbfz", b"\xf4\x90\x80\x80",
+                                     b"\xe0\x80\xaf"]):
+                values = struct.pack(">H", 2) + bytes_(struct.pack(">i", k)) + bytes_(raw)
+                f = c.request(OP["QUERY"], query_body(insert, flags=0x01, extra=values))
+                self.assertEqual(f.error()[0], 0x2200, raw)
+                self.assertIn("didn't validate", f.error()[1])
+                literal = b"INSERT INTO utf8_ks.texts (k, t) VALUES (9, '" + raw + b"')"
+                f = c.request(OP["QUERY"], struct.pack(">i", len(literal)) + literal +
+                              struct.pack(">HB", 1, 0))
+                self.assertEqual(f.opcode, OP["ERROR"], raw)
+            good = struct.pack(">H", 2) + bytes_(struct.pack(">i", 1)) + bytes_(
+                "\ud7ff\ue000\U0010ffff".encode())
+            f = c.request(OP["QUERY"], query_body(insert, flags=0x01, extra=good))
+            self.assertEqual(f.opcode, OP["RESULT"], f.body)
+            f = c.query("SELECT count(*) FROM utf8_ks.texts")
+            self.assertEqual(f.body[-8:], struct.pack(">q", 1))
+        finally:
+            c.close()
+
     def test_schema_changes_are_pushed_to_registered_connections(self):
         listener = ready_client()
         worker = ready_client()

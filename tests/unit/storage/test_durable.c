@@ -393,16 +393,25 @@ static void unclaimed_tables_are_kept_until_dropped(void **state)
     f->db = storage_db_open(f->dir, STORAGE_SYNC_NONE, &err);
     test_insert(storage_table_create(f->db, 1), 1, NULL, 1, "one", 1);
     test_insert(storage_table_create(f->db, 2), 1, NULL, 1, "two", 1);
+    storage_table_create(f->db, 3);
     reopen(f);
     char buf[16];
     assert_string_equal(test_get(storage_table_create(f->db, 1), 1, NULL, 1, 0, buf, 16), "one");
     assert_int_equal(storage_db_checkpoint(f->db, &err), BASE_OK);
     reopen(f);
     assert_string_equal(test_get(storage_table_create(f->db, 2), 1, NULL, 1, 0, buf, 16), "two");
-    assert_int_equal(storage_db_drop_unclaimed(f->db), 1); /* table 1 */
+    size_t with_data = 0;
+    uint64_t first = 0;
+    assert_int_equal(storage_db_unclaimed(f->db, &with_data, &first), 2); /* tables 1 and 3 */
+    assert_int_equal(with_data, 1);
+    assert_int_equal(first, 1);
+    /* Only the empty one goes: dropping table 1 would lose its row. */
+    assert_int_equal(storage_db_drop_unclaimed(f->db), 1);
+    assert_int_equal(storage_db_checkpoint(f->db, &err), BASE_OK);
     reopen(f);
-    assert_null(storage__db_find(f->db, 1));
+    assert_null(storage__db_find(f->db, 3));
     assert_non_null(storage__db_find(f->db, 2));
+    assert_string_equal(test_get(storage_table_create(f->db, 1), 1, NULL, 1, 0, buf, 16), "one");
 }
 
 

@@ -2,7 +2,8 @@
  * Tests of the durable schema (cql/schema_log.c): DDL written by one engine
  * and replayed into a fresh one gives the same schema with the same storage
  * and column ids (through DROP/re-CREATE and ALTER ADD/DROP); failed and
- * no-op DDL is not logged; a torn tail is cut off; corruption fails.
+ * no-op DDL is not logged; a torn tail is cut off; corruption fails; a lost
+ * record whose table holds data refuses restore and cuts nothing.
  */
 #include <fcntl.h>
 #include <setjmp.h>
@@ -338,6 +339,169 @@ static void corruption_before_the_end_fails_restore(void **state)
 }
 
 
+/* A node over a durable db in <dir>/data, as the emulator runs one. */
+static int durable_start(fixture_t *f, node_t *n)
+{
+    char data[128];
+    snprintf(data, sizeof(data), "%s/data", f->dir);
+    cql_config_t cfg;
+    cql_config_defaults(&cfg);
+    base_error_t err;
+    n->db = storage_db_open(data, STORAGE_SYNC_NONE, &err);
+    assert_non_null(n->db);
+    n->e = cql_engine_new(&cfg, n->db);
+    n->s = cql_session_new(n->e);
+    base_error_clear(&f->err);
+    return cql_engine_restore(n->e, f->path, &f->err);
+}
+
+
+static void durable_remove(fixture_t *f)
+{
+    char cmd[160];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s/data'", f->dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+
+static void set_size(const char *path, long size)
+{
+    assert_int_equal(truncate(path, size), 0);
+}
+
+
+/* The last record (CREATE TABLE ks.t) cut or damaged while ks.t holds rows in
+ * storage: restore refuses, names the file and the offset, and neither cuts the
+ * log nor drops the rows; restoring the whole log brings every row back. */
+static void lost_create_of_a_table_with_rows_refuses_restore(void **state)
+{
+    fixture_t *f = *state;
+    node_t a, b;
+    assert_int_equal(durable_start(f, &a), BASE_OK);
+    ok(f, &a, create_ks);
+    long one = file_size(f->path);
+    ok(f, &a, "CREATE TABLE ks.t (k int PRIMARY KEY, v text)");
+    ok(f, &a, "INSERT INTO ks.t (k, v) VALUES (1, 'kept')");
+    node_stop(&a); /* checkpoints: the row is in a snapshot */
+    long two = file_size(f->path);
+    uint8_t whole[512];
+    assert_true(two <= (long)sizeof(whole));
+    int fd = open(f->path, O_RDONLY);
+    assert_int_equal(read(fd, whole, (size_t)two), two);
+    close(fd);
+    char offset[64];
+    snprintf(offset, sizeof(offset), "offset %ld of ", one);
+
+    for (int damage = 0; damage < 3; damage++) {
+        fd = open(f->path, O_WRONLY | O_TRUNC);
+        assert_int_equal(write(fd, whole, (size_t)two), two);
+        close(fd);
+        long size = two;
+        if (damage == 0) {
+            size = one + 11; /* torn inside the record */
+            set_size(f->path, size);
+        } else if (damage == 1) {
+            fd = open(f->path, O_WRONLY);
+            uint8_t flip = whole[two - 3] ^ 0x55; /* a flipped byte: bad CRC */
+            assert_int_equal(pwrite(fd, &flip, 1, two - 3), 1);
+            close(fd);
+        } else {
+            size = 0; /* the schema log is gone altogether */
+            assert_int_equal(unlink(f->path), 0);
+        }
+        assert_int_equal(durable_start(f, &b), BASE_ERROR);
+        assert_non_null(strstr(f->err.msg, f->path));
+        assert_non_null(strstr(f->err.msg, "hold data"));
+        assert_non_null(strstr(f->err.msg, damage == 2 ? "missing" : offset));
+        assert_int_equal(file_size(f->path), damage == 2 ? -1 : size); /* nothing cut */
+        cql_session_free(b.s);
+        cql_engine_free(b.e);
+        storage_db_discard(b.db); /* as the emulator does when start-up fails */
+    }
+
+    fd = open(f->path, O_WRONLY | O_TRUNC | O_CREAT, 0644);
+    assert_int_equal(write(fd, whole, (size_t)two), two);
+    close(fd);
+    assert_int_equal(durable_start(f, &b), BASE_OK);
+    ok(f, &b, "SELECT v FROM ks.t WHERE k = 1");
+    assert_int_equal(f->r.n_rows, 1);
+    assert_int_equal(f->r.cells[0].len, 4);
+    assert_memory_equal(f->r.cells[0].ptr, "kept", 4);
+    node_stop(&b);
+    durable_remove(f);
+}
+
+
+/* A CREATE TABLE cut short before anything was written to its table: the
+ * torn record is dropped and the empty orphan with it; start-up goes on. */
+static void torn_create_of_an_empty_table_is_dropped(void **state)
+{
+    fixture_t *f = *state;
+    node_t a, b;
+    assert_int_equal(durable_start(f, &a), BASE_OK);
+    ok(f, &a, create_ks);
+    long one = file_size(f->path);
+    ok(f, &a, "CREATE TABLE ks.t (k int PRIMARY KEY, v text)");
+    node_stop(&a);
+    set_size(f->path, one + 5);
+    assert_int_equal(durable_start(f, &b), BASE_OK);
+    assert_int_equal(file_size(f->path), one);
+    assert_null(cql__table_find(cql__keyspace_find(b.e, "ks"), "t"));
+    assert_int_equal(storage_db_drop_unclaimed(b.db), 1);
+    ok(f, &b, "CREATE TABLE ks.t (k int PRIMARY KEY, v text)");
+    ok(f, &b, "INSERT INTO ks.t (k, v) VALUES (1, 'x')");
+    node_stop(&b);
+    assert_int_equal(durable_start(f, &b), BASE_OK);
+    ok(f, &b, "SELECT v FROM ks.t WHERE k = 1");
+    assert_int_equal(f->r.n_rows, 1);
+    node_stop(&b);
+    durable_remove(f);
+}
+
+
+/* The last record (ALTER TABLE ADD w) cut: with cells of w stored, restore
+ * refuses (a later ADD would reuse w's column id); without them it goes on. */
+static void lost_alter_add_with_stored_cells_refuses_restore(void **state)
+{
+    fixture_t *f = *state;
+    node_t a, b;
+    assert_int_equal(durable_start(f, &a), BASE_OK);
+    ok(f, &a, create_ks);
+    ok(f, &a, "CREATE TABLE ks.t (k int PRIMARY KEY, v text)");
+    ok(f, &a, "INSERT INTO ks.t (k, v) VALUES (1, 'one')");
+    long one = file_size(f->path);
+    ok(f, &a, "ALTER TABLE ks.t ADD w text");
+    ok(f, &a, "UPDATE ks.t SET w = 'new' WHERE k = 2");
+    node_stop(&a);
+    set_size(f->path, one + 9);
+    assert_int_equal(durable_start(f, &b), BASE_ERROR);
+    assert_non_null(strstr(f->err.msg, "does not define a column whose cells table ks.t holds"));
+    assert_non_null(strstr(f->err.msg, f->path));
+    assert_int_equal(file_size(f->path), one + 9);
+    cql_session_free(b.s);
+    cql_engine_free(b.e);
+    storage_db_discard(b.db);
+
+    /* The same cut with w's cells deleted: nothing depends on the lost record. */
+    durable_remove(f);
+    unlink(f->path);
+    assert_int_equal(durable_start(f, &a), BASE_OK);
+    ok(f, &a, create_ks);
+    ok(f, &a, "CREATE TABLE ks.t (k int PRIMARY KEY, v text)");
+    ok(f, &a, "INSERT INTO ks.t (k, v) VALUES (1, 'one')");
+    one = file_size(f->path);
+    ok(f, &a, "ALTER TABLE ks.t ADD w text");
+    node_stop(&a);
+    set_size(f->path, one + 9);
+    assert_int_equal(durable_start(f, &b), BASE_OK);
+    assert_int_equal(file_size(f->path), one);
+    ok(f, &b, "SELECT * FROM ks.t");
+    assert_int_equal(f->r.n_rows, 1);
+    assert_int_equal(f->r.n_cols, 2);
+    node_stop(&b);
+    durable_remove(f);
+}
+
 static void foreign_file_is_refused(void **state)
 {
     fixture_t *f = *state;
@@ -375,6 +539,11 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(torn_last_record_is_cut_off, setup, teardown),
         cmocka_unit_test_setup_teardown(corruption_before_the_end_fails_restore, setup, teardown),
+        cmocka_unit_test_setup_teardown(lost_create_of_a_table_with_rows_refuses_restore, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(torn_create_of_an_empty_table_is_dropped, setup, teardown),
+        cmocka_unit_test_setup_teardown(lost_alter_add_with_stored_cells_refuses_restore, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(foreign_file_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(memory_engine_logs_nothing, setup, teardown),
     };

@@ -63,7 +63,7 @@ static void null_and_unset_always_pass(void **state)
 }
 
 
-static void text_must_be_utf8_and_ascii_seven_bit(void **state)
+static void text_must_be_well_formed_utf8_and_ascii_seven_bit(void **state)
 {
     (void)state;
     assert_valid(T("text"), "68c3a9e282acf09f9880");
@@ -74,6 +74,26 @@ static void text_must_be_utf8_and_ascii_seven_bit(void **state)
     assert_invalid(T("text"), "e08080", "String didn't validate.");
     assert_invalid(T("text"), "f08080", "String didn't validate.");
     assert_invalid(T("text"), "80", "String didn't validate.");
+    /* surrogates U+D800..U+DFFF, alone or paired (CESU-8), are not UTF-8 */
+    assert_valid(T("text"), "ed9fbf"); /* U+D7FF */
+    assert_invalid(T("text"), "eda080", "String didn't validate.");
+    assert_invalid(T("text"), "edbfbf", "String didn't validate.");
+    assert_invalid(T("text"), "61eda0bdedb88061", "String didn't validate.");
+    assert_valid(T("text"), "ee8080"); /* U+E000 */
+    /* nothing past U+10FFFF */
+    assert_valid(T("text"), "f48fbfbf");
+    assert_invalid(T("text"), "f4908080", "String didn't validate.");
+    assert_invalid(T("text"), "f5808080", "String didn't validate.");
+    assert_invalid(T("text"), "f7bfbfbf", "String didn't validate.");
+    /* overlong forms (C0 80 alone excepted) and bad continuation bytes */
+    assert_invalid(T("text"), "c0af", "String didn't validate.");
+    assert_invalid(T("text"), "e09fbf", "String didn't validate.");
+    assert_invalid(T("text"), "f08fbfbf", "String didn't validate.");
+    assert_invalid(T("text"), "e04141", "String didn't validate.");
+    assert_invalid(T("text"), "f0904141", "String didn't validate.");
+    assert_invalid(T("text"), "f09f98", "String didn't validate.");
+    assert_valid(T("varchar"), "f09f9880");
+    assert_invalid(T("varchar"), "eda080", "String didn't validate.");
     assert_valid(T("ascii"), "7f00");
     assert_invalid(T("ascii"), "6180", "Invalid byte for ascii: -128");
 }
@@ -272,7 +292,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         VT(fixed_size_types_check_their_length),
         VT(null_and_unset_always_pass),
-        VT(text_must_be_utf8_and_ascii_seven_bit),
+        VT(text_must_be_well_formed_utf8_and_ascii_seven_bit),
         VT(collections_are_walked_with_bounds),
         VT(tuples_and_udts_allow_missing_trailing_components),
         VT(durations_check_vints_ranges_and_signs),

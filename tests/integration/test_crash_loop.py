@@ -1,0 +1,183 @@
+"""kill -9 in a loop, bounded for CI: the emulator with --storage durable runs a
+mixed write load (inserts, updates, deletes, unlogged batches) through the
+Python driver and is killed with SIGKILL at a random moment, 20 times with the
+default sync and 10 times with --fsync always. After every restart each write
+the driver saw acknowledged must be there, and each acknowledged delete must
+stay deleted; the one write in flight at the kill may have landed or not.
+Prints "crash loop: N cycles, M acknowledged writes checked, 0 lost"."""
+
+import logging
+import os
+import random
+import shutil
+import tempfile
+import threading
+import unittest
+
+from emulator import Emulator
+
+logging.getLogger("cassandra").setLevel(logging.CRITICAL)
+KS = "crash_py"
+KEYS = 200  # kv keys
+PARTS, ROWS = 20, 40  # ev partitions, clustering keys per partition
+SEED = int(os.environ.get("CRASH_LOOP_SEED", "0")) or random.randrange(1, 1 << 30)
+MODES = (("default sync", [], 20), ("--fsync always", ["--fsync", "always"], 10))
+GONE = None  # the model's value of a deleted (or never written) row
+
+
+class Model:
+    """What each row may hold: the value of the last acknowledged write, plus
+    the value of the write in flight when the server died (either may be
+    on disk then). A row absent from the dicts was never written."""
+
+    def __init__(self):
+        self.kv = {}
+        self.ev = {}
+        self.acked = 0
+
+    @staticmethod
+    def pending(table, key, value):
+        table.setdefault(key, {GONE}).add(value)
+
+    @staticmethod
+    def settle(table, key, value):
+        table[key] = {value}
+
+
+class CrashLoopTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="emu-crash-")
+        self.emu = None
+        self.cluster = None
+
+    def tearDown(self):
+        if self.cluster is not None:
+            self.cluster.shutdown()
+        if self.emu is not None:
+            self.emu.kill()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def start(self, args):
+        self.emu = Emulator(tls=False, args=["--storage", "durable"] + args, data_dir=self.dir)
+        self.emu.start()
+        self.cluster = self.emu.cluster(connect_timeout=10, control_connection_timeout=10)
+        session = self.cluster.connect()
+        return session
+
+    def crash(self):
+        """After the kill: drop the driver, reap the process (keeping the directory)."""
+        self.cluster.shutdown()
+        self.cluster = None
+        self.emu.kill()
+        self.emu = None
+
+    # -- checking ------------------------------------------------------------
+
+    def check(self, session, model):
+        """Compares every row with the model; returns the lost writes (as text)
+        and settles the model on what is stored, so the next cycle starts sure."""
+        lost = []
+        kv = {r.k: r.v for r in session.execute("SELECT k, v FROM %s.kv" % KS)}
+        ev = {(r.p, r.c): r.v for r in session.execute("SELECT p, c, v FROM %s.ev" % KS)}
+        for table, got, name in ((model.kv, kv, "kv"), (model.ev, ev, "ev")):
+            for key in set(table) | set(got):
+                value = got.get(key, GONE)
+                if value not in table.get(key, {GONE}):
+                    lost.append("%s %r: stored %r, acknowledged %r"
+                                % (name, key, value, sorted(table.get(key, {GONE}), key=repr)))
+                table[key] = {value}
+        return lost
+
+    # -- load ------------------------------------------------------------------
+
+    def load(self, session, model, rng, stop):
+        """Writes until the server dies (or stop is set); counts acknowledged writes."""
+        ins = session.prepare("INSERT INTO %s.kv (k, v) VALUES (?, ?)" % KS)
+        upd = session.prepare("UPDATE %s.kv SET v = ? WHERE k = ?" % KS)
+        dele = session.prepare("DELETE FROM %s.kv WHERE k = ?" % KS)
+        batch = session.prepare(
+            "BEGIN UNLOGGED BATCH "
+            "INSERT INTO %s.ev (p, c, v) VALUES (?, ?, ?); "
+            "INSERT INTO %s.ev (p, c, v) VALUES (?, ?, ?); "
+            "DELETE FROM %s.ev WHERE p = ? AND c = ?; "
+            "APPLY BATCH" % (KS, KS, KS))
+        n = 0
+        while not stop.is_set():
+            n += 1
+            op = rng.random()
+            k = rng.randrange(KEYS)
+            if op < 0.75:
+                stmt = (ins, (k, n)) if op < 0.4 else (upd, (n, k))
+                writes = [(model.kv, k, n)]
+            elif op < 0.9:
+                stmt = (dele, (k,))
+                writes = [(model.kv, k, GONE)]
+            else:
+                p = rng.randrange(PARTS)
+                c1, c2, c3 = rng.sample(range(ROWS), 3)
+                stmt = (batch, (p, c1, "a%d" % n, p, c2, "b%d" % n, p, c3))
+                writes = [(model.ev, (p, c1), "a%d" % n), (model.ev, (p, c2), "b%d" % n),
+                          (model.ev, (p, c3), GONE)]
+            for table, key, value in writes:
+                Model.pending(table, key, value)
+            try:
+                session.execute(*stmt)
+            except Exception:  # the kill: this write may or may not have landed
+                return
+            for table, key, value in writes:
+                Model.settle(table, key, value)
+            model.acked += 1
+
+    # -- the loop --------------------------------------------------------------
+
+    def test_every_acknowledged_write_survives_kill_9(self):
+        rng = random.Random(SEED)
+        model = Model()
+        session = self.start([])
+        session.execute("CREATE KEYSPACE %s WITH replication = "
+                        "{'class': 'SimpleStrategy', 'replication_factor': 1}" % KS)
+        session.execute("CREATE TABLE %s.kv (k int PRIMARY KEY, v int)" % KS)
+        session.execute("CREATE TABLE %s.ev (p int, c int, v text, PRIMARY KEY (p, c))" % KS)
+        cycles, lost, checked = 0, [], 0
+        summaries = []
+        for mode, args, n_cycles in MODES:
+            if args:  # a clean restart into this mode
+                self.cluster.shutdown()
+                self.cluster = None
+                self.emu.stop()
+                self.emu = None
+                session = self.start(args)
+            mode_acked, mode_lost = model.acked, len(lost)
+            for _ in range(n_cycles):
+                before = model.acked
+                stop = threading.Event()
+                proc = self.emu.proc
+                # The kill lands at a random moment of the load, as a crash would.
+                killer = threading.Timer(rng.uniform(0.15, 0.6), proc.kill)
+                killer.start()
+                try:
+                    self.load(session, model, rng, stop)
+                finally:
+                    stop.set()
+                    killer.join()
+                self.assertGreater(model.acked, before, "no write was acknowledged in a cycle")
+                self.crash()
+                cycles += 1
+                session = self.start(args)
+                lost += self.check(session, model)
+            checked += model.acked - mode_acked
+            summaries.append("crash loop (%s): %d cycles, %d acknowledged writes checked, %d lost"
+                             % (mode, n_cycles, model.acked - mode_acked, len(lost) - mode_lost))
+        self.cluster.shutdown()
+        self.cluster = None
+        self.emu.stop()  # a clean exit after it all, sanitizer log checked
+        self.emu = None
+        for line in summaries:
+            print(line, flush=True)
+        print("crash loop: %d cycles, %d acknowledged writes checked, %d lost (seed %d)"
+              % (cycles, checked, len(lost), SEED), flush=True)
+        self.assertEqual(lost, [], "seed %d" % SEED)
+
+
+if __name__ == "__main__":
+    unittest.main()
