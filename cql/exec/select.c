@@ -777,8 +777,9 @@ static void run_scan(run_t *r, const resume_t *res)
     bool after = res->set || r->plan.tok_lo_set;
     int64_t after_token = res->set ? res->token : r->plan.tok_lo;
     if (!res->set && r->plan.tok_lo_set && r->plan.tok_lo_incl) {
+        /* token >= INT64_MIN is the whole ring: start from its beginning */
         after = r->plan.tok_lo != INT64_MIN;
-        after_token = r->plan.tok_lo - 1;
+        after_token = after ? r->plan.tok_lo - 1 : INT64_MIN;
     }
     storage_part_iter_t *it = storage_part_iter_new(
         r->t->st, after, after_token, res->set ? res->pk : NULL, res->set ? res->pk_len : 0);
