@@ -682,7 +682,7 @@ class Runner:
         out = Outcome()
         kw = {}
         if step.page_size is not None:
-            kw["fetch_size"] = step.page_size
+            kw["fetch_size"] = step.page_size or None  # 0: no paging at all
         if step.cl is not None:
             kw["consistency_level"] = getattr(ConsistencyLevel, step.cl.upper())
         mode = "simple"
@@ -700,7 +700,7 @@ class Runner:
                     ps = self.session.prepare(text)
                     self.prepared[text] = ps
                 if step.page_size is not None:
-                    ps.fetch_size = step.page_size
+                    ps.fetch_size = step.page_size or None
                 else:
                     ps.fetch_size = 5000
                 if step.cl is not None:
