@@ -10,6 +10,10 @@
  *   build/cosmos-bench --port 10350 --workload insert --duration 10
  *   build/cosmos-bench --help
  *
+ * This file is the engine: connections, phases, workloads, responses. The
+ * options are in loadgen_opts.c, the summary and JSON in loadgen_report.c,
+ * latency buckets in histogram.c and key choice in keygen.c.
+ *
  * Invariants:
  *  - One thread, one event loop; every request has its own stream id, taken
  *    from the connection's free list and given back by its response.
@@ -24,7 +28,6 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -45,22 +48,15 @@
 #include "base/base.h"
 #include "histogram.h"
 #include "keygen.h"
+#include "loadgen.h"
 #include "wire/wire.h"
 
-#define DEFAULT_KEY \
-    "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw=="
 #define MAX_FRAME       (256u * 1024 * 1024)
 #define MAX_STMTS       16
-#define MAX_ERROR_CODES 32
 #define YCSB_FIELDS     10
 #define VALUE_JITTER    4096 /* values start at a random offset of a random pool */
 #define DRAIN_TIMEOUT_S 30
 #define SETUP_TIMEOUT_S 60
-#define MAX_INFLIGHT    32000
-
-typedef enum { W_INSERT, W_SELECT, W_MIXED, W_YCSB_A, W_YCSB_C, W_NULL } workload_t;
-static const char *const workload_names[] = {"insert", "select", "mixed",
-                                             "ycsb-a", "ycsb-c", "null"};
 
 /* What a stream is waiting for. */
 typedef enum { OP_FREE, OP_READ, OP_WRITE, OP_NULL, OP_DDL, OP_PREPARE, OP_PRELOAD } op_t;
@@ -74,33 +70,6 @@ typedef enum {
     PH_RUN,     /* recorded */
     PH_DRAIN,   /* no new requests; waiting for the last responses */
 } phase_t;
-
-typedef struct opts_s {
-    const char *host;
-    int port;
-    int connections;
-    int inflight;
-    bool tls;
-    const char *ca;
-    bool lz4;
-    const char *user;
-    const char *key;
-    workload_t workload;
-    size_t value_size;
-    uint64_t keys;
-    bool zipfian;
-    double duration;
-    uint64_t requests;
-    double warmup;
-    bool warmup_given;
-    double rate;
-    double tick_us;
-    int read_pct;
-    int preload; /* -1: for the workloads that read */
-    const char *keyspace;
-    const char *table_options;
-    uint64_t seed;
-} opts_t;
 
 typedef struct slot_s {
     uint64_t start_ns; /* send time, or the due time in open loop */
@@ -131,12 +100,6 @@ typedef struct conn_s {
     struct event *timer;
 } conn_t;
 
-typedef struct err_count_s {
-    int code;
-    uint64_t n;
-    char example[160];
-} err_count_t;
-
 static opts_t o;
 static struct event_base *base;
 static SSL_CTX *ssl_ctx;
@@ -150,8 +113,6 @@ static uint64_t outstanding;
 static uint64_t issued_measured;
 static struct event *phase_timer;
 static struct event *sig_event;
-static uint64_t run_start_ns;
-static uint64_t last_done_ns;
 static uint64_t open_loop_start_ns;
 
 /* statements */
@@ -166,13 +127,7 @@ static uint8_t *pool;
 static size_t field_size;
 
 /* results */
-static hist_t h_all, h_read, h_write;
-static uint64_t n_ok, n_reads, n_writes, n_empty_reads, n_warned, n_errors;
-static double ru_sum;
-static uint64_t ru_n;
-static err_count_t err_counts[MAX_ERROR_CODES];
-static int n_err_codes;
-static char first_warning[200];
+static results_t res;
 
 static void pump_from(conn_t *c, bool from_timer);
 static void pump(conn_t *c);
@@ -189,19 +144,6 @@ static uint64_t now_ns(void)
 }
 
 
-static _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static _Noreturn void die(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "cosmos-bench: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
-    exit(2);
-}
-
-
 static const char *ssl_error_text(void)
 {
     static char buf[256];
@@ -212,12 +154,6 @@ static const char *ssl_error_text(void)
     ERR_error_string_n(e, buf, sizeof(buf));
     ERR_clear_error();
     return buf;
-}
-
-
-static bool is_read_workload(workload_t w)
-{
-    return w == W_SELECT || w == W_MIXED || w == W_YCSB_A || w == W_YCSB_C;
 }
 
 
@@ -502,7 +438,7 @@ static void pump_from(conn_t *c, bool from_timer)
                 break; /* requests leave on the ticks; a response alone sends nothing */
             }
             while (c->n_free > 0 && c->next_due_ns <= now) {
-                bool measured = phase == PH_RUN && c->next_due_ns >= run_start_ns;
+                bool measured = phase == PH_RUN && c->next_due_ns >= res.run_start_ns;
                 if (measured && o.requests > 0 && issued_measured >= o.requests) {
                     break;
                 }
@@ -564,10 +500,10 @@ static void on_phase_timer(evutil_socket_t fd, short what, void *arg)
     } else if (phase == PH_DRAIN) {
         fprintf(stderr, "cosmos-bench: %llu requests still unanswered %d s after the run\n",
                 (unsigned long long)outstanding, DRAIN_TIMEOUT_S);
-        n_errors += outstanding;
+        res.n_errors += outstanding;
         event_base_loopbreak(base);
     } else {
-        die("set-up did not finish within %d s (phase %d)", SETUP_TIMEOUT_S, (int)phase);
+        loadgen_die("set-up did not finish within %d s (phase %d)", SETUP_TIMEOUT_S, (int)phase);
     }
 }
 
@@ -630,8 +566,8 @@ static void start_phase(phase_t p)
         pump_all();
         break;
     case PH_RUN:
-        run_start_ns = now_ns();
-        last_done_ns = run_start_ns;
+        res.run_start_ns = now_ns();
+        res.last_done_ns = res.run_start_ns;
         if (o.requests == 0) {
             phase_timer_in(o.duration);
         } else {
@@ -655,19 +591,19 @@ static void start_phase(phase_t p)
 
 static void count_error(int code, base_str_t msg)
 {
-    n_errors++;
-    for (int i = 0; i < n_err_codes; i++) {
-        if (err_counts[i].code == code) {
-            err_counts[i].n++;
+    res.n_errors++;
+    for (int i = 0; i < res.n_err_codes; i++) {
+        if (res.err_counts[i].code == code) {
+            res.err_counts[i].n++;
             return;
         }
     }
-    if (n_err_codes < MAX_ERROR_CODES) {
-        err_counts[n_err_codes].code = code;
-        err_counts[n_err_codes].n = 1;
-        snprintf(err_counts[n_err_codes].example, sizeof(err_counts[0].example), "%.*s",
+    if (res.n_err_codes < MAX_ERROR_CODES) {
+        res.err_counts[res.n_err_codes].code = code;
+        res.err_counts[res.n_err_codes].n = 1;
+        snprintf(res.err_counts[res.n_err_codes].example, sizeof(res.err_counts[0].example), "%.*s",
                  (int)(msg.len > 150 ? 150 : msg.len), msg.ptr);
-        n_err_codes++;
+        res.n_err_codes++;
     }
 }
 
@@ -675,10 +611,12 @@ static void count_error(int code, base_str_t msg)
 static _Noreturn void setup_failed(conn_t *c, const char *what, const wire_reply_t *r)
 {
     if (r->opcode == WIRE_OP_ERROR) {
-        die("connection %d: %s failed: error 0x%04x (%s): %.*s", c->idx, what, r->u.error.code,
-            wire_error_name(r->u.error.code), (int)r->u.error.message.len, r->u.error.message.ptr);
+        loadgen_die("connection %d: %s failed: error 0x%04x (%s): %.*s", c->idx, what,
+                    r->u.error.code, wire_error_name(r->u.error.code), (int)r->u.error.message.len,
+                    r->u.error.message.ptr);
     }
-    die("connection %d: %s: unexpected %s response", c->idx, what, wire_opcode_name(r->opcode));
+    loadgen_die("connection %d: %s: unexpected %s response", c->idx, what,
+                wire_opcode_name(r->opcode));
 }
 
 
@@ -732,33 +670,33 @@ static void on_handshake_reply(conn_t *c, const wire_reply_t *r)
 static void record(const slot_t *sl, const wire_reply_t *r, uint64_t now)
 {
     uint64_t lat = now > sl->start_ns ? now - sl->start_ns : 0;
-    last_done_ns = now;
+    res.last_done_ns = now;
     if (r->opcode == WIRE_OP_ERROR) {
         count_error(r->u.error.code, r->u.error.message);
         return;
     }
-    n_ok++;
-    hist_record(&h_all, lat);
+    res.n_ok++;
+    hist_record(&res.h_all, lat);
     if (sl->op == OP_READ) {
-        n_reads++;
-        hist_record(&h_read, lat);
+        res.n_reads++;
+        hist_record(&res.h_read, lat);
         if (r->opcode == WIRE_OP_RESULT && r->u.result.kind == WIRE_RESULT_ROWS &&
             r->u.result.n_rows == 0) {
-            n_empty_reads++;
+            res.n_empty_reads++;
         }
     } else if (sl->op == OP_WRITE) {
-        n_writes++;
-        hist_record(&h_write, lat);
+        res.n_writes++;
+        hist_record(&res.h_write, lat);
     }
     double ru;
     if (wire_reply_payload_double(r, "RequestCharge", &ru)) {
-        ru_sum += ru;
-        ru_n++;
+        res.ru_sum += ru;
+        res.ru_n++;
     }
     if (r->n_warnings > 0) {
-        n_warned++;
-        if (first_warning[0] == '\0') {
-            snprintf(first_warning, sizeof(first_warning), "%.*s",
+        res.n_warned++;
+        if (res.first_warning[0] == '\0') {
+            snprintf(res.first_warning, sizeof(res.first_warning), "%.*s",
                      (int)(r->warnings[0].len > 190 ? 190 : r->warnings[0].len),
                      r->warnings[0].ptr);
         }
@@ -776,7 +714,7 @@ static void on_reply(conn_t *c, const wire_header_t *h, const wire_reply_t *r, u
         if (h->stream == -1) {
             return; /* a pushed EVENT; we never REGISTER, but harmless */
         }
-        die("connection %d: response on stream %d that has no request", c->idx, h->stream);
+        loadgen_die("connection %d: response on stream %d that has no request", c->idx, h->stream);
     }
     slot_t *sl = &c->slots[h->stream];
     slot_t done = *sl;
@@ -842,7 +780,7 @@ static void on_read(struct bufferevent *bev, void *arg)
         wire_header_t h;
         base_error_t err;
         if (wire_header_decode(&h, hdr, WIRE_HEADER_SIZE, MAX_FRAME, &err) != BASE_OK) {
-            die("connection %d: %s", c->idx, err.msg);
+            loadgen_die("connection %d: %s", c->idx, err.msg);
         }
         if (avail - WIRE_HEADER_SIZE < h.length) {
             break;
@@ -853,13 +791,13 @@ static void on_read(struct bufferevent *bev, void *arg)
         uint8_t *plain = NULL;
         if (h.flags & WIRE_FLAG_COMPRESSION) {
             if (wire_lz4_decompress(body, len, MAX_FRAME, &plain, &len, &err) != BASE_OK) {
-                die("connection %d: %s", c->idx, err.msg);
+                loadgen_die("connection %d: %s", c->idx, err.msg);
             }
             body = plain;
         }
         wire_reply_t r;
         if (wire_reply_decode(&r, &h, body, len, &c->arena, &err) != BASE_OK) {
-            die("connection %d: %s", c->idx, err.msg);
+            loadgen_die("connection %d: %s", c->idx, err.msg);
         }
         on_reply(c, &h, &r, now_ns());
         base_free(plain);
@@ -883,9 +821,10 @@ static void on_event(struct bufferevent *bev, short what, void *arg)
         ERR_error_string_n(e, tls, sizeof(tls));
     }
     if (what & BEV_EVENT_EOF) {
-        die("connection %d: closed by the server%s%s", c->idx, tls[0] ? ": " : "", tls);
+        loadgen_die("connection %d: closed by the server%s%s", c->idx, tls[0] ? ": " : "", tls);
     }
-    die("connection %d: %s", c->idx, tls[0] ? tls : evutil_socket_error_to_string(sock_err));
+    loadgen_die("connection %d: %s", c->idx,
+                tls[0] ? tls : evutil_socket_error_to_string(sock_err));
 }
 
 
@@ -894,24 +833,24 @@ static void on_event(struct bufferevent *bev, short what, void *arg)
 static int tcp_connect(void)
 {
     struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM};
-    struct addrinfo *res;
+    struct addrinfo *ais;
     char port[16];
     snprintf(port, sizeof(port), "%d", o.port);
-    int rc = getaddrinfo(o.host, port, &hints, &res);
+    int rc = getaddrinfo(o.host, port, &hints, &ais);
     if (rc != 0) {
-        die("cannot resolve %s: %s", o.host, gai_strerror(rc));
+        loadgen_die("cannot resolve %s: %s", o.host, gai_strerror(rc));
     }
     int fd = -1;
-    for (struct addrinfo *ai = res; ai != NULL && fd < 0; ai = ai->ai_next) {
+    for (struct addrinfo *ai = ais; ai != NULL && fd < 0; ai = ai->ai_next) {
         fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
         if (fd >= 0 && connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
             close(fd);
             fd = -1;
         }
     }
-    freeaddrinfo(res);
+    freeaddrinfo(ais);
     if (fd < 0) {
-        die("cannot connect to %s:%d: %s", o.host, o.port, strerror(errno));
+        loadgen_die("cannot connect to %s:%d: %s", o.host, o.port, strerror(errno));
     }
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
@@ -939,7 +878,7 @@ static void conn_open(conn_t *c, int idx)
     if (o.tls) {
         SSL *ssl = SSL_new(ssl_ctx);
         if (ssl == NULL) {
-            die("SSL_new: %s", ssl_error_text());
+            loadgen_die("SSL_new: %s", ssl_error_text());
         }
         struct in6_addr ip;
         bool is_ip = inet_pton(AF_INET, o.host, &ip) == 1 || inet_pton(AF_INET6, o.host, &ip) == 1;
@@ -947,7 +886,7 @@ static void conn_open(conn_t *c, int idx)
             X509_VERIFY_PARAM *vp = SSL_get0_param(ssl);
             if ((is_ip ? X509_VERIFY_PARAM_set1_ip_asc(vp, o.host)
                        : X509_VERIFY_PARAM_set1_host(vp, o.host, 0)) != 1) {
-                die("cannot set the name to verify: %s", ssl_error_text());
+                loadgen_die("cannot set the name to verify: %s", ssl_error_text());
             }
         }
         if (!is_ip) {
@@ -962,7 +901,7 @@ static void conn_open(conn_t *c, int idx)
         c->bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE);
     }
     if (c->bev == NULL) {
-        die("cannot create the connection's bufferevent");
+        loadgen_die("cannot create the connection's bufferevent");
     }
     bufferevent_set_max_single_read(c->bev, 256 * 1024);
     bufferevent_setcb(c->bev, on_read, NULL, on_event, c);
@@ -990,401 +929,16 @@ static void tls_setup(void)
 {
     ssl_ctx = SSL_CTX_new(TLS_client_method());
     if (ssl_ctx == NULL) {
-        die("SSL_CTX_new: %s", ssl_error_text());
+        loadgen_die("SSL_CTX_new: %s", ssl_error_text());
     }
     SSL_CTX_set_min_proto_version(ssl_ctx, TLS1_2_VERSION);
     if (o.ca != NULL) {
         if (SSL_CTX_load_verify_locations(ssl_ctx, o.ca, NULL) != 1) {
-            die("cannot load the CA %s: %s", o.ca, ssl_error_text());
+            loadgen_die("cannot load the CA %s: %s", o.ca, ssl_error_text());
         }
         SSL_CTX_set_verify(ssl_ctx, SSL_VERIFY_PEER, NULL);
     } else {
         SSL_CTX_set_verify(ssl_ctx, SSL_VERIFY_NONE, NULL);
-    }
-}
-
-
-/* ---- report ------------------------------------------------------------------------------- */
-
-static double us(uint64_t ns)
-{
-    return (double)ns / 1000.0;
-}
-
-
-static void print_latency_line(const char *label, const hist_t *h)
-{
-    printf("  %-11s p50 %.3f  p90 %.3f  p99 %.3f  p99.9 %.3f  max %.3f  mean %.3f (ms)\n", label,
-           us(hist_quantile(h, 0.50)) / 1000, us(hist_quantile(h, 0.90)) / 1000,
-           us(hist_quantile(h, 0.99)) / 1000, us(hist_quantile(h, 0.999)) / 1000, us(h->max) / 1000,
-           hist_mean(h) / 1e6);
-}
-
-
-static void json_latency(base_buf_t *b, const char *name, const hist_t *h)
-{
-    base_buf_printf(b,
-                    ",\"%s\":{\"p50\":%.1f,\"p90\":%.1f,\"p99\":%.1f,\"p999\":%.1f,\"max\":%.1f,"
-                    "\"mean\":%.1f}",
-                    name, us(hist_quantile(h, 0.50)), us(hist_quantile(h, 0.90)),
-                    us(hist_quantile(h, 0.99)), us(hist_quantile(h, 0.999)), us(h->max),
-                    hist_mean(h) / 1000.0);
-}
-
-
-static void json_string(base_buf_t *b, const char *s)
-{
-    base_buf_put_u8(b, '"');
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') {
-            base_buf_printf(b, "\\%c", ch);
-        } else if (ch < 0x20) {
-            base_buf_printf(b, "\\u%04x", ch);
-        } else {
-            base_buf_put_u8(b, ch);
-        }
-    }
-    base_buf_put_u8(b, '"');
-}
-
-
-static void report(void)
-{
-    double secs = (double)(last_done_ns - run_start_ns) / 1e9;
-    uint64_t done = n_ok + n_errors;
-    double ops = secs > 0 ? (double)done / secs : 0;
-    bool has_ru = ru_n > 0;
-    double ru = has_ru ? ru_sum / (double)ru_n : 0;
-
-    printf("cosmos-bench %s: %d connections x %d in flight, TLS %s, lz4 %s, %zu-byte values, "
-           "%llu keys (%s), %s\n",
-           workload_names[o.workload], o.connections, o.inflight, o.tls ? "on" : "off",
-           o.lz4 ? "on" : "off", o.value_size, (unsigned long long)o.keys,
-           o.zipfian ? "zipfian" : "uniform", o.rate > 0 ? "open loop" : "closed loop");
-    if (o.rate > 0) {
-        printf("  target      %.0f ops/s\n", o.rate);
-    }
-    printf("  throughput  %.0f ops/s (%llu operations in %.2f s; %llu reads, %llu writes)\n", ops,
-           (unsigned long long)done, secs, (unsigned long long)n_reads,
-           (unsigned long long)n_writes);
-    print_latency_line("latency", &h_all);
-    if (n_reads > 0 && n_writes > 0) {
-        print_latency_line("  reads", &h_read);
-        print_latency_line("  writes", &h_write);
-    }
-    printf("  errors      %llu\n", (unsigned long long)n_errors);
-    for (int i = 0; i < n_err_codes; i++) {
-        printf("    0x%04x %-16s %llu  (%s)\n", err_counts[i].code,
-               wire_error_name(err_counts[i].code), (unsigned long long)err_counts[i].n,
-               err_counts[i].example);
-    }
-    if (has_ru) {
-        printf("  RU/op       %.2f\n", ru);
-    } else {
-        printf("  RU/op       n/a (no RequestCharge in the responses)\n");
-    }
-    if (n_empty_reads > 0) {
-        printf("  empty reads %llu (keys not loaded: use --preload)\n",
-               (unsigned long long)n_empty_reads);
-    }
-    if (n_warned > 0) {
-        printf("  warnings    %llu responses, e.g. \"%s\"\n", (unsigned long long)n_warned,
-               first_warning);
-    }
-
-    base_buf_t b;
-    base_buf_init(&b);
-    base_buf_printf(
-        &b, "{\"tool\":\"cosmos-bench\",\"workload\":\"%s\",\"host\":", workload_names[o.workload]);
-    json_string(&b, o.host);
-    base_buf_printf(&b,
-                    ",\"port\":%d,\"connections\":%d,\"inflight\":%d,\"tls\":%s,\"lz4\":%s,"
-                    "\"value_size\":%zu,\"keys\":%llu,\"dist\":\"%s\",",
-                    o.port, o.connections, o.inflight, o.tls ? "true" : "false",
-                    o.lz4 ? "true" : "false", o.value_size, (unsigned long long)o.keys,
-                    o.zipfian ? "zipfian" : "uniform");
-    if (o.rate > 0) {
-        base_buf_printf(&b, "\"rate\":%.0f,", o.rate);
-    } else {
-        base_buf_printf(&b, "\"rate\":null,");
-    }
-    base_buf_printf(&b,
-                    "\"seconds\":%.3f,\"ops\":%llu,\"ops_per_s\":%.1f,\"reads\":%llu,"
-                    "\"writes\":%llu,\"empty_reads\":%llu",
-                    secs, (unsigned long long)done, ops, (unsigned long long)n_reads,
-                    (unsigned long long)n_writes, (unsigned long long)n_empty_reads);
-    json_latency(&b, "latency_us", &h_all);
-    if (n_reads > 0) {
-        json_latency(&b, "read_latency_us", &h_read);
-    }
-    if (n_writes > 0) {
-        json_latency(&b, "write_latency_us", &h_write);
-    }
-    base_buf_printf(&b, ",\"errors\":%llu,\"errors_by_code\":{", (unsigned long long)n_errors);
-    for (int i = 0; i < n_err_codes; i++) {
-        base_buf_printf(&b, "%s\"0x%04x\":%llu", i > 0 ? "," : "", err_counts[i].code,
-                        (unsigned long long)err_counts[i].n);
-    }
-    base_buf_printf(&b, "}");
-    if (has_ru) {
-        base_buf_printf(&b, ",\"ru_per_op\":%.3f", ru);
-    } else {
-        base_buf_printf(&b, ",\"ru_per_op\":null");
-    }
-    base_buf_printf(&b, ",\"warnings\":%llu}\n", (unsigned long long)n_warned);
-    fwrite(b.data, 1, b.len, stdout);
-    fflush(stdout);
-    base_buf_fini(&b);
-}
-
-
-/* ---- options ---------------------------------------------------------------------------- */
-
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "Usage: cosmos-bench [options]\n"
-            "A CQL load generator for cosmos-cassandra-emulator (or any CQL v4 server).\n\n"
-            "  --host H              server address (default 127.0.0.1)\n"
-            "  --port N              server port (default 10350)\n"
-            "  --connections N       connections (default 4)\n"
-            "  --inflight N          requests in flight per connection (default 64)\n"
-            "  --tls on|off          TLS (default on; certificate not verified without --ca)\n"
-            "  --ca FILE             verify the server against this CA (PEM)\n"
-            "  --lz4                 negotiate lz4 compression\n"
-            "  --user NAME           account name (default localhost)\n"
-            "  --key KEY             account key (default: the emulator's well-known key)\n"
-            "  --workload W          insert, select, mixed, ycsb-a, ycsb-c or null (OPTIONS "
-            "round trips; default insert)\n"
-            "  --value-size BYTES    value size (default 1024; YCSB: the whole row, split over "
-            "10 fields)\n"
-            "  --keys N              key space (default 100000)\n"
-            "  --dist D              uniform or zipfian (YCSB's scrambled zipfian, theta 0.99)\n"
-            "  --duration S          measured seconds (default 10)\n"
-            "  --requests N          measured requests instead of a duration\n"
-            "  --warmup S            unrecorded load before measuring (default 1; 0 with "
-            "--requests)\n"
-            "  --rate OPS            open loop at this total rate; latency from the scheduled "
-            "time\n"
-            "  --tick-us US          open loop: wake at most this often, sending what is due "
-            "(default 200)\n"
-            "  --read-pct P          mixed: percentage of reads (default 50)\n"
-            "  --preload/--no-preload  write every key once first (default: for read workloads)\n"
-            "  --keyspace NAME       keyspace (default bench)\n"
-            "  --table-options STR   CREATE TABLE ... WITH STR (default "
-            "cosmosdb_provisioned_throughput = 1000000; '' for none)\n"
-            "  --seed N              random seed (default 1)\n"
-            "  --help\n\n"
-            "Prints a summary and, last, one JSON line with every figure. Exit status: 0 when "
-            "every measured request succeeded, 1 when some failed, 2 on a set-up failure.\n");
-}
-
-
-static double parse_num(const char *opt, const char *v, double min)
-{
-    char *end;
-    errno = 0;
-    double d = strtod(v, &end);
-    if (errno != 0 || end == v || *end != '\0' || !(d >= min)) {
-        die("--%s: bad value '%s'", opt, v);
-    }
-    return d;
-}
-
-
-static bool parse_on_off(const char *opt, const char *v)
-{
-    if (strcmp(v, "on") == 0) {
-        return true;
-    }
-    if (strcmp(v, "off") == 0) {
-        return false;
-    }
-    die("%s: expected on or off, got '%s'", opt, v);
-}
-
-
-static void parse_args(int argc, char **argv)
-{
-    o = (opts_t){.host = "127.0.0.1",
-                 .port = 10350,
-                 .connections = 4,
-                 .inflight = 64,
-                 .tls = true,
-                 .user = "localhost",
-                 .key = DEFAULT_KEY,
-                 .workload = W_INSERT,
-                 .value_size = 1024,
-                 .keys = 100000,
-                 .duration = 10,
-                 .warmup = 1,
-                 .read_pct = 50,
-                 .tick_us = 200,
-                 .preload = -1,
-                 .keyspace = "bench",
-                 .table_options = "cosmosdb_provisioned_throughput = 1000000",
-                 .seed = 1};
-    enum {
-        O_HOST = 256,
-        O_PORT,
-        O_CONN,
-        O_INFLIGHT,
-        O_TLS,
-        O_CA,
-        O_LZ4,
-        O_USER,
-        O_KEY,
-        O_WORK,
-        O_VSIZE,
-        O_KEYS,
-        O_DIST,
-        O_DUR,
-        O_REQ,
-        O_WARM,
-        O_RATE,
-        O_READ,
-        O_PRE,
-        O_NOPRE,
-        O_KS,
-        O_TOPT,
-        O_SEED,
-        O_TICK,
-        O_HELP
-    };
-    static const struct option longopts[] = {
-        {"host", 1, NULL, O_HOST},        {"port", 1, NULL, O_PORT},
-        {"connections", 1, NULL, O_CONN}, {"inflight", 1, NULL, O_INFLIGHT},
-        {"tls", 1, NULL, O_TLS},          {"ca", 1, NULL, O_CA},
-        {"lz4", 0, NULL, O_LZ4},          {"user", 1, NULL, O_USER},
-        {"key", 1, NULL, O_KEY},          {"workload", 1, NULL, O_WORK},
-        {"value-size", 1, NULL, O_VSIZE}, {"keys", 1, NULL, O_KEYS},
-        {"dist", 1, NULL, O_DIST},        {"duration", 1, NULL, O_DUR},
-        {"requests", 1, NULL, O_REQ},     {"warmup", 1, NULL, O_WARM},
-        {"rate", 1, NULL, O_RATE},        {"read-pct", 1, NULL, O_READ},
-        {"preload", 0, NULL, O_PRE},      {"no-preload", 0, NULL, O_NOPRE},
-        {"keyspace", 1, NULL, O_KS},      {"table-options", 1, NULL, O_TOPT},
-        {"seed", 1, NULL, O_SEED},        {"tick-us", 1, NULL, O_TICK},
-        {"help", 0, NULL, O_HELP},        {NULL, 0, NULL, 0}};
-    int ch;
-    int li = -1;
-    while ((ch = getopt_long(argc, argv, "", longopts, &li)) != -1) {
-        const char *name = li >= 0 ? longopts[li].name : "option";
-        switch (ch) {
-        case O_HOST:
-            o.host = optarg;
-            break;
-        case O_PORT:
-            o.port = (int)parse_num(name, optarg, 1);
-            break;
-        case O_CONN:
-            o.connections = (int)parse_num(name, optarg, 1);
-            break;
-        case O_INFLIGHT:
-            o.inflight = (int)parse_num(name, optarg, 1);
-            break;
-        case O_TLS:
-            o.tls = parse_on_off("--tls", optarg);
-            break;
-        case O_CA:
-            o.ca = optarg;
-            break;
-        case O_LZ4:
-            o.lz4 = true;
-            break;
-        case O_USER:
-            o.user = optarg;
-            break;
-        case O_KEY:
-            o.key = optarg;
-            break;
-        case O_WORK: {
-            int w = -1;
-            for (int i = 0; i <= W_NULL; i++) {
-                if (strcmp(optarg, workload_names[i]) == 0) {
-                    w = i;
-                }
-            }
-            if (w < 0) {
-                die("--workload: expected insert, select, mixed, ycsb-a, ycsb-c or null");
-            }
-            o.workload = (workload_t)w;
-            break;
-        }
-        case O_VSIZE:
-            o.value_size = (size_t)parse_num(name, optarg, 1);
-            break;
-        case O_KEYS:
-            o.keys = (uint64_t)parse_num(name, optarg, 1);
-            break;
-        case O_DIST:
-            if (strcmp(optarg, "uniform") != 0 && strcmp(optarg, "zipfian") != 0) {
-                die("--dist: expected uniform or zipfian");
-            }
-            o.zipfian = strcmp(optarg, "zipfian") == 0;
-            break;
-        case O_DUR:
-            o.duration = parse_num(name, optarg, 0.001);
-            break;
-        case O_REQ:
-            o.requests = (uint64_t)parse_num(name, optarg, 1);
-            break;
-        case O_WARM:
-            o.warmup = parse_num(name, optarg, 0);
-            o.warmup_given = true;
-            break;
-        case O_RATE:
-            o.rate = parse_num(name, optarg, 0.001);
-            break;
-        case O_READ:
-            o.read_pct = (int)parse_num(name, optarg, 0);
-            break;
-        case O_PRE:
-            o.preload = 1;
-            break;
-        case O_NOPRE:
-            o.preload = 0;
-            break;
-        case O_KS:
-            o.keyspace = optarg;
-            break;
-        case O_TOPT:
-            o.table_options = optarg;
-            break;
-        case O_TICK:
-            o.tick_us = parse_num(name, optarg, 0);
-            break;
-        case O_SEED:
-            o.seed = (uint64_t)parse_num(name, optarg, 0);
-            break;
-        case O_HELP:
-            usage(stdout);
-            exit(0);
-        default:
-            usage(stderr);
-            exit(2);
-        }
-    }
-    if (optind < argc) {
-        die("unexpected argument '%s' (see --help)", argv[optind]);
-    }
-    if (o.inflight > MAX_INFLIGHT) {
-        die("--inflight: at most %d streams per connection", MAX_INFLIGHT);
-    }
-    if (o.read_pct > 100) {
-        die("--read-pct: at most 100");
-    }
-    if (o.preload < 0) {
-        o.preload = is_read_workload(o.workload);
-    }
-    if (o.workload == W_NULL) {
-        o.preload = 0;
-    }
-    if (o.requests > 0 && !o.warmup_given) {
-        o.warmup = 0;
-    }
-    if (o.value_size > 16 * 1024 * 1024) {
-        die("--value-size: at most 16 MB");
     }
 }
 
@@ -1396,7 +950,7 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
     (void)arg;
     fprintf(stderr, "cosmos-bench: interrupted; reporting what was measured\n");
     if (phase == PH_RUN || phase == PH_DRAIN) {
-        n_errors += outstanding;
+        res.n_errors += outstanding;
     }
     event_base_loopbreak(base);
 }
@@ -1404,7 +958,7 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 
 int main(int argc, char **argv)
 {
-    parse_args(argc, argv);
+    loadgen_parse_args(argc, argv, &o);
     signal(SIGPIPE, SIG_IGN);
     build_statements();
     field_size = is_ycsb(o.workload)
@@ -1418,16 +972,16 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < pool_len; i++) {
         pool[i] = (uint8_t)('!' + keygen_rand(&pk) % 94);
     }
-    hist_init(&h_all);
-    hist_init(&h_read);
-    hist_init(&h_write);
+    hist_init(&res.h_all);
+    hist_init(&res.h_read);
+    hist_init(&res.h_write);
 
     struct event_config *cfg = event_config_new();
     event_config_set_flag(cfg, EVENT_BASE_FLAG_PRECISE_TIMER);
     base = event_base_new_with_config(cfg);
     event_config_free(cfg);
     if (base == NULL) {
-        die("cannot create the event loop");
+        loadgen_die("cannot create the event loop");
     }
     if (o.tls) {
         tls_setup();
@@ -1443,9 +997,9 @@ int main(int argc, char **argv)
     }
     event_base_dispatch(base);
     if (phase < PH_RUN) {
-        die("interrupted before the measured phase");
+        loadgen_die("interrupted before the measured phase");
     }
-    report();
+    loadgen_report(&o, &res);
 
     for (int i = 0; i < o.connections; i++) {
         conn_close(&conns[i]);
@@ -1462,5 +1016,5 @@ int main(int argc, char **argv)
     for (int i = 0; i < n_ddl; i++) {
         base_free((void *)ddl[i]);
     }
-    return n_errors > 0 ? 1 : 0;
+    return res.n_errors > 0 ? 1 : 0;
 }
