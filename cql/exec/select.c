@@ -638,6 +638,15 @@ static bool offer(run_t *r, const cql_rec_t *rec, int64_t *part_left)
 }
 
 
+/* A row key against a prefix bound: 0 when the key begins with the bound's bytes. */
+static int prefix_cmp(const storage_bound_t *key, const storage_bound_t *bound)
+{
+    size_t n = key->len < bound->len ? key->len : bound->len;
+    int cmp = n > 0 ? memcmp(key->key, bound->key, n) : 0;
+    return cmp != 0 ? cmp : key->len < bound->len ? -1 : 0;
+}
+
+
 /* Reads one partition's rows in the planned slices; resume_ck skips rows up to it. */
 static bool scan_partition(run_t *r, storage_partition_t *p, const uint8_t *resume_ck,
                            size_t resume_len, int64_t part_left)
@@ -654,13 +663,15 @@ static bool scan_partition(run_t *r, storage_partition_t *p, const uint8_t *resu
         const storage_bound_t *start = r->plan.n_slices ? &r->plan.slices[s].start : NULL;
         const storage_bound_t *end = r->plan.n_slices ? &r->plan.slices[s].end : NULL;
         storage_bound_t resume = {resume_ck, resume_len, false};
-        if (resume_ck != NULL) {
-            /* rows before the resume point were returned on earlier pages */
-            if (!r->reverse) {
-                start = &resume;
-            } else {
-                end = &resume;
-            }
+        /* Rows before the resume point were returned on earlier pages: the resume point
+         * replaces a slice's start (its end when reversed) only where it is inside or past
+         * that slice, or a later slice would start over from it and repeat rows. */
+        if (resume_ck != NULL && !r->reverse &&
+            (start == NULL || prefix_cmp(&resume, start) >= 0)) {
+            start = &resume;
+        } else if (resume_ck != NULL && r->reverse &&
+                   (end == NULL || prefix_cmp(&resume, end) <= 0)) {
+            end = &resume;
         }
         storage_row_iter_t *it = storage_row_iter_new(p, start, end, r->reverse, c->now_us);
         storage_row_view_t rv;

@@ -8,6 +8,7 @@
  */
 #include "cql/exec/exec.h"
 
+/* Partition keys an IN list may name, clustering slices, and the product of the two. */
 #define MAX_KEYS 10000
 
 typedef struct colr_s { /* restrictions gathered for one key column */
@@ -621,6 +622,30 @@ static int plan_token(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *
 }
 
 
+/* Slices of one plan are disjoint, so their starts order them. */
+static int slice_cmp(const void *x, const void *y)
+{
+    const storage_bound_t *a = &((const cql_slice_t *)x)->start;
+    const storage_bound_t *b = &((const cql_slice_t *)y)->start;
+    size_t n = a->len < b->len ? a->len : b->len;
+    int cmp = n > 0 ? memcmp(a->key, b->key, n) : 0;
+    return cmp != 0 ? cmp : (a->len > b->len) - (a->len < b->len);
+}
+
+
+static bool same_bound(const storage_bound_t *a, const storage_bound_t *b)
+{
+    return a->len == b->len && a->inclusive == b->inclusive &&
+           (a->len == 0 || memcmp(a->key, b->key, a->len) == 0);
+}
+
+
+static bool same_slice(const cql_slice_t *a, const cql_slice_t *b)
+{
+    return same_bound(&a->start, &b->start) && same_bound(&a->end, &b->end);
+}
+
+
 int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *where, size_t n_where,
                     bool allow_filtering, cql_plan_t *p, base_error_t *err)
 {
@@ -711,6 +736,26 @@ int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *wh
         }
     } else if (plan_clustering(c, t, ckr, allow_filtering, p, err) != BASE_OK) {
         return BASE_ERROR;
+    }
+    /* The executor walks slices in storage order (and resumes a page by position), so
+     * they are sorted by their encoded start: IN values of a DESC column come out reversed. */
+    if (p->n_slices > 1) {
+        qsort(p->slices, p->n_slices, sizeof(*p->slices), slice_cmp);
+        size_t n = 1; /* a value named twice (a tuple IN) is one slice, as Cassandra's set */
+        for (size_t i = 1; i < p->n_slices; i++) {
+            if (!same_slice(&p->slices[i], &p->slices[n - 1])) {
+                p->slices[n++] = p->slices[i];
+            }
+        }
+        p->n_slices = n;
+    }
+    /* Every key runs every slice: the product is what the statement reads or, for UPDATE
+     * and DELETE, writes (Cassandra 4.1's in_select_cartesian_product guardrail). */
+    if (!p->scan && p->n_keys > 0 && p->n_slices > MAX_KEYS / p->n_keys) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "The cartesian product of the IN relations on partition and "
+                              "clustering columns names %zu rows, more than the limit of %d",
+                              p->n_keys * p->n_slices, MAX_KEYS);
     }
     /* Clustering restrictions without the partition key scan every partition. */
     if (p->scan && p->ck_restricted && !p->uses_index) {

@@ -498,6 +498,48 @@ static void user_types_hold_1024_fields_and_refuse_1025(void **state)
 }
 
 
+static char *in_statement(const char *head, int n_k, int n_c)
+{
+    text_t q = {0};
+    reset(&q);
+    put(&q, "%s WHERE k IN (", head);
+    for (int i = 0; i < n_k; i++) {
+        put(&q, "%s%d", i ? ", " : "", i);
+    }
+    put(&q, ") AND c IN (");
+    for (int i = 0; i < n_c; i++) {
+        put(&q, "%s%d", i ? ", " : "", i);
+    }
+    put(&q, ")");
+    return q.p;
+}
+
+
+/* Each partition key runs each clustering slice: 100 x 100 rows is the limit. */
+static void in_cartesian_products_stop_at_10000_rows(void **state)
+{
+    fixture_t *f = *state;
+    keyspace(f);
+    ok(f, "CREATE TABLE kc (k int, c int, v int, PRIMARY KEY (k, c))");
+    char *q = in_statement("UPDATE kc SET v = 1", 100, 100);
+    ok(f, q);
+    free(q);
+    q = in_statement("SELECT count(*) FROM kc", 100, 100);
+    ok(f, q);
+    assert_int_equal(base_load_u64(f->r.cells[0].ptr), 10000);
+    free(q);
+    const char *heads[] = {"UPDATE kc SET v = 2", "DELETE FROM kc", "SELECT * FROM kc"};
+    for (size_t i = 0; i < 3; i++) {
+        q = in_statement(heads[i], 101, 100);
+        assert_int_equal(run(f, q), BASE_ERROR);
+        assert_int_equal(f->err.code, WIRE_ERR_INVALID);
+        assert_non_null(strstr(f->err.msg, "names 10100 rows, more than the limit of 10000"));
+        free(q);
+    }
+    ok(f, "SELECT count(*) FROM kc WHERE v = 2 ALLOW FILTERING");
+    assert_int_equal(base_load_u64(f->r.cells[0].ptr), 0); /* the refused UPDATE wrote nothing */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -517,6 +559,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(user_types_hold_1024_fields_and_refuse_1025, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(in_cartesian_products_stop_at_10000_rows, setup, teardown),
     };
     return cmocka_run_group_tests_name("cql/limits", tests, NULL, NULL);
 }
