@@ -14,42 +14,7 @@
 
 #include <cmocka.h>
 
-#include "cql/cql.h"
-
-typedef struct fixture_s {
-    storage_db_t *db;
-    cql_engine_t *e;
-    cql_session_t *s;
-    base_arena_t a;
-    cql_result_t r;
-    base_error_t err;
-} fixture_t;
-
-
-static int setup(void **state)
-{
-    fixture_t *f = calloc(1, sizeof(*f));
-    cql_config_t cfg;
-    cql_config_defaults(&cfg);
-    f->db = storage_db_new();
-    f->e = cql_engine_new(&cfg, f->db);
-    f->s = cql_session_new(f->e);
-    base_arena_init(&f->a, 0);
-    *state = f;
-    return 0;
-}
-
-
-static int teardown(void **state)
-{
-    fixture_t *f = *state;
-    base_arena_fini(&f->a);
-    cql_session_free(f->s);
-    cql_engine_free(f->e);
-    storage_db_free(f->db);
-    free(f);
-    return 0;
-}
+#include "engine_test.h"
 
 
 static int run(fixture_t *f, const char *q)
