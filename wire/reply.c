@@ -12,34 +12,13 @@
  *    the message, the problem and the offset. EVENT is the exception to the
  *    trailing-bytes rule: only its type is decoded.
  */
-#include "wire/wire.h"
+#include "wire/decoder.h"
 
 #define MIN_COL_SPEC_SIZE 4 /* [string] name + [option] id, global table spec */
 #define MIN_CELL_SIZE     4 /* [bytes] length */
 
 
-typedef struct decoder_s {
-    wire_reader_t r;
-    base_arena_t *a;
-    uint8_t version;
-    const char *what;
-    base_error_t *err;
-    bool rejected;
-} decoder_t;
-
-
-static int reject(decoder_t *d, size_t at, const char *problem)
-{
-    d->rejected = true;
-    return base_error_set(d->err, WIRE_ERR_PROTOCOL_ERROR, "Invalid %s body: %s at offset %zu",
-                          d->what, problem, at);
-}
-
-
-static bool ok(const decoder_t *d)
-{
-    return wire_reader_ok(&d->r) && !d->rejected;
-}
+typedef wire__decoder_t decoder_t;
 
 
 /* An [int] count that must be >= 0 and leave min_size bytes per element. */
@@ -47,11 +26,11 @@ static size_t read_int_count(decoder_t *d, size_t min_size, const char *problem)
 {
     size_t at = d->r.pos;
     int32_t n = wire_read_int(&d->r);
-    if (!ok(d)) {
+    if (!wire__decoder_ok(d)) {
         return 0;
     }
     if (n < 0 || (min_size > 0 && (size_t)n > wire_reader_remaining(&d->r) / min_size)) {
-        reject(d, at, problem);
+        wire__reject(d, at, problem);
         return 0;
     }
     return (size_t)n;
@@ -68,15 +47,15 @@ static void read_col_specs(decoder_t *d, wire_rows_meta_t *m)
         table = wire_read_string(&d->r);
     }
     size_t min_size = MIN_COL_SPEC_SIZE + (global ? 0 : 4);
-    if (!ok(d)) {
+    if (!wire__decoder_ok(d)) {
         return;
     }
     if (m->n_cols > wire_reader_remaining(&d->r) / min_size) {
-        reject(d, d->r.pos, "column count exceeds the remaining bytes");
+        wire__reject(d, d->r.pos, "column count exceeds the remaining bytes");
         return;
     }
     m->cols = base_arena_calloc(d->a, m->n_cols, sizeof(*m->cols));
-    for (size_t i = 0; i < m->n_cols && ok(d); i++) {
+    for (size_t i = 0; i < m->n_cols && wire__decoder_ok(d); i++) {
         wire_col_meta_t *c = &m->cols[i];
         if (global) {
             c->keyspace = ks;
@@ -98,25 +77,25 @@ static void read_metadata(decoder_t *d, wire_rows_meta_t *m, bool bind)
     m->paging_state.len = WIRE_VALUE_NULL;
     m->flags = (uint32_t)wire_read_int(&d->r);
     m->n_cols = read_int_count(d, 0, "negative column count");
-    if (!ok(d)) {
+    if (!wire__decoder_ok(d)) {
         return;
     }
     if (bind && d->version >= 4) {
         size_t at = d->r.pos;
         m->n_pk = read_int_count(d, 2, "partition-key count exceeds the remaining bytes");
-        if (ok(d) && m->n_pk > m->n_cols) {
-            reject(d, at, "more partition-key indexes than bind variables");
+        if (wire__decoder_ok(d) && m->n_pk > m->n_cols) {
+            wire__reject(d, at, "more partition-key indexes than bind variables");
             return;
         }
         m->pk_indexes = base_arena_alloc(d->a, m->n_pk * sizeof(*m->pk_indexes) + 1);
-        for (size_t i = 0; i < m->n_pk && ok(d); i++) {
+        for (size_t i = 0; i < m->n_pk && wire__decoder_ok(d); i++) {
             m->pk_indexes[i] = wire_read_short(&d->r);
         }
     }
     if (!bind && (m->flags & WIRE_ROWS_HAS_MORE_PAGES)) {
         m->paging_state = wire_read_bytes(&d->r);
     }
-    if (ok(d) && !(m->flags & WIRE_ROWS_NO_METADATA)) {
+    if (wire__decoder_ok(d) && !(m->flags & WIRE_ROWS_NO_METADATA)) {
         read_col_specs(d, m);
     }
 }
@@ -127,18 +106,18 @@ static void read_rows(decoder_t *d, wire_reply_t *out)
     read_metadata(d, &out->u.result.meta, false);
     size_t at = d->r.pos;
     size_t n_rows = read_int_count(d, 0, "negative row count");
-    if (!ok(d)) {
+    if (!wire__decoder_ok(d)) {
         return;
     }
     size_t n_cols = out->u.result.meta.n_cols;
     size_t room = wire_reader_remaining(&d->r) / MIN_CELL_SIZE;
     if (n_cols > 0 && n_rows > room / n_cols) {
-        reject(d, at, "row count exceeds the remaining bytes");
+        wire__reject(d, at, "row count exceeds the remaining bytes");
         return;
     }
     size_t n_cells = n_rows * n_cols;
     wire_value_t *cells = base_arena_alloc(d->a, n_cells * sizeof(*cells) + 1);
-    for (size_t i = 0; i < n_cells && ok(d); i++) {
+    for (size_t i = 0; i < n_cells && wire__decoder_ok(d); i++) {
         cells[i] = wire_read_bytes(&d->r);
     }
     out->u.result.n_rows = n_rows;
@@ -151,7 +130,7 @@ static void read_schema_change(decoder_t *d, wire_reply_t *out)
     out->u.result.change = wire_read_string(&d->r);
     out->u.result.target = wire_read_string(&d->r);
     out->u.result.keyspace = wire_read_string(&d->r);
-    if (!ok(d)) {
+    if (!wire__decoder_ok(d)) {
         return;
     }
     base_str_t target = out->u.result.target;
@@ -170,7 +149,7 @@ static void read_result(decoder_t *d, wire_reply_t *out)
 {
     size_t at = d->r.pos;
     out->u.result.kind = wire_read_int(&d->r);
-    if (!ok(d)) {
+    if (!wire__decoder_ok(d)) {
         return;
     }
     switch (out->u.result.kind) {
@@ -185,7 +164,7 @@ static void read_result(decoder_t *d, wire_reply_t *out)
     case WIRE_RESULT_PREPARED:
         out->u.result.id = wire_read_short_bytes(&d->r);
         read_metadata(d, &out->u.result.binds, true);
-        if (ok(d)) {
+        if (wire__decoder_ok(d)) {
             read_metadata(d, &out->u.result.meta, false);
         }
         break;
@@ -193,7 +172,7 @@ static void read_result(decoder_t *d, wire_reply_t *out)
         read_schema_change(d, out);
         break;
     default:
-        reject(d, at, "unknown RESULT kind");
+        wire__reject(d, at, "unknown RESULT kind");
         break;
     }
 }
@@ -203,18 +182,18 @@ static void read_supported(decoder_t *d, wire_reply_t *out)
 {
     size_t at = d->r.pos;
     size_t n = wire_read_short(&d->r);
-    if (!ok(d)) {
+    if (!wire__decoder_ok(d)) {
         return;
     }
     if (n > wire_reader_remaining(&d->r) / 4) {
-        reject(d, at, "[string multimap] count exceeds the remaining bytes");
+        wire__reject(d, at, "[string multimap] count exceeds the remaining bytes");
         return;
     }
     out->u.supported.n = n;
     out->u.supported.keys = base_arena_alloc(d->a, n * sizeof(base_str_t) + 1);
     out->u.supported.n_values = base_arena_alloc(d->a, n * sizeof(size_t) + 1);
     out->u.supported.values = base_arena_alloc(d->a, n * sizeof(base_str_t *) + 1);
-    for (size_t i = 0; i < n && ok(d); i++) {
+    for (size_t i = 0; i < n && wire__decoder_ok(d); i++) {
         out->u.supported.keys[i] = wire_read_string(&d->r);
         out->u.supported.n_values[i] =
             wire_read_string_list(&d->r, d->a, &out->u.supported.values[i]);
@@ -264,7 +243,7 @@ static void read_message(decoder_t *d, wire_reply_t *out)
         break;
     case WIRE_OP_EVENT:
         out->u.event_type = wire_read_string(r);
-        if (ok(d)) {
+        if (wire__decoder_ok(d)) {
             r->pos = r->len;
         }
         break;
@@ -306,23 +285,11 @@ int wire_reply_decode(wire_reply_t *out, const wire_header_t *h, const uint8_t *
     if (h->flags & WIRE_FLAG_CUSTOM_PAYLOAD) {
         out->n_payload = wire_read_bytes_map(&d.r, a, &out->payload_keys, &out->payload_values);
     }
-    if (ok(&d)) {
+    if (wire__decoder_ok(&d)) {
         read_message(&d, out);
     }
 
-    if (d.rejected) {
-        return BASE_ERROR;
-    }
-    if (!wire_reader_ok(&d.r)) {
-        return base_error_set(err, WIRE_ERR_PROTOCOL_ERROR, "Invalid %s body: %s at offset %zu",
-                              d.what, d.r.why, d.r.pos);
-    }
-    if (wire_reader_remaining(&d.r) > 0) {
-        return base_error_set(err, WIRE_ERR_PROTOCOL_ERROR,
-                              "Invalid %s body: %zu trailing bytes at offset %zu", d.what,
-                              wire_reader_remaining(&d.r), d.r.pos);
-    }
-    return BASE_OK;
+    return wire__decoder_finish(&d);
 }
 
 

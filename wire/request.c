@@ -10,35 +10,14 @@
  *  - v3 and v4 differ only in what is accepted: v3 has no unset [value]
  *    (-2) and no custom payload (flag 0x04).
  */
-#include "wire/wire.h"
+#include "wire/decoder.h"
 
 /* The smallest encodings, used to bound counts before allocating. */
 #define MIN_VALUE_SIZE      4 /* [value] with n <= 0 */
 #define MIN_BATCH_STMT_SIZE 5 /* kind + empty [short bytes] + value count */
 
 
-typedef struct decoder_s {
-    wire_reader_t r;
-    base_arena_t *a;
-    uint8_t version;
-    const char *what; /* message name for errors: "QUERY" */
-    base_error_t *err;
-    bool rejected; /* err already holds a semantic error */
-} decoder_t;
-
-
-static int reject(decoder_t *d, size_t at, const char *problem)
-{
-    d->rejected = true;
-    return base_error_set(d->err, WIRE_ERR_PROTOCOL_ERROR, "Invalid %s body: %s at offset %zu",
-                          d->what, problem, at);
-}
-
-
-static bool ok(const decoder_t *d)
-{
-    return wire_reader_ok(&d->r) && !d->rejected;
-}
+typedef wire__decoder_t decoder_t;
 
 
 static void read_consistency(decoder_t *d, uint16_t *out)
@@ -46,7 +25,7 @@ static void read_consistency(decoder_t *d, uint16_t *out)
     size_t at = d->r.pos;
     *out = wire_read_short(&d->r);
     if (wire_reader_ok(&d->r) && wire_consistency_name(*out) == NULL) {
-        reject(d, at, "unknown consistency level");
+        wire__reject(d, at, "unknown consistency level");
     }
 }
 
@@ -57,7 +36,7 @@ static wire_value_t read_value(decoder_t *d)
     size_t at = d->r.pos;
     wire_value_t v = wire_read_value(&d->r);
     if (v.len == WIRE_VALUE_UNSET && d->version < 4 && wire_reader_ok(&d->r)) {
-        reject(d, at, "unset value (-2) is not allowed in protocol v3");
+        wire__reject(d, at, "unset value (-2) is not allowed in protocol v3");
     }
     return v;
 }
@@ -71,18 +50,18 @@ static size_t read_values(decoder_t *d, bool with_names, wire_value_t **values, 
     size_t n = wire_read_short(&d->r);
     *values = NULL;
     *names = NULL;
-    if (!ok(d)) {
+    if (!wire__decoder_ok(d)) {
         return 0;
     }
     if (n > wire_reader_remaining(&d->r) / min_size) {
-        reject(d, at, "value count exceeds the remaining bytes");
+        wire__reject(d, at, "value count exceeds the remaining bytes");
         return 0;
     }
     *values = base_arena_alloc(d->a, n * sizeof(**values));
     if (with_names) {
         *names = base_arena_alloc(d->a, n * sizeof(**names));
     }
-    for (size_t i = 0; i < n && ok(d); i++) {
+    for (size_t i = 0; i < n && wire__decoder_ok(d); i++) {
         if (with_names) {
             (*names)[i] = wire_read_string(&d->r);
         }
@@ -98,7 +77,7 @@ static void read_timestamp(decoder_t *d, wire_query_params_t *p)
     p->timestamp = wire_read_long(&d->r);
     p->has_timestamp = true;
     if (wire_reader_ok(&d->r) && p->timestamp == INT64_MIN) {
-        reject(d, at, "out of bound timestamp (-9223372036854775808)");
+        wire__reject(d, at, "out of bound timestamp (-9223372036854775808)");
     }
 }
 
@@ -121,7 +100,7 @@ static void read_query_params(decoder_t *d, wire_query_params_t *p)
     if (!(p->flags & WIRE_QF_VALUES)) {
         p->flags &= (uint8_t)~WIRE_QF_NAMES_FOR_VALUES; /* ignored without values */
     }
-    if (ok(d) && (p->flags & WIRE_QF_VALUES)) {
+    if (wire__decoder_ok(d) && (p->flags & WIRE_QF_VALUES)) {
         p->n_values =
             read_values(d, (p->flags & WIRE_QF_NAMES_FOR_VALUES) != 0, &p->values, &p->names);
     }
@@ -131,10 +110,10 @@ static void read_query_params(decoder_t *d, wire_query_params_t *p)
     if (p->flags & WIRE_QF_PAGING_STATE) {
         p->paging_state = wire_read_bytes(&d->r);
     }
-    if (ok(d) && (p->flags & WIRE_QF_SERIAL_CONSISTENCY)) {
+    if (wire__decoder_ok(d) && (p->flags & WIRE_QF_SERIAL_CONSISTENCY)) {
         read_consistency(d, &p->serial_consistency);
     }
-    if (ok(d) && (p->flags & WIRE_QF_DEFAULT_TIMESTAMP)) {
+    if (wire__decoder_ok(d) && (p->flags & WIRE_QF_DEFAULT_TIMESTAMP)) {
         read_timestamp(d, p);
     }
 }
@@ -144,7 +123,7 @@ static void read_batch_stmt(decoder_t *d, wire_batch_stmt_t *s)
 {
     size_t at = d->r.pos;
     uint8_t kind = wire_read_byte(&d->r);
-    if (!ok(d)) {
+    if (!wire__decoder_ok(d)) {
         return;
     }
     if (kind == 0) {
@@ -153,7 +132,7 @@ static void read_batch_stmt(decoder_t *d, wire_batch_stmt_t *s)
         s->prepared = true;
         s->id = wire_read_short_bytes(&d->r);
     } else {
-        reject(d, at, "statement kind must be 0 or 1");
+        wire__reject(d, at, "statement kind must be 0 or 1");
         return;
     }
     base_str_t *names;
@@ -166,22 +145,22 @@ static void read_batch(decoder_t *d, wire_batch_t *b)
 {
     size_t at = d->r.pos;
     b->type = wire_read_byte(&d->r);
-    if (ok(d) && b->type > WIRE_BATCH_COUNTER) {
-        reject(d, at, "batch type must be 0, 1 or 2");
+    if (wire__decoder_ok(d) && b->type > WIRE_BATCH_COUNTER) {
+        wire__reject(d, at, "batch type must be 0, 1 or 2");
         return;
     }
     at = d->r.pos;
     size_t n = wire_read_short(&d->r);
-    if (!ok(d)) {
+    if (!wire__decoder_ok(d)) {
         return;
     }
     if (n > wire_reader_remaining(&d->r) / MIN_BATCH_STMT_SIZE) {
-        reject(d, at, "statement count exceeds the remaining bytes");
+        wire__reject(d, at, "statement count exceeds the remaining bytes");
         return;
     }
     b->stmts = base_arena_calloc(d->a, n, sizeof(*b->stmts));
     b->n_stmts = n;
-    for (size_t i = 0; i < n && ok(d); i++) {
+    for (size_t i = 0; i < n && wire__decoder_ok(d); i++) {
         read_batch_stmt(d, &b->stmts[i]);
     }
 
@@ -190,23 +169,24 @@ static void read_batch(decoder_t *d, wire_batch_t *b)
     read_consistency(d, &p->consistency);
     at = d->r.pos;
     p->flags = wire_read_byte(&d->r);
-    if (!ok(d)) {
+    if (!wire__decoder_ok(d)) {
         return;
     }
     if (p->flags & 0x0F) {
-        reject(d, at, "flags 0x01-0x08 (values, skip metadata, paging) are not valid in BATCH");
+        wire__reject(d, at,
+                     "flags 0x01-0x08 (values, skip metadata, paging) are not valid in BATCH");
         return;
     }
     if (p->flags & WIRE_QF_NAMES_FOR_VALUES) {
         /* The values precede the flag that would announce their names
          * (CASSANDRA-10246), so no server can honour it. */
-        reject(d, at, "names for values (flag 0x40) are not supported in BATCH");
+        wire__reject(d, at, "names for values (flag 0x40) are not supported in BATCH");
         return;
     }
     if (p->flags & WIRE_QF_SERIAL_CONSISTENCY) {
         read_consistency(d, &p->serial_consistency);
     }
-    if (ok(d) && (p->flags & WIRE_QF_DEFAULT_TIMESTAMP)) {
+    if (wire__decoder_ok(d) && (p->flags & WIRE_QF_DEFAULT_TIMESTAMP)) {
         read_timestamp(d, p);
     }
 }
@@ -297,21 +277,9 @@ int wire_request_decode(wire_request_t *out, const wire_header_t *h, const uint8
         }
         out->n_payload = wire_read_bytes_map(&d.r, a, &out->payload_keys, &out->payload_values);
     }
-    if (ok(&d)) {
+    if (wire__decoder_ok(&d)) {
         read_message(&d, out);
     }
 
-    if (d.rejected) {
-        return BASE_ERROR;
-    }
-    if (!wire_reader_ok(&d.r)) {
-        return base_error_set(err, WIRE_ERR_PROTOCOL_ERROR, "Invalid %s body: %s at offset %zu",
-                              d.what, d.r.why, d.r.pos);
-    }
-    if (wire_reader_remaining(&d.r) > 0) {
-        return base_error_set(err, WIRE_ERR_PROTOCOL_ERROR,
-                              "Invalid %s body: %zu trailing bytes at offset %zu", d.what,
-                              wire_reader_remaining(&d.r), d.r.pos);
-    }
-    return BASE_OK;
+    return wire__decoder_finish(&d);
 }
