@@ -93,7 +93,7 @@ static bool same_group(const run_t *r, const cql_rec_t *a, const cql_rec_t *b)
 
 
 /* GROUP BY: a new group closes the previous one, which counts against LIMIT. */
-static bool fold_grouped(run_t *r, const cql_rec_t *rec)
+static bool accumulate_grouped(run_t *r, const cql_rec_t *rec)
 {
     if (r->in_group && !same_group(r, &r->group_first, rec)) {
         return_aggregate(r);
@@ -113,8 +113,10 @@ static bool fold_grouped(run_t *r, const cql_rec_t *rec)
 
 /* ---- scanning ----------------------------------------------------------------------------- */
 
-/* Offers one row; returns false when the run must stop. */
-static bool offer(run_t *r, const cql_rec_t *rec, int64_t *part_left)
+/* Takes one stored row into the run: counts it as read, filters it, then folds it
+ * into the aggregates or returns it (within PER PARTITION LIMIT, LIMIT and the
+ * page, whose end it marks). Returns false when the run must stop. */
+static bool consider_row(run_t *r, const cql_rec_t *rec, int64_t *part_left)
 {
     cql_stats_t *st = &r->c->out->stats;
     st->rows_read++;
@@ -123,7 +125,7 @@ static bool offer(run_t *r, const cql_rec_t *rec, int64_t *part_left)
         return true;
     }
     if (r->n_group > 0) {
-        return fold_grouped(r, rec);
+        return accumulate_grouped(r, rec);
     }
     if (r->sel.aggregate) {
         cql__sel_accumulate(r->c, r->t, &r->sel, rec);
@@ -211,7 +213,7 @@ static bool scan_partition(run_t *r, storage_partition_t *p, const uint8_t *resu
             if (!cql__rec_build(c, t, p, &rv, has_static ? &st : NULL, &rec)) {
                 continue;
             }
-            go = offer(r, &rec, &part_left);
+            go = consider_row(r, &rec, &part_left);
             if (r->distinct) {
                 break;
             }
@@ -229,7 +231,7 @@ static bool scan_partition(run_t *r, storage_partition_t *p, const uint8_t *resu
     if (!any && has_static && resume_ck == NULL && !r->plan.ck_restricted) {
         cql_rec_t rec;
         if (cql__rec_build(c, t, p, NULL, &st, &rec)) {
-            return offer(r, &rec, &part_left);
+            return consider_row(r, &rec, &part_left);
         }
     }
     return true;
@@ -406,7 +408,7 @@ static int run_virtual(run_t *r, base_error_t *err)
     for (i = offset; i < rs.n_rows; i++) {
         cql_rec_t rec = {0};
         rec.vals = rs.rows[i];
-        if (!offer(r, &rec, &part_left)) {
+        if (!consider_row(r, &rec, &part_left)) {
             break;
         }
     }

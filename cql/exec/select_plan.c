@@ -20,8 +20,9 @@ typedef struct colr_s { /* restrictions gathered for one key column */
 } colr_t;
 
 
-static int eval(cql_ctx_t *c, const cql_term_t *term, const wire_type_t *type, const char *col,
-                wire_value_t *out, base_error_t *err)
+/* Evaluates a key or filter value; an unset bind value is refused. */
+static int eval_set_value(cql_ctx_t *c, const cql_term_t *term, const wire_type_t *type,
+                          const char *col, wire_value_t *out, base_error_t *err)
 {
     if (cql__term_eval(term, type, col, &c->binds, c->a, out, err) != BASE_OK) {
         return BASE_ERROR;
@@ -43,7 +44,7 @@ static int eval_in(cql_ctx_t *c, const cql_relation_t *r, const cql_column_t *co
         const wire_type_t *sub[1] = {col->type};
         const wire_type_t *lt = cql__type_collection(c->a, WIRE_TYPE_LIST, true, sub, 1);
         wire_value_t list;
-        if (eval(c, r->rhs, lt, col->name, &list, err) != BASE_OK) {
+        if (eval_set_value(c, r->rhs, lt, col->name, &list, err) != BASE_OK) {
             return BASE_ERROR;
         }
         if (list.len < 0) {
@@ -58,7 +59,8 @@ static int eval_in(cql_ctx_t *c, const cql_relation_t *r, const cql_column_t *co
         n = r->n_in;
         vals = base_arena_alloc(c->a, (n + 1) * sizeof(*vals));
         for (size_t i = 0; i < n; i++) {
-            if (eval(c, r->in_values[i], col->type, col->name, &vals[i], err) != BASE_OK) {
+            if (eval_set_value(c, r->in_values[i], col->type, col->name, &vals[i], err) !=
+                BASE_OK) {
                 return BASE_ERROR;
             }
         }
@@ -112,7 +114,7 @@ static int restrict_key(cql_ctx_t *c, const cql_relation_t *r, const cql_column_
         }
         cr->eq = base_arena_alloc(c->a, sizeof(*cr->eq));
         cr->n_eq = 1;
-        if (eval(c, r->rhs, col->type, col->name, cr->eq, err) != BASE_OK) {
+        if (eval_set_value(c, r->rhs, col->type, col->name, cr->eq, err) != BASE_OK) {
             return BASE_ERROR;
         }
         if (col->kind == CQL_COL_PARTITION && cr->eq->len > 65535) {
@@ -134,7 +136,7 @@ static int restrict_key(cql_ctx_t *c, const cql_relation_t *r, const cql_column_
                               col->name);
     }
     wire_value_t v;
-    if (eval(c, r->rhs, col->type, col->name, &v, err) != BASE_OK) {
+    if (eval_set_value(c, r->rhs, col->type, col->name, &v, err) != BASE_OK) {
         return BASE_ERROR;
     }
     if (v.len < 0) {
@@ -208,7 +210,7 @@ static int add_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, cons
         if (eval_in(c, r, col, &f->in, &f->n_in, err) != BASE_OK) {
             return BASE_ERROR;
         }
-    } else if (eval(c, r->rhs, f->cmp_type, col->name, &f->v, err) != BASE_OK) {
+    } else if (eval_set_value(c, r->rhs, f->cmp_type, col->name, &f->v, err) != BASE_OK) {
         return BASE_ERROR;
     }
     p->n_filters++;
@@ -235,8 +237,8 @@ static int element_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, 
     f->op = CQL_OP_EQ;
     f->cmp_type = col->type->sub[1];
     f->has_key = true;
-    if (eval(c, r->element, col->type->sub[0], col->name, &f->key, err) != BASE_OK ||
-        eval(c, r->rhs, col->type->sub[1], col->name, &f->v, err) != BASE_OK) {
+    if (eval_set_value(c, r->element, col->type->sub[0], col->name, &f->key, err) != BASE_OK ||
+        eval_set_value(c, r->rhs, col->type->sub[1], col->name, &f->v, err) != BASE_OK) {
         return BASE_ERROR;
     }
     if (f->key.len < 0) {
@@ -531,7 +533,7 @@ static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t 
             if (r->op == CQL_OP_IN && r->rhs != NULL) {
                 const wire_type_t *lt = cql__type_collection(c->a, WIRE_TYPE_LIST, true, &tt, 1);
                 wire_value_t list;
-                if (eval(c, r->rhs, lt, "tuple", &list, err) != BASE_OK) {
+                if (eval_set_value(c, r->rhs, lt, "tuple", &list, err) != BASE_OK) {
                     return BASE_ERROR;
                 }
                 ssize_t m = list.len < 0 ? -1 : cql__collection_split(lt, list, c->a, &vals, NULL);
@@ -543,11 +545,11 @@ static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t 
                 n = r->n_in;
                 vals = base_arena_alloc(c->a, (n + 1) * sizeof(*vals));
                 for (size_t i = 0; i < n; i++) {
-                    if (eval(c, r->in_values[i], tt, "tuple", &vals[i], err) != BASE_OK) {
+                    if (eval_set_value(c, r->in_values[i], tt, "tuple", &vals[i], err) != BASE_OK) {
                         return BASE_ERROR;
                     }
                 }
-            } else if (eval(c, r->rhs, tt, "tuple", &vals[0], err) != BASE_OK) {
+            } else if (eval_set_value(c, r->rhs, tt, "tuple", &vals[0], err) != BASE_OK) {
                 return BASE_ERROR;
             }
             p->n_slices = n;
@@ -563,7 +565,7 @@ static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t 
             return BASE_OK;
         }
         wire_value_t v;
-        if (eval(c, r->rhs, tt, "tuple", &v, err) != BASE_OK) {
+        if (eval_set_value(c, r->rhs, tt, "tuple", &v, err) != BASE_OK) {
             return BASE_ERROR;
         }
         bool lower = r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
@@ -602,7 +604,8 @@ static int plan_token(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *
                               "components or none of them");
     }
     wire_value_t v;
-    if (eval(c, r->rhs, cql__native_bigint(), "partition key token", &v, err) != BASE_OK) {
+    if (eval_set_value(c, r->rhs, cql__native_bigint(), "partition key token", &v, err) !=
+        BASE_OK) {
         return BASE_ERROR;
     }
     if (v.len != 8) {

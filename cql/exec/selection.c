@@ -34,7 +34,7 @@ typedef struct cql_out_col_s {
 } out_col_t;
 
 
-static const char *lower_dup(cql_ctx_t *c, const char *s)
+static const char *name_dup(cql_ctx_t *c, const char *s)
 {
     return base_arena_strndup(c->a, s, strlen(s));
 }
@@ -292,7 +292,7 @@ int cql__sel_compile(cql_ctx_t *c, const cql_select_t *q, const cql_table_t *t, 
         n_agg += o->kind >= OUT_COUNT;
         sel->specs[i].keyspace = t->ks->name;
         sel->specs[i].table = t->name;
-        sel->specs[i].name = lower_dup(c, name);
+        sel->specs[i].name = name_dup(c, name);
         sel->specs[i].type = o->type;
     }
     sel->aggregate = n_agg > 0;
@@ -469,7 +469,7 @@ void cql__sel_accumulate(cql_ctx_t *c, const cql_table_t *t, cql_sel_t *sel, con
 }
 
 
-static wire_value_t number(base_arena_t *a, const wire_type_t *t, int64_t i, double d)
+static wire_value_t numeric_value(base_arena_t *a, const wire_type_t *t, int64_t i, double d)
 {
     switch (t->id) {
     case WIRE_TYPE_TINYINT: {
@@ -510,12 +510,12 @@ void cql__sel_aggregate_row(cql_ctx_t *c, cql_sel_t *sel, wire_value_t *row)
             row[i] = o->count ? o->best : null;
             break;
         case OUT_SUM:
-            row[i] = number(c->a, o->type, o->isum, o->dsum);
+            row[i] = numeric_value(c->a, o->type, o->isum, o->dsum);
             break;
         case OUT_AVG:
-            row[i] = o->count == 0
-                         ? number(c->a, o->type, 0, 0)
-                         : number(c->a, o->type, o->isum / o->count, o->dsum / (double)o->count);
+            row[i] = o->count == 0 ? numeric_value(c->a, o->type, 0, 0)
+                                   : numeric_value(c->a, o->type, o->isum / o->count,
+                                                   o->dsum / (double)o->count);
             break;
         default:
             row[i] = o->count ? o->best : null;
