@@ -4,14 +4,17 @@ Each test module starts its own server (setUpModule/tearDownModule), so the
 modules are independent and ctest may run them in any order:
 
     emu = Emulator()            # binary from $EMULATOR_BIN
-    emu.start()                 # --port 0, temp --data-dir, waits for "ready"
+    emu.start()                 # --port 0, --admin-port 0 unless args give one,
+                                # temp --data-dir, waits for "ready"
     emu.port, emu.ca_path       # the chosen port; the CA from `certs export`
     emu.stop()                  # SIGTERM; asserts a clean exit (exit code 0,
                                 # no sanitizer report in the log)
     emu.kill()                  # SIGKILL, as a crash (Emulator(data_dir=d) keeps d)
 
 The server picks the port itself (--port 0) and reports it on its
-"listening on HOST:PORT" line, so there is no race for a free port.
+"listening on HOST:PORT" line, so there is no race for a free port. The admin
+endpoint gets a free port too (--admin-port 0) unless the test chose one: a
+taken admin port stops the start-up, so parallel modules must never share one.
 """
 
 import os
@@ -61,6 +64,8 @@ class Emulator:
         if self.own_data_dir:
             self.data_dir = tempfile.mkdtemp(prefix="emu-it-")
         cmd = [binary(), "--port", "0", "--data-dir", self.data_dir] + self.args
+        if not any(a == "--admin-port" or a.startswith("--admin-port=") for a in self.args):
+            cmd += ["--admin-port", "0"]
         if not self.tls:
             cmd.append("--no-tls")
         env = dict(os.environ)
