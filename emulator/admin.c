@@ -502,7 +502,10 @@ emu_admin_t *emu_admin_start(emu_server_t *s)
     emu_admin_t *a = emu_admin_new(s->base, cfg->admin_bind, cfg->admin_port, &info, s->metering,
                                    msg, sizeof(msg));
     if (a == NULL) {
-        emu_log(EMU_LOG_WARN, 0, "admin endpoint off: %s (--admin-port)", msg);
+        emu_log(EMU_LOG_ERROR, 0,
+                "cannot start the admin endpoint: %s (--admin-port 0 picks a free port, "
+                "--admin-port off runs without it)",
+                msg);
         return NULL;
     }
     a->health = EMU_HEALTH_STARTING;

@@ -598,6 +598,9 @@ int emu_server_run(const emu_config_t *cfg)
     }
     emu_log(EMU_LOG_INFO, 0, "listening on %s (%s)", s.endpoint, s.ssl ? "TLS" : "plaintext");
     s.admin = emu_admin_start(&s);
+    if (s.admin == NULL && cfg->admin_port != EMU_ADMIN_OFF) {
+        goto done; /* logged: a taken admin port is a start-up error */
+    }
     if (startup_begin(&s, &ss) != BASE_OK) {
         goto done;
     }
