@@ -14,15 +14,16 @@
  * and close, leave the loop when the last one is gone (or after a short
  * grace period), then free everything, so ASan's leak check stays clean.
  *
- * Start-up: the CQL listener is bound (not yet accepting) and the admin
- * endpoint started before storage is opened, and the engine is built (and
- * durable storage recovered) on a worker thread while the loop serves the
- * admin endpoint alone, so GET /healthz answers "starting"/"recovering"
- * instead of hanging. The loop thread touches neither storage, the engine
- * nor the meter's tables until the worker is joined (the admin endpoint
- * answers 503 to the routes that would); then the listener accepts,
- * /healthz turns "ok" and "ready" is logged. Connections made meanwhile
- * wait in the kernel's backlog.
+ * Start-up: the CQL socket is bound (a taken port fails at once, but not
+ * listened on) and the admin endpoint started before storage is opened,
+ * and the engine is built (and durable storage recovered) on a worker
+ * thread while the loop serves the admin endpoint alone, so GET /healthz
+ * answers "starting"/"recovering" instead of hanging. The loop thread
+ * touches neither storage, the engine nor the meter's tables until the
+ * worker is joined (the admin endpoint answers 503 to the routes that
+ * would); then listen(2) is called, /healthz turns "ok" and "ready" is
+ * logged. Until then a CQL connect is refused (drivers retry it), and a
+ * start-up whose storage fails never accepted anything.
  *
  * Durable storage (--storage durable): storage keeps its commit log and
  * snapshots in <data-dir>/data and cql its schema log beside them. The
@@ -128,8 +129,10 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
     }
     emu_log(EMU_LOG_INFO, 0, "%s: shutting down (%zu connection(s))",
             sig == SIGINT ? "SIGINT" : "SIGTERM", s->n_conns);
-    evconnlistener_free(s->listener);
-    s->listener = NULL;
+    if (s->listener != NULL) {
+        evconnlistener_free(s->listener);
+        s->listener = NULL;
+    }
     for (emu_conn_t *c = s->conns, *next; c != NULL; c = next) {
         next = emu_conn_next(c);
         emu_conn_shutdown(c);
@@ -187,25 +190,26 @@ static void rpc_address(const struct sockaddr_storage *ss, cql_config_t *cc)
     }
 }
 
-static int listen_on(emu_server_t *s, struct sockaddr_storage *ss)
+/* Binds the CQL socket without listening: until listen(2) the kernel
+ * refuses connections, so nothing is accepted (not even into the backlog)
+ * before storage is recovered, and a start-up that fails leaves nothing
+ * that ever accepted. A taken port still fails here, at once. */
+static int bind_cql(emu_server_t *s, struct sockaddr_storage *ss)
 {
     socklen_t len;
     if (resolve(s->cfg, ss, &len) != BASE_OK) {
         return BASE_ERROR;
     }
-    s->listener = evconnlistener_new_bind(
-        s->base, on_accept, s,
-        LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC | LEV_OPT_DISABLED, -1,
-        (struct sockaddr *)ss, (int)len); /* accepting once start-up is done */
-    if (s->listener == NULL) {
+    s->listen_fd = socket(ss->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (s->listen_fd < 0 || evutil_make_listen_socket_reuseable(s->listen_fd) != 0 ||
+        bind(s->listen_fd, (struct sockaddr *)ss, len) != 0) {
         emu_log(EMU_LOG_ERROR, 0, "cannot listen on %s:%d: %s", s->cfg->bind, s->cfg->port,
                 strerror(errno));
         return BASE_ERROR;
     }
-    evconnlistener_set_error_cb(s->listener, on_accept_error);
     /* --port 0 picks a free port: report the one the kernel chose. */
     len = sizeof(*ss);
-    getsockname(evconnlistener_get_fd(s->listener), (struct sockaddr *)ss, &len);
+    getsockname(s->listen_fd, (struct sockaddr *)ss, &len);
     char host[INET6_ADDRSTRLEN] = "?";
     if (ss->ss_family == AF_INET6) {
         const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)ss;
@@ -439,6 +443,20 @@ static void startup_free(emu_server_t *s)
     s->startup = NULL;
 }
 
+/* listen(2) on the bound socket: from here connections are accepted. */
+static int start_listening(emu_server_t *s)
+{
+    s->listener = evconnlistener_new(
+        s->base, on_accept, s, LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, -1, s->listen_fd);
+    if (s->listener == NULL) {
+        emu_log(EMU_LOG_ERROR, 0, "cannot listen on %s: %s", s->endpoint, strerror(errno));
+        return BASE_ERROR;
+    }
+    s->listen_fd = -1; /* the listener owns it */
+    evconnlistener_set_error_cb(s->listener, on_accept_error);
+    return BASE_OK;
+}
+
 /* On the loop, once the worker wrote its byte: join it, then serve. */
 static void on_started(evutil_socket_t fd, short what, void *arg)
 {
@@ -456,8 +474,7 @@ static void on_started(evutil_socket_t fd, short what, void *arg)
         event_base_loopbreak(s->base);
         return;
     }
-    if ((s->cfg->durable && arm_checkpoints(s) != BASE_OK) ||
-        evconnlistener_enable(s->listener) != 0) {
+    if ((s->cfg->durable && arm_checkpoints(s) != BASE_OK) || start_listening(s) != BASE_OK) {
         emu_log(EMU_LOG_ERROR, 0, "cannot start serving CQL");
         s->start_failed = true;
         event_base_loopbreak(s->base);
@@ -525,6 +542,9 @@ static void server_fini(emu_server_t *s)
     if (s->listener != NULL) {
         evconnlistener_free(s->listener);
     }
+    if (s->listen_fd >= 0) {
+        close(s->listen_fd); /* bound, never listened on */
+    }
     if (s->sigint != NULL) {
         event_free(s->sigint);
     }
@@ -564,6 +584,7 @@ int emu_server_run(const emu_config_t *cfg)
     char msg[512];
     memset(&s, 0, sizeof(s));
     s.cfg = cfg;
+    s.listen_fd = -1;
     emu_log_set_level(cfg->log_level);
     emu_log_set_format(cfg->log_format);
     if (emu_log_open_file(cfg->log_file, msg, sizeof(msg)) != 0) {
@@ -586,7 +607,7 @@ int emu_server_run(const emu_config_t *cfg)
         emu_log(EMU_LOG_ERROR, 0, "cannot create the event loop");
         goto done;
     }
-    if (listen_on(&s, &ss) != BASE_OK) {
+    if (bind_cql(&s, &ss) != BASE_OK) {
         goto done;
     }
     s.sigint = evsignal_new(s.base, SIGINT, on_signal, &s);

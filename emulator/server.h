@@ -19,7 +19,8 @@ typedef struct emu_conn_s emu_conn_t;
 typedef struct emu_server_s {
     const emu_config_t *cfg;
     struct event_base *base;
-    struct evconnlistener *listener;
+    struct evconnlistener *listener; /* NULL until start-up is done (then listen(2)) */
+    evutil_socket_t listen_fd;       /* the bound CQL socket until the listener owns it */
     struct event *sigint;
     struct event *sigterm;
     struct event *drain_timer;      /* bounds the graceful shutdown */

@@ -42,6 +42,11 @@ def refused(port, host="127.0.0.1"):
         s.close()
 
 
+def read(path):
+    with open(path, errors="replace") as f:
+        return f.read()
+
+
 def free_port():
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
@@ -84,6 +89,39 @@ class StartUp(unittest.TestCase):
                         self.assertNotIn("admin endpoint", emu.log())
                 finally:
                     emu.stop()
+
+    def test_storage_that_cannot_be_opened_leaves_nothing_accepting(self):
+        # <data-dir>/data is a file: durable storage cannot open it. The start-up
+        # worker waits 1.5 s first, so the test sees the window in which the
+        # port used to accept into its backlog before the process gave up.
+        with open(os.path.join(self.dir, "data"), "w") as f:
+            f.write("not a directory")
+        log_path = os.path.join(self.dir, "log")
+        with open(log_path, "w") as log:
+            p = subprocess.Popen([binary(), "--port", "0", "--admin-port", "0", "--no-tls",
+                                  "--data-dir", self.dir, "--storage", "durable"],
+                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
+                                 env=dict(os.environ, COSMOS_EMULATOR_TEST_START_DELAY_MS="1500"))
+        try:
+            port = None
+            deadline = time.monotonic() + START_TIMEOUT
+            while port is None and time.monotonic() < deadline and p.poll() is None:
+                m = re.search(r"listening on \S+:(\d+) ", read(log_path))
+                port = int(m.group(1)) if m else None
+                time.sleep(0.02)
+            self.assertIsNotNone(port, read(log_path))
+            while p.poll() is None:  # during the start-up and as it fails
+                self.assertTrue(refused(port), "the CQL port accepted before storage was open")
+                time.sleep(0.05)
+            self.assertEqual(p.wait(timeout=START_TIMEOUT), 1)
+            self.assertTrue(refused(port))
+            text = read(log_path)
+            self.assertIn("cannot open durable storage", text)
+            self.assertNotRegex(text, r"(?m) ready$")
+        finally:
+            if p.poll() is None:
+                p.kill()
+            p.wait()
 
 
 if __name__ == "__main__":
