@@ -43,6 +43,7 @@ typedef enum {
     OPT_REGION,
     OPT_PROFILE,
     OPT_MAX_FRAME_MB,
+    OPT_MAX_CONNECTIONS,
     OPT_LOG_LEVEL,
     OPT_RATE_LIMITING,
     OPT_CONSISTENCY,
@@ -93,6 +94,8 @@ static const option_t options[] = {
     {"--profile", OPT_PROFILE, "P", "COSMOS_EMULATOR_PROFILE",
      "cosmos (default) or cassandra: whose behaviour and messages to mimic"},
     {"--max-frame-mb", OPT_MAX_FRAME_MB, "N", NULL, "largest accepted frame body (default 256)"},
+    {"--max-connections", OPT_MAX_CONNECTIONS, "N", "COSMOS_EMULATOR_MAX_CONNECTIONS",
+     "open client connections at most; past it a new one is closed at once (default 10000)"},
     {"--log-level", OPT_LOG_LEVEL, "L", NULL, "error, warn, info (default) or debug"},
     {"--rate-limiting", OPT_RATE_LIMITING, "on|off", "COSMOS_EMULATOR_RATE_LIMITING",
      "throttle requests over a table's RU/s with 0x1001 (default off: warn only)"},
@@ -172,6 +175,7 @@ void emu_config_init(emu_config_t *c)
     c->region = base_strdup(EMU_DEFAULT_REGION);
     c->profile = CQL_PROFILE_COSMOS;
     c->max_frame = (size_t)EMU_DEFAULT_MAX_FRAME_MB * 1024 * 1024;
+    c->max_connections = EMU_DEFAULT_MAX_CONNS;
     c->log_level = EMU_LOG_INFO;
     c->rate_limiting = false; /* as the Azure Cosmos DB emulator */
     c->consistency = RU_CONSISTENCY_SESSION;
@@ -260,6 +264,12 @@ static int apply(emu_config_t *c, const option_t *o, const char *val, const char
             return fail(msg, cap, "%s: '%s' is not a size in MB (1-2047)", src, val);
         }
         c->max_frame = (size_t)n * 1024 * 1024;
+        return 0;
+    case OPT_MAX_CONNECTIONS:
+        if (!parse_int(val, 1, 1000000, &n)) {
+            return fail(msg, cap, "%s: '%s' is not a number of connections (1-1000000)", src, val);
+        }
+        c->max_connections = (int)n;
         return 0;
     case OPT_PROFILE:
         if (strcmp(val, "cosmos") == 0) {

@@ -10,6 +10,12 @@
  * loop. Nothing here may block: sockets are non-blocking and files are only
  * touched before the loop starts (certificates).
  *
+ * Accepting: past --max-connections a connection is accepted and closed at
+ * once. When accept(2) itself fails (out of descriptors) the listener is
+ * paused with a growing back-off instead of being retried at once, and a
+ * reserve descriptor lets the pending connection be closed cleanly; both
+ * floods log one line a second (on_accept_error).
+ *
  * Shutdown (SIGINT/SIGTERM): stop accepting, ask every connection to flush
  * and close, leave the loop when the last one is gone (or after a short
  * grace period), then free everything, so ASan's leak check stays clean.
@@ -43,6 +49,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -54,7 +61,11 @@
 #include "emulator/tls.h"
 
 #define DRAIN_TIMEOUT_SEC    2
-#define CHECKPOINT_CHECK_SEC 2 /* how often the commit log's size is looked at */
+#define ACCEPT_PAUSE_MIN_MS  100  /* accept failing (EMFILE): the first pause ... */
+#define ACCEPT_PAUSE_MAX_MS  1000 /* ... doubling up to this */
+#define LIMITED_LOG_MS       1000 /* a flood's line, at most once a second */
+#define FD_HEADROOM          64   /* descriptors besides connections: logs, storage, admin */
+#define CHECKPOINT_CHECK_SEC 2    /* how often the commit log's size is looked at */
 #define DATA_SUBDIR          "data"
 #define SCHEMA_LOG_FILE      "schema.log"
 /* Tests only: the worker waits this long first, so a test can watch /healthz say
@@ -79,20 +90,106 @@ static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct socka
                       int addr_len, void *arg)
 {
     (void)l;
+    emu_server_t *s = arg;
+    s->accept_pause_ms = 0; /* descriptors are back: the next shortage starts short again */
+    if (s->n_conns >= (size_t)s->cfg->max_connections) {
+        /* Accepted and closed at once: the client sees the connection end
+         * (a driver reports a connection error) instead of waiting in the
+         * backlog, and the flood costs one rate-limited line. */
+        evutil_closesocket(fd);
+        s->refused_conns++;
+        emu_log_limited(&s->conn_limit_log, LIMITED_LOG_MS, EMU_LOG_WARN, 0,
+                        "refused a connection: --max-connections %d reached",
+                        s->cfg->max_connections);
+        return;
+    }
     /* Responses are whole frames written at once: Nagle would hold the tail of
      * one back for the client's delayed ACK (40 ms stalls under load). */
     int one = 1;
     (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-    emu_conn_accept(arg, fd, addr, addr_len);
+    emu_conn_accept(s, fd, addr, addr_len);
 }
 
+/* Out of descriptors, the pending connection cannot be accepted, so the
+ * listener stays readable: give the reserve descriptor up for a moment to
+ * accept that connection and close it (its client sees a clean close, not a
+ * hang), then take the reserve back. */
+static void shed_one(emu_server_t *s)
+{
+    if (s->reserve_fd < 0) {
+        return;
+    }
+    close(s->reserve_fd);
+    s->reserve_fd = -1;
+    evutil_socket_t fd = accept4(evconnlistener_get_fd(s->listener), NULL, NULL, SOCK_CLOEXEC);
+    if (fd >= 0) {
+        evutil_closesocket(fd);
+        s->refused_conns++;
+    }
+    s->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+static void on_accept_resume(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    emu_server_t *s = arg;
+    if (s->listener != NULL && !s->stopping) {
+        evconnlistener_enable(s->listener);
+    }
+}
+
+/*
+ * accept(2) failed with something other than "try again": EMFILE, ENFILE,
+ * ENOBUFS, ENOMEM. Retrying on the next readiness (at once: the listener is
+ * level-triggered) would spin a core and flood the log, so the listener is
+ * paused, 100 ms first and twice as long each time up to 1 s, as nginx and
+ * libevent's evconnlistener error callback allow; one line per second says
+ * how often it happened.
+ */
 static void on_accept_error(struct evconnlistener *l, void *arg)
 {
-    (void)l;
-    (void)arg;
-    /* EMFILE and friends: libevent retries on the next readiness. */
-    emu_log(EMU_LOG_WARN, 0, "accept failed: %s",
-            evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+    emu_server_t *s = arg;
+    int e = EVUTIL_SOCKET_ERROR();
+    s->accept_pause_ms = s->accept_pause_ms == 0                        ? ACCEPT_PAUSE_MIN_MS
+                         : s->accept_pause_ms * 2 > ACCEPT_PAUSE_MAX_MS ? ACCEPT_PAUSE_MAX_MS
+                                                                        : s->accept_pause_ms * 2;
+    if (e == EMFILE || e == ENFILE) {
+        shed_one(s);
+    }
+    emu_log_limited(&s->accept_log, LIMITED_LOG_MS, EMU_LOG_WARN, 0,
+                    "accept failed: %s (%zu connections open, %llu refused so far); pausing the "
+                    "listener for %d ms",
+                    evutil_socket_error_to_string(e), s->n_conns,
+                    (unsigned long long)s->refused_conns, s->accept_pause_ms);
+    struct timeval tv = {s->accept_pause_ms / 1000, (s->accept_pause_ms % 1000) * 1000};
+    if (evtimer_add(s->accept_timer, &tv) == 0) {
+        evconnlistener_disable(l);
+    }
+}
+
+/* Redis does the same: the soft descriptor limit is raised towards the hard
+ * one, so --max-connections rather than a default ulimit of 1024 is what
+ * bounds the clients. A lower limit is logged; accept then pauses when it runs
+ * out instead of failing. */
+static void raise_fd_limit(const emu_config_t *cfg)
+{
+    struct rlimit rl;
+    rlim_t want = (rlim_t)cfg->max_connections + FD_HEADROOM;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= want) {
+        return;
+    }
+    rlim_t old = rl.rlim_cur;
+    rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= want ? want : rl.rlim_max;
+    if (rl.rlim_cur > old && setrlimit(RLIMIT_NOFILE, &rl) != 0) {
+        rl.rlim_cur = old;
+    }
+    if (rl.rlim_cur < want) {
+        emu_log(EMU_LOG_INFO, 0,
+                "open files limited to %llu (ulimit -n): fewer than --max-connections %d; "
+                "accepting pauses when they run out",
+                (unsigned long long)rl.rlim_cur, cfg->max_connections);
+    }
 }
 
 static void on_drain_timeout(evutil_socket_t fd, short what, void *arg)
@@ -545,6 +642,12 @@ static void server_fini(emu_server_t *s)
     if (s->listen_fd >= 0) {
         close(s->listen_fd); /* bound, never listened on */
     }
+    if (s->reserve_fd >= 0) {
+        close(s->reserve_fd);
+    }
+    if (s->accept_timer != NULL) {
+        event_free(s->accept_timer);
+    }
     if (s->sigint != NULL) {
         event_free(s->sigint);
     }
@@ -585,6 +688,7 @@ int emu_server_run(const emu_config_t *cfg)
     memset(&s, 0, sizeof(s));
     s.cfg = cfg;
     s.listen_fd = -1;
+    s.reserve_fd = -1;
     emu_log_set_level(cfg->log_level);
     emu_log_set_format(cfg->log_format);
     if (emu_log_open_file(cfg->log_file, msg, sizeof(msg)) != 0) {
@@ -608,6 +712,13 @@ int emu_server_run(const emu_config_t *cfg)
         goto done;
     }
     if (bind_cql(&s, &ss) != BASE_OK) {
+        goto done;
+    }
+    raise_fd_limit(cfg);
+    s.reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC); /* see shed_one */
+    s.accept_timer = evtimer_new(s.base, on_accept_resume, &s);
+    if (s.accept_timer == NULL) {
+        emu_log(EMU_LOG_ERROR, 0, "cannot create the accept timer");
         goto done;
     }
     s.sigint = evsignal_new(s.base, SIGINT, on_signal, &s);

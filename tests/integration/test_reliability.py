@@ -10,8 +10,10 @@ Bounds are generous: the tests check behaviour (a closed connection, a flat
 CPU time, a bounded RSS), never how fast.
 """
 
+import errno
 import os
 import re
+import resource
 import shutil
 import socket
 import subprocess
@@ -45,6 +47,61 @@ def refused(port, host="127.0.0.1"):
 def read(path):
     with open(path, errors="replace") as f:
         return f.read()
+
+
+def cpu_seconds(pid):
+    """User + system CPU time of a process so far (from /proc/<pid>/stat)."""
+    fields = read("/proc/%d/stat" % pid).rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def open_sockets(port, n):
+    """n non-blocking TCP connects to port (some may wait in the backlog)."""
+    socks = []
+    for _ in range(n):
+        s = socket.socket()
+        s.setblocking(False)
+        rc = s.connect_ex(("127.0.0.1", port))
+        if rc not in (0, errno.EINPROGRESS):
+            s.close()
+            continue
+        socks.append(s)
+    return socks
+
+
+def closed_by_server(sock, timeout=5):
+    """True once the server ends the connection (EOF or reset) within timeout."""
+    sock.setblocking(True)
+    sock.settimeout(timeout)
+    try:
+        return sock.recv(1) == b""
+    except (ConnectionResetError, BrokenPipeError):
+        return True
+    except (socket.timeout, TimeoutError):
+        return False
+
+
+def connect_driver(emu, attempts=10):
+    """A Python-driver session, retried while the server frees what a test left."""
+    from cassandra.cluster import NoHostAvailable
+    for i in range(attempts):
+        cluster = emu.cluster()
+        try:
+            session = cluster.connect()
+            return cluster, session
+        except NoHostAvailable:
+            cluster.shutdown()
+            if i == attempts - 1:
+                raise
+            time.sleep(0.5)
+
+
+def query_works(emu):
+    cluster, session = connect_driver(emu)
+    try:
+        return session.execute("SELECT release_version FROM system.local").one() is not None
+    finally:
+        cluster.shutdown()
 
 
 def free_port():
@@ -122,6 +179,57 @@ class StartUp(unittest.TestCase):
             if p.poll() is None:
                 p.kill()
             p.wait()
+
+
+class Accepting(unittest.TestCase):
+    def test_out_of_descriptors_the_listener_backs_off_and_recovers(self):
+        def limit():
+            resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+        emu = Emulator(preexec_fn=limit).start()
+        socks = []
+        try:
+            socks = open_sockets(emu.port, 200)  # far more than 64 descriptors
+            emu.wait_for_log(r"accept failed: Too many open files", 10)
+            before_cpu, before_lines = cpu_seconds(emu.proc.pid), len(emu.log().splitlines())
+            time.sleep(3)
+            cpu = cpu_seconds(emu.proc.pid) - before_cpu
+            accept_lines = [l for l in emu.log().splitlines()[before_lines:] if "accept" in l]
+            # spinning on accept burnt a whole core (~3 s) and logged ~30 MB/s
+            self.assertLess(cpu, 1.0, "CPU time while out of descriptors")
+            self.assertLess(len(accept_lines), 100, accept_lines[:5])
+            self.assertRegex(emu.log(), r"pausing the listener for \d+ ms")
+            for s in socks:
+                s.close()
+            socks = []
+            self.assertTrue(query_works(emu))
+        finally:
+            for s in socks:
+                s.close()
+            emu.stop()
+
+    def test_past_max_connections_a_new_connection_is_closed_at_once(self):
+        emu = Emulator(tls=False, args=["--max-connections", "5"]).start()
+        held, extra = [], []
+        try:
+            held = [socket.create_connection(("127.0.0.1", emu.port), timeout=5)
+                    for _ in range(5)]
+            time.sleep(0.2)  # accepted: the server holds 5
+            extra = [socket.create_connection(("127.0.0.1", emu.port), timeout=5)
+                     for _ in range(20)]
+            for s in extra:
+                self.assertTrue(closed_by_server(s), "a connection past the limit stayed open")
+            for s in held:
+                self.assertFalse(closed_by_server(s, timeout=0.1))
+            lines = [l for l in emu.log().splitlines() if "--max-connections 5 reached" in l]
+            self.assertTrue(1 <= len(lines) <= 3, lines)  # one line a second, not 20
+            for s in held + extra:
+                s.close()
+            held, extra = [], []
+            self.assertTrue(query_works(emu))
+        finally:
+            for s in held + extra:
+                s.close()
+            emu.stop()
 
 
 if __name__ == "__main__":
