@@ -21,6 +21,7 @@ import tempfile
 import time
 import unittest
 
+from cqlwire import OP, RawClient, query_body
 from emulator import ACCOUNT, KEY, START_TIMEOUT, Emulator, binary
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -79,6 +80,23 @@ def closed_by_server(sock, timeout=5):
         return True
     except (socket.timeout, TimeoutError):
         return False
+
+
+def closed(sock, deadline):
+    """True once the server ends the connection, before the monotonic deadline
+    (EOF, a reset, or a TLS error on a wrapped socket)."""
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        sock.settimeout(left)
+        try:
+            if sock.recv(65536) == b"":
+                return True
+        except (socket.timeout, TimeoutError):
+            return False
+        except OSError:
+            return True
 
 
 def connect_driver(emu, attempts=10):
@@ -229,6 +247,56 @@ class Accepting(unittest.TestCase):
         finally:
             for s in held + extra:
                 s.close()
+            emu.stop()
+
+
+class Timeouts(unittest.TestCase):
+    def test_half_open_connections_are_closed_and_idle_ones_kept(self):
+        emu = Emulator(args=["--handshake-timeout-ms", "1000", "--frame-timeout-ms",
+                             "1000"]).start()
+        slow, idle = [], []
+        try:
+            for i in range(50):
+                kind = i % 4
+                if kind == 0:  # connects and says nothing
+                    s = socket.create_connection((emu.host, emu.port), timeout=10)
+                elif kind == 1:  # half a TLS ClientHello: the record says 200 bytes, 20 come
+                    s = socket.create_connection((emu.host, emu.port), timeout=10)
+                    s.sendall(b"\x16\x03\x01\x00\xc8" + b"\x01\x00\x00\xc4\x03\x03" + b"\0" * 14)
+                else:  # ready, then half a frame header, or a header whose body never comes
+                    c = RawClient(emu).ready(ACCOUNT, KEY)
+                    c.send_raw(b"\x04\x00\x00" if kind == 2 else
+                               c.frame_bytes(OP["QUERY"], query_body("SELECT * FROM x"))[:20])
+                    s = c.sock
+                slow.append(s)
+            idle = [RawClient(emu).ready(ACCOUNT, KEY) for _ in range(3)]  # nothing in flight
+            deadline = time.monotonic() + 15  # the timeouts are 1 s: generous
+            still_open = [i for i, s in enumerate(slow) if not closed(s, deadline)]
+            self.assertEqual(still_open, [], "half-open connections left open")
+            log = emu.log()
+            self.assertIn("TLS handshake not done within 1000 ms (--handshake-timeout-ms)", log)
+            self.assertIn("no data (TLS handshake not begun) within 1000 ms", log)
+            self.assertRegex(log, r"a frame still incomplete after 1000 ms \(3 bytes of it")
+            self.assertRegex(log, r"a frame still incomplete after 1000 ms \(20 bytes of it")
+            for c in idle:  # idle between frames: kept, and served
+                self.assertEqual(c.query("SELECT release_version FROM system.local").opcode,
+                                 OP["RESULT"])
+            self.assertTrue(query_works(emu))
+        finally:
+            for s in slow:
+                s.close()
+            for c in idle:
+                c.close()
+            emu.stop()
+
+    def test_an_idle_timeout_closes_a_ready_connection_when_asked(self):
+        emu = Emulator(tls=False, args=["--idle-timeout-ms", "500"]).start()
+        try:
+            c = RawClient(emu).ready(ACCOUNT, KEY)
+            self.assertTrue(closed(c.sock, time.monotonic() + 10))
+            emu.wait_for_log(r"idle for 500 ms \(--idle-timeout-ms\)")
+            c.close()
+        finally:
             emu.stop()
 
 
