@@ -43,6 +43,10 @@ typedef enum {
     OPT_REGION,
     OPT_PROFILE,
     OPT_MAX_FRAME_MB,
+    OPT_MAX_CONNECTIONS,
+    OPT_HANDSHAKE_TIMEOUT_MS,
+    OPT_FRAME_TIMEOUT_MS,
+    OPT_IDLE_TIMEOUT_MS,
     OPT_LOG_LEVEL,
     OPT_RATE_LIMITING,
     OPT_CONSISTENCY,
@@ -93,6 +97,14 @@ static const option_t options[] = {
     {"--profile", OPT_PROFILE, "P", "COSMOS_EMULATOR_PROFILE",
      "cosmos (default) or cassandra: whose behaviour and messages to mimic"},
     {"--max-frame-mb", OPT_MAX_FRAME_MB, "N", NULL, "largest accepted frame body (default 256)"},
+    {"--max-connections", OPT_MAX_CONNECTIONS, "N", "COSMOS_EMULATOR_MAX_CONNECTIONS",
+     "open client connections at most; past it a new one is closed at once (default 10000)"},
+    {"--handshake-timeout-ms", OPT_HANDSHAKE_TIMEOUT_MS, "N", NULL,
+     "a connection not through TLS, STARTUP and AUTH within this is closed (default 10000)"},
+    {"--frame-timeout-ms", OPT_FRAME_TIMEOUT_MS, "N", NULL,
+     "a frame begun but not complete within this closes its connection (default 10000)"},
+    {"--idle-timeout-ms", OPT_IDLE_TIMEOUT_MS, "N", NULL,
+     "close a ready connection idle this long (default 0: never, as Cassandra)"},
     {"--log-level", OPT_LOG_LEVEL, "L", NULL, "error, warn, info (default) or debug"},
     {"--rate-limiting", OPT_RATE_LIMITING, "on|off", "COSMOS_EMULATOR_RATE_LIMITING",
      "throttle requests over a table's RU/s with 0x1001 (default off: warn only)"},
@@ -172,6 +184,10 @@ void emu_config_init(emu_config_t *c)
     c->region = base_strdup(EMU_DEFAULT_REGION);
     c->profile = CQL_PROFILE_COSMOS;
     c->max_frame = (size_t)EMU_DEFAULT_MAX_FRAME_MB * 1024 * 1024;
+    c->max_connections = EMU_DEFAULT_MAX_CONNS;
+    c->handshake_timeout_ms = EMU_DEFAULT_HANDSHAKE_MS;
+    c->frame_timeout_ms = EMU_DEFAULT_FRAME_MS;
+    c->idle_timeout_ms = EMU_DEFAULT_IDLE_MS;
     c->log_level = EMU_LOG_INFO;
     c->rate_limiting = false; /* as the Azure Cosmos DB emulator */
     c->consistency = RU_CONSISTENCY_SESSION;
@@ -261,6 +277,25 @@ static int apply(emu_config_t *c, const option_t *o, const char *val, const char
         }
         c->max_frame = (size_t)n * 1024 * 1024;
         return 0;
+    case OPT_MAX_CONNECTIONS:
+        if (!parse_int(val, 1, 1000000, &n)) {
+            return fail(msg, cap, "%s: '%s' is not a number of connections (1-1000000)", src, val);
+        }
+        c->max_connections = (int)n;
+        return 0;
+    case OPT_HANDSHAKE_TIMEOUT_MS:
+    case OPT_FRAME_TIMEOUT_MS:
+    case OPT_IDLE_TIMEOUT_MS: {
+        long min = o->id == OPT_IDLE_TIMEOUT_MS ? 0 : 1;
+        if (!parse_int(val, min, 24L * 3600 * 1000, &n)) {
+            return fail(msg, cap, "%s: '%s' is not a time in ms (%ld-86400000)", src, val, min);
+        }
+        int *dst = o->id == OPT_HANDSHAKE_TIMEOUT_MS ? &c->handshake_timeout_ms
+                   : o->id == OPT_FRAME_TIMEOUT_MS   ? &c->frame_timeout_ms
+                                                     : &c->idle_timeout_ms;
+        *dst = (int)n;
+        return 0;
+    }
     case OPT_PROFILE:
         if (strcmp(val, "cosmos") == 0) {
             c->profile = CQL_PROFILE_COSMOS;

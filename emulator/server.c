@@ -10,19 +10,26 @@
  * loop. Nothing here may block: sockets are non-blocking and files are only
  * touched before the loop starts (certificates).
  *
+ * Accepting: past --max-connections a connection is accepted and closed at
+ * once. When accept(2) itself fails (out of descriptors) the listener is
+ * paused with a growing back-off instead of being retried at once, and a
+ * reserve descriptor lets the pending connection be closed cleanly; both
+ * floods log one line a second (on_accept_error).
+ *
  * Shutdown (SIGINT/SIGTERM): stop accepting, ask every connection to flush
  * and close, leave the loop when the last one is gone (or after a short
  * grace period), then free everything, so ASan's leak check stays clean.
  *
- * Start-up: the CQL listener is bound (not yet accepting) and the admin
- * endpoint started before storage is opened, and the engine is built (and
- * durable storage recovered) on a worker thread while the loop serves the
- * admin endpoint alone, so GET /healthz answers "starting"/"recovering"
- * instead of hanging. The loop thread touches neither storage, the engine
- * nor the meter's tables until the worker is joined (the admin endpoint
- * answers 503 to the routes that would); then the listener accepts,
- * /healthz turns "ok" and "ready" is logged. Connections made meanwhile
- * wait in the kernel's backlog.
+ * Start-up: the CQL socket is bound (a taken port fails at once, but not
+ * listened on) and the admin endpoint started before storage is opened,
+ * and the engine is built (and durable storage recovered) on a worker
+ * thread while the loop serves the admin endpoint alone, so GET /healthz
+ * answers "starting"/"recovering" instead of hanging. The loop thread
+ * touches neither storage, the engine nor the meter's tables until the
+ * worker is joined (the admin endpoint answers 503 to the routes that
+ * would); then listen(2) is called, /healthz turns "ok" and "ready" is
+ * logged. Until then a CQL connect is refused (drivers retry it), and a
+ * start-up whose storage fails never accepted anything.
  *
  * Durable storage (--storage durable): storage keeps its commit log and
  * snapshots in <data-dir>/data and cql its schema log beside them. The
@@ -42,6 +49,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -53,7 +61,11 @@
 #include "emulator/tls.h"
 
 #define DRAIN_TIMEOUT_SEC    2
-#define CHECKPOINT_CHECK_SEC 2 /* how often the commit log's size is looked at */
+#define ACCEPT_PAUSE_MIN_MS  100  /* accept failing (EMFILE): the first pause ... */
+#define ACCEPT_PAUSE_MAX_MS  1000 /* ... doubling up to this */
+#define LIMITED_LOG_MS       1000 /* a flood's line, at most once a second */
+#define FD_HEADROOM          64   /* descriptors besides connections: logs, storage, admin */
+#define CHECKPOINT_CHECK_SEC 2    /* how often the commit log's size is looked at */
 #define DATA_SUBDIR          "data"
 #define SCHEMA_LOG_FILE      "schema.log"
 /* Tests only: the worker waits this long first, so a test can watch /healthz say
@@ -78,20 +90,106 @@ static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct socka
                       int addr_len, void *arg)
 {
     (void)l;
+    emu_server_t *s = arg;
+    s->accept_pause_ms = 0; /* descriptors are back: the next shortage starts short again */
+    if (s->n_conns >= (size_t)s->cfg->max_connections) {
+        /* Accepted and closed at once: the client sees the connection end
+         * (a driver reports a connection error) instead of waiting in the
+         * backlog, and the flood costs one rate-limited line. */
+        evutil_closesocket(fd);
+        s->refused_conns++;
+        emu_log_limited(&s->conn_limit_log, LIMITED_LOG_MS, EMU_LOG_WARN, 0,
+                        "refused a connection: --max-connections %d reached",
+                        s->cfg->max_connections);
+        return;
+    }
     /* Responses are whole frames written at once: Nagle would hold the tail of
      * one back for the client's delayed ACK (40 ms stalls under load). */
     int one = 1;
     (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-    emu_conn_accept(arg, fd, addr, addr_len);
+    emu_conn_accept(s, fd, addr, addr_len);
 }
 
+/* Out of descriptors, the pending connection cannot be accepted, so the
+ * listener stays readable: give the reserve descriptor up for a moment to
+ * accept that connection and close it (its client sees a clean close, not a
+ * hang), then take the reserve back. */
+static void shed_one(emu_server_t *s)
+{
+    if (s->reserve_fd < 0) {
+        return;
+    }
+    close(s->reserve_fd);
+    s->reserve_fd = -1;
+    evutil_socket_t fd = accept4(evconnlistener_get_fd(s->listener), NULL, NULL, SOCK_CLOEXEC);
+    if (fd >= 0) {
+        evutil_closesocket(fd);
+        s->refused_conns++;
+    }
+    s->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+static void on_accept_resume(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    emu_server_t *s = arg;
+    if (s->listener != NULL && !s->stopping) {
+        evconnlistener_enable(s->listener);
+    }
+}
+
+/*
+ * accept(2) failed with something other than "try again": EMFILE, ENFILE,
+ * ENOBUFS, ENOMEM. Retrying on the next readiness (at once: the listener is
+ * level-triggered) would spin a core and flood the log, so the listener is
+ * paused, 100 ms first and twice as long each time up to 1 s, as nginx and
+ * libevent's evconnlistener error callback allow; one line per second says
+ * how often it happened.
+ */
 static void on_accept_error(struct evconnlistener *l, void *arg)
 {
-    (void)l;
-    (void)arg;
-    /* EMFILE and friends: libevent retries on the next readiness. */
-    emu_log(EMU_LOG_WARN, 0, "accept failed: %s",
-            evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+    emu_server_t *s = arg;
+    int e = EVUTIL_SOCKET_ERROR();
+    s->accept_pause_ms = s->accept_pause_ms == 0                        ? ACCEPT_PAUSE_MIN_MS
+                         : s->accept_pause_ms * 2 > ACCEPT_PAUSE_MAX_MS ? ACCEPT_PAUSE_MAX_MS
+                                                                        : s->accept_pause_ms * 2;
+    if (e == EMFILE || e == ENFILE) {
+        shed_one(s);
+    }
+    emu_log_limited(&s->accept_log, LIMITED_LOG_MS, EMU_LOG_WARN, 0,
+                    "accept failed: %s (%zu connections open, %llu refused so far); pausing the "
+                    "listener for %d ms",
+                    evutil_socket_error_to_string(e), s->n_conns,
+                    (unsigned long long)s->refused_conns, s->accept_pause_ms);
+    struct timeval tv = {s->accept_pause_ms / 1000, (s->accept_pause_ms % 1000) * 1000};
+    if (evtimer_add(s->accept_timer, &tv) == 0) {
+        evconnlistener_disable(l);
+    }
+}
+
+/* Redis does the same: the soft descriptor limit is raised towards the hard
+ * one, so --max-connections rather than a default ulimit of 1024 is what
+ * bounds the clients. A lower limit is logged; accept then pauses when it runs
+ * out instead of failing. */
+static void raise_fd_limit(const emu_config_t *cfg)
+{
+    struct rlimit rl;
+    rlim_t want = (rlim_t)cfg->max_connections + FD_HEADROOM;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= want) {
+        return;
+    }
+    rlim_t old = rl.rlim_cur;
+    rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= want ? want : rl.rlim_max;
+    if (rl.rlim_cur > old && setrlimit(RLIMIT_NOFILE, &rl) != 0) {
+        rl.rlim_cur = old;
+    }
+    if (rl.rlim_cur < want) {
+        emu_log(EMU_LOG_INFO, 0,
+                "open files limited to %llu (ulimit -n): fewer than --max-connections %d; "
+                "accepting pauses when they run out",
+                (unsigned long long)rl.rlim_cur, cfg->max_connections);
+    }
 }
 
 static void on_drain_timeout(evutil_socket_t fd, short what, void *arg)
@@ -128,8 +226,10 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
     }
     emu_log(EMU_LOG_INFO, 0, "%s: shutting down (%zu connection(s))",
             sig == SIGINT ? "SIGINT" : "SIGTERM", s->n_conns);
-    evconnlistener_free(s->listener);
-    s->listener = NULL;
+    if (s->listener != NULL) {
+        evconnlistener_free(s->listener);
+        s->listener = NULL;
+    }
     for (emu_conn_t *c = s->conns, *next; c != NULL; c = next) {
         next = emu_conn_next(c);
         emu_conn_shutdown(c);
@@ -187,25 +287,26 @@ static void rpc_address(const struct sockaddr_storage *ss, cql_config_t *cc)
     }
 }
 
-static int listen_on(emu_server_t *s, struct sockaddr_storage *ss)
+/* Binds the CQL socket without listening: until listen(2) the kernel
+ * refuses connections, so nothing is accepted (not even into the backlog)
+ * before storage is recovered, and a start-up that fails leaves nothing
+ * that ever accepted. A taken port still fails here, at once. */
+static int bind_cql(emu_server_t *s, struct sockaddr_storage *ss)
 {
     socklen_t len;
     if (resolve(s->cfg, ss, &len) != BASE_OK) {
         return BASE_ERROR;
     }
-    s->listener = evconnlistener_new_bind(
-        s->base, on_accept, s,
-        LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC | LEV_OPT_DISABLED, -1,
-        (struct sockaddr *)ss, (int)len); /* accepting once start-up is done */
-    if (s->listener == NULL) {
+    s->listen_fd = socket(ss->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (s->listen_fd < 0 || evutil_make_listen_socket_reuseable(s->listen_fd) != 0 ||
+        bind(s->listen_fd, (struct sockaddr *)ss, len) != 0) {
         emu_log(EMU_LOG_ERROR, 0, "cannot listen on %s:%d: %s", s->cfg->bind, s->cfg->port,
                 strerror(errno));
         return BASE_ERROR;
     }
-    evconnlistener_set_error_cb(s->listener, on_accept_error);
     /* --port 0 picks a free port: report the one the kernel chose. */
     len = sizeof(*ss);
-    getsockname(evconnlistener_get_fd(s->listener), (struct sockaddr *)ss, &len);
+    getsockname(s->listen_fd, (struct sockaddr *)ss, &len);
     char host[INET6_ADDRSTRLEN] = "?";
     if (ss->ss_family == AF_INET6) {
         const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)ss;
@@ -439,6 +540,20 @@ static void startup_free(emu_server_t *s)
     s->startup = NULL;
 }
 
+/* listen(2) on the bound socket: from here connections are accepted. */
+static int start_listening(emu_server_t *s)
+{
+    s->listener = evconnlistener_new(
+        s->base, on_accept, s, LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, -1, s->listen_fd);
+    if (s->listener == NULL) {
+        emu_log(EMU_LOG_ERROR, 0, "cannot listen on %s: %s", s->endpoint, strerror(errno));
+        return BASE_ERROR;
+    }
+    s->listen_fd = -1; /* the listener owns it */
+    evconnlistener_set_error_cb(s->listener, on_accept_error);
+    return BASE_OK;
+}
+
 /* On the loop, once the worker wrote its byte: join it, then serve. */
 static void on_started(evutil_socket_t fd, short what, void *arg)
 {
@@ -456,8 +571,7 @@ static void on_started(evutil_socket_t fd, short what, void *arg)
         event_base_loopbreak(s->base);
         return;
     }
-    if ((s->cfg->durable && arm_checkpoints(s) != BASE_OK) ||
-        evconnlistener_enable(s->listener) != 0) {
+    if ((s->cfg->durable && arm_checkpoints(s) != BASE_OK) || start_listening(s) != BASE_OK) {
         emu_log(EMU_LOG_ERROR, 0, "cannot start serving CQL");
         s->start_failed = true;
         event_base_loopbreak(s->base);
@@ -525,6 +639,15 @@ static void server_fini(emu_server_t *s)
     if (s->listener != NULL) {
         evconnlistener_free(s->listener);
     }
+    if (s->listen_fd >= 0) {
+        close(s->listen_fd); /* bound, never listened on */
+    }
+    if (s->reserve_fd >= 0) {
+        close(s->reserve_fd);
+    }
+    if (s->accept_timer != NULL) {
+        event_free(s->accept_timer);
+    }
     if (s->sigint != NULL) {
         event_free(s->sigint);
     }
@@ -564,6 +687,8 @@ int emu_server_run(const emu_config_t *cfg)
     char msg[512];
     memset(&s, 0, sizeof(s));
     s.cfg = cfg;
+    s.listen_fd = -1;
+    s.reserve_fd = -1;
     emu_log_set_level(cfg->log_level);
     emu_log_set_format(cfg->log_format);
     if (emu_log_open_file(cfg->log_file, msg, sizeof(msg)) != 0) {
@@ -586,7 +711,14 @@ int emu_server_run(const emu_config_t *cfg)
         emu_log(EMU_LOG_ERROR, 0, "cannot create the event loop");
         goto done;
     }
-    if (listen_on(&s, &ss) != BASE_OK) {
+    if (bind_cql(&s, &ss) != BASE_OK) {
+        goto done;
+    }
+    raise_fd_limit(cfg);
+    s.reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC); /* see shed_one */
+    s.accept_timer = evtimer_new(s.base, on_accept_resume, &s);
+    if (s.accept_timer == NULL) {
+        emu_log(EMU_LOG_ERROR, 0, "cannot create the accept timer");
         goto done;
     }
     s.sigint = evsignal_new(s.base, SIGINT, on_signal, &s);
