@@ -307,7 +307,10 @@ static size_t row_bytes_after(cql_ctx_t *c, const cql_table_t *t, const storage_
 }
 
 
-static int apply(cql_ctx_t *c, const cql_table_t *t, storage_mutation_t *m, base_error_t *err)
+/* Refuses a row past the Cosmos DB item limit (cosmos profile), then writes m
+ * now or, inside a batch, queues it until the whole batch has been checked. */
+static int write_or_defer(cql_ctx_t *c, const cql_table_t *t, storage_mutation_t *m,
+                          base_error_t *err)
 {
     bool cosmos = c->e->cfg.profile == CQL_PROFILE_COSMOS;
     size_t bytes = cosmos ? row_bytes_after(c, t, m) : 0;
@@ -410,24 +413,11 @@ static int json_values(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t *q
 }
 
 
-int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
+/* The named (or JSON) values of an INSERT by column index, given[] marking
+ * the ones named; the whole primary key must be there and valid. */
+static int insert_values(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t *q, bool *given,
+                         wire_value_t *vals, base_error_t *err)
 {
-    cql_table_t *t = NULL;
-    c->out->stats.kind = CQL_OP_WRITE;
-    if (cql__resolve_table(c, &q->table, &t, err) != BASE_OK || check_writable(t, err)) {
-        return BASE_ERROR;
-    }
-    if (t->has_counters) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "INSERT statements are not allowed on counter tables, use UPDATE "
-                              "instead");
-    }
-    cql_write_t w;
-    if (write_init(&w, c, t, &q->using_, true, err) != BASE_OK) {
-        return BASE_ERROR;
-    }
-    bool *given = base_arena_calloc(c->a, t->n_cols, sizeof(bool));
-    wire_value_t *vals = base_arena_alloc(c->a, t->n_cols * sizeof(*vals));
     if (q->json != NULL && json_values(c, t, q, given, vals, err) != BASE_OK) {
         return BASE_ERROR;
     }
@@ -450,11 +440,8 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
     if (missing_key(t, given, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    /* Key arrays are sized from the schema: a table may have any number of key columns. */
-    wire_value_t *parts = base_arena_alloc(c->a, t->n_pk * sizeof(*parts));
     for (size_t i = 0; i < t->n_pk; i++) {
-        parts[i] = vals[t->pk[i] - t->cols];
-        if (key_value(t->pk[i], parts[i], err) != BASE_OK) {
+        if (key_value(t->pk[i], vals[t->pk[i] - t->cols], err) != BASE_OK) {
             return BASE_ERROR;
         }
     }
@@ -463,11 +450,24 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
             return BASE_ERROR;
         }
     }
-    storage_mutation_t m = {0};
+    return BASE_OK;
+}
+
+
+/* Sets m's partition key, token and clustering key from the checked key values;
+ * returns the composed partition key. */
+static wire_value_t insert_key(cql_ctx_t *c, const cql_table_t *t, const wire_value_t *vals,
+                               storage_mutation_t *m)
+{
+    /* Key arrays are sized from the schema: a table may have any number of key columns. */
+    wire_value_t *parts = base_arena_alloc(c->a, t->n_pk * sizeof(*parts));
+    for (size_t i = 0; i < t->n_pk; i++) {
+        parts[i] = vals[t->pk[i] - t->cols];
+    }
     wire_value_t pk = cql__pk_compose(parts, t->n_pk, c->a);
-    m.pk = pk.ptr;
-    m.pk_len = (size_t)pk.len;
-    m.token = storage_token(m.pk, m.pk_len);
+    m->pk = pk.ptr;
+    m->pk_len = (size_t)pk.len;
+    m->token = storage_token(m->pk, m->pk_len);
     base_buf_t ck;
     base_buf_init(&ck);
     wire_value_t *ckv = base_arena_alloc(c->a, (t->n_ck ? t->n_ck : 1) * sizeof(*ckv));
@@ -475,9 +475,86 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
         ckv[i] = vals[t->ck[i] - t->cols];
     }
     cql__ck_encode(&ck, t, ckv, t->n_ck);
-    m.ck = base_arena_memdup(c->a, ck.data, ck.len);
-    m.ck_len = ck.len;
+    m->ck = base_arena_memdup(c->a, ck.data, ck.len);
+    m->ck_len = ck.len;
     base_buf_fini(&ck);
+    return pk;
+}
+
+
+/* Writes the static cells ws gathered, if any, as a second mutation of m's
+ * partition (its static row). */
+static int write_static(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t *m,
+                        const cql_write_t *ws, base_error_t *err)
+{
+    if (ws->n_cells == 0 && ws->n_clear == 0) {
+        return BASE_OK;
+    }
+    storage_mutation_t sm = {
+        .pk = m->pk, .pk_len = m->pk_len, .token = m->token, .static_row = true};
+    sm.cells = ws->cells;
+    sm.n_cells = ws->n_cells;
+    sm.clear_cols = ws->clear;
+    sm.n_clear_cols = ws->n_clear;
+    sm.delete_ts = ws->ts - 1;
+    return write_or_defer(c, t, &sm, err);
+}
+
+
+/* The row marker and the given cells of an INSERT, static ones in their own mutation. */
+static int insert_row(cql_ctx_t *c, const cql_table_t *t, cql_write_t *w, const bool *given,
+                      const wire_value_t *vals, storage_mutation_t *m, base_error_t *err)
+{
+    m->row_marker = true;
+    m->marker_ts = w->ts;
+    m->marker_ttl = w->ttl;
+    m->marker_expires_us = w->expires_us;
+    cql_write_t ws = *w;
+    ws.cells = NULL, ws.n_cells = ws.cap_cells = 0, ws.clear = NULL, ws.n_clear = 0;
+    for (size_t i = 0; i < t->n_cols; i++) {
+        const cql_column_t *col = &t->cols[i];
+        if (!given[i] || col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
+            continue;
+        }
+        if (cql__write_set(col->kind == CQL_COL_STATIC ? &ws : w, col, vals[i], err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    }
+    m->cells = w->cells;
+    m->n_cells = w->n_cells;
+    m->clear_cols = w->clear;
+    m->n_clear_cols = w->n_clear;
+    m->delete_ts = w->ts - 1; /* replacing a collection deletes it just before the write */
+    if (write_or_defer(c, t, m, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    return write_static(c, t, m, &ws, err);
+}
+
+
+int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
+{
+    cql_table_t *t = NULL;
+    c->out->stats.kind = CQL_OP_WRITE;
+    if (cql__resolve_table(c, &q->table, &t, err) != BASE_OK || check_writable(t, err)) {
+        return BASE_ERROR;
+    }
+    if (t->has_counters) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "INSERT statements are not allowed on counter tables, use UPDATE "
+                              "instead");
+    }
+    cql_write_t w;
+    if (write_init(&w, c, t, &q->using_, true, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    bool *given = base_arena_calloc(c->a, t->n_cols, sizeof(bool));
+    wire_value_t *vals = base_arena_alloc(c->a, t->n_cols * sizeof(*vals));
+    if (insert_values(c, t, q, given, vals, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    storage_mutation_t m = {0};
+    wire_value_t pk = insert_key(c, t, vals, &m);
     if (cql__admit(c, t, q->if_not_exists ? CQL_OP_LWT : CQL_OP_WRITE, true, m.token, err) !=
         BASE_OK) {
         return BASE_ERROR;
@@ -490,43 +567,7 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
             return go ? BASE_ERROR : BASE_OK;
         }
     }
-    m.row_marker = true;
-    m.marker_ts = w.ts;
-    m.marker_ttl = w.ttl;
-    m.marker_expires_us = w.expires_us;
-    /* static cells go to the partition's static row in a second mutation */
-    cql_write_t ws = w;
-    ws.cells = NULL, ws.n_cells = ws.cap_cells = 0, ws.clear = NULL, ws.n_clear = 0;
-    for (size_t i = 0; i < t->n_cols; i++) {
-        const cql_column_t *col = &t->cols[i];
-        if (!given[i] || col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
-            continue;
-        }
-        if (cql__write_set(col->kind == CQL_COL_STATIC ? &ws : &w, col, vals[i], err) != BASE_OK) {
-            return BASE_ERROR;
-        }
-    }
-    m.cells = w.cells;
-    m.n_cells = w.n_cells;
-    m.clear_cols = w.clear;
-    m.n_clear_cols = w.n_clear;
-    m.delete_ts = w.ts - 1; /* replacing a collection deletes it just before the write */
-    if (apply(c, t, &m, err) != BASE_OK) {
-        return BASE_ERROR;
-    }
-    if (ws.n_cells > 0 || ws.n_clear > 0) {
-        storage_mutation_t sm = {
-            .pk = m.pk, .pk_len = m.pk_len, .token = m.token, .static_row = true};
-        sm.cells = ws.cells;
-        sm.n_cells = ws.n_cells;
-        sm.clear_cols = ws.clear;
-        sm.n_clear_cols = ws.n_clear;
-        sm.delete_ts = ws.ts - 1;
-        if (apply(c, t, &sm, err) != BASE_OK) {
-            return BASE_ERROR;
-        }
-    }
-    return BASE_OK;
+    return insert_row(c, t, &w, given, vals, &m, err);
 }
 
 
@@ -661,23 +702,79 @@ int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
                 m.cells = w.cells, m.n_cells = w.n_cells;
                 m.clear_cols = w.clear, m.n_clear_cols = w.n_clear;
                 m.delete_ts = w.ts - 1;
-                if (apply(c, t, &m, err) != BASE_OK) {
+                if (write_or_defer(c, t, &m, err) != BASE_OK) {
                     return BASE_ERROR;
                 }
             }
-            if (ws.n_cells > 0 || ws.n_clear > 0) {
-                storage_mutation_t sm = {
-                    .pk = m.pk, .pk_len = m.pk_len, .token = m.token, .static_row = true};
-                sm.cells = ws.cells, sm.n_cells = ws.n_cells;
-                sm.clear_cols = ws.clear, sm.n_clear_cols = ws.n_clear;
-                sm.delete_ts = ws.ts - 1;
-                if (apply(c, t, &sm, err) != BASE_OK) {
-                    return BASE_ERROR;
-                }
+            if (write_static(c, t, &m, &ws, err) != BASE_OK) {
+                return BASE_ERROR;
             }
         }
     }
     return BASE_OK;
+}
+
+
+/* DELETE FROM without columns: the whole partition, one row or a clustering range. */
+static int delete_rows(cql_ctx_t *c, const cql_table_t *t, const cql_plan_t *plan,
+                       const cql_slice_t *sl, storage_mutation_t *m, base_error_t *err)
+{
+    if (sl == NULL) {
+        m->delete_partition = true;
+    } else if (plan->point || (plan->n_slices > 1 && sl->start.key == sl->end.key &&
+                               sl->start.len == sl->end.len)) {
+        m->ck = sl->start.key, m->ck_len = sl->start.len;
+        m->delete_row = true;
+    } else {
+        m->delete_range = true;
+        m->range_start = sl->start;
+        m->range_end = sl->end;
+    }
+    return write_or_defer(c, t, m, err);
+}
+
+
+/* DELETE c, m[k] FROM: tombstones for the named columns and map entries; the
+ * partition's static row when static columns are named without a clustering key. */
+static int delete_cells(cql_ctx_t *c, const cql_table_t *t, const cql_delete_t *q, cql_write_t *w,
+                        const cql_slice_t *sl, storage_mutation_t *m, base_error_t *err)
+{
+    if (sl != NULL) {
+        m->ck = sl->start.key, m->ck_len = sl->start.len;
+    }
+    w->n_cells = 0, w->n_clear = 0;
+    bool statics = false;
+    for (size_t i = 0; i < q->n_targets; i++) {
+        const cql_delete_target_t *d = &q->targets[i];
+        const cql_column_t *col = cql__column_find(t, d->column);
+        if (col == NULL) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", d->column);
+        }
+        if (col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Invalid identifier %s for deletion (should not be a "
+                                  "PRIMARY KEY part)",
+                                  col->name);
+        }
+        statics |= col->kind == CQL_COL_STATIC;
+        wire_value_t none = {NULL, WIRE_VALUE_NULL};
+        if (d->element != NULL && col->type->id == WIRE_TYPE_MAP) {
+            wire_value_t key;
+            if (cql__term_eval(d->element, col->type->sub[0], col->name, &c->binds, c->a, &key,
+                               err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+            cql__write_cell(w, col, key.ptr, key.len > 0 ? (size_t)key.len : 0, none, true);
+        } else if (cql__multi_cell(col)) {
+            cql__write_clear(w, col);
+        } else {
+            cql__write_cell(w, col, NULL, 0, none, true);
+        }
+    }
+    m->static_row = statics && t->n_ck > 0 && sl == NULL;
+    m->cells = w->cells, m->n_cells = w->n_cells;
+    m->clear_cols = w->clear, m->n_clear_cols = w->n_clear;
+    return write_or_defer(c, t, m, err);
 }
 
 
@@ -728,61 +825,9 @@ int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err)
                 }
             }
             m.delete_ts = w.ts;
-            if (!columns) {
-                if (sl == NULL) {
-                    m.delete_partition = true;
-                } else if (plan.point || (plan.n_slices > 1 && sl->start.key == sl->end.key &&
-                                          sl->start.len == sl->end.len)) {
-                    m.ck = sl->start.key, m.ck_len = sl->start.len;
-                    m.delete_row = true;
-                } else {
-                    m.delete_range = true;
-                    m.range_start = sl->start;
-                    m.range_end = sl->end;
-                }
-                if (apply(c, t, &m, err) != BASE_OK) {
-                    return BASE_ERROR;
-                }
-                continue;
-            }
-            if (sl != NULL) {
-                m.ck = sl->start.key, m.ck_len = sl->start.len;
-            }
-            w.n_cells = 0, w.n_clear = 0;
-            bool statics = false;
-            for (size_t i = 0; i < q->n_targets; i++) {
-                const cql_delete_target_t *d = &q->targets[i];
-                const cql_column_t *col = cql__column_find(t, d->column);
-                if (col == NULL) {
-                    return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s",
-                                          d->column);
-                }
-                if (col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
-                    return base_error_set(err, WIRE_ERR_INVALID,
-                                          "Invalid identifier %s for deletion (should not be a "
-                                          "PRIMARY KEY part)",
-                                          col->name);
-                }
-                statics |= col->kind == CQL_COL_STATIC;
-                wire_value_t none = {NULL, WIRE_VALUE_NULL};
-                if (d->element != NULL && col->type->id == WIRE_TYPE_MAP) {
-                    wire_value_t key;
-                    if (cql__term_eval(d->element, col->type->sub[0], col->name, &c->binds, c->a,
-                                       &key, err) != BASE_OK) {
-                        return BASE_ERROR;
-                    }
-                    cql__write_cell(&w, col, key.ptr, key.len > 0 ? (size_t)key.len : 0, none,
-                                    true);
-                } else if (cql__multi_cell(col)) {
-                    cql__write_clear(&w, col);
-                } else {
-                    cql__write_cell(&w, col, NULL, 0, none, true);
-                }
-            }
-            m.static_row = statics && t->n_ck > 0 && sl == NULL;
-            m.cells = w.cells, m.n_cells = w.n_cells;
-            m.clear_cols = w.clear, m.n_clear_cols = w.n_clear;
-            if (apply(c, t, &m, err) != BASE_OK) {
+            int rc = columns ? delete_cells(c, t, q, &w, sl, &m, err)
+                             : delete_rows(c, t, &plan, sl, &m, err);
+            if (rc != BASE_OK) {
                 return BASE_ERROR;
             }
         }
