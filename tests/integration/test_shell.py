@@ -1,0 +1,169 @@
+"""`cosmos-cassandra-emulator shell`, the CQL shell: non-interactive runs (-e,
+-f, a pipe) with cqlsh's table output, its error lines and exit codes, and
+the request-charge line after each statement; TLS verification with --cafile;
+and the interactive shell through a pseudo-terminal (tmux)."""
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from emulator import Emulator, binary
+
+emu = None
+
+RU_LINE = re.compile(r"^Request charge: (\d+\.\d\d) RU \(session total: (\d+\.\d\d) RU\)$", re.M)
+
+
+def setUpModule():
+    global emu
+    emu = Emulator().start()
+    r = shell("-e", "CREATE KEYSPACE shop WITH replication = "
+                    "{'class': 'SimpleStrategy', 'replication_factor': 1};"
+                    "CREATE TABLE shop.items (id int PRIMARY KEY, name text, tags list<text>,"
+                    " price double);"
+                    "INSERT INTO shop.items (id, name, tags, price) VALUES (1, 'apple', ['red'], 1.5);"
+                    "INSERT INTO shop.items (id, name, price) VALUES (22, 'crème brûlée', 4.25);"
+                    "INSERT INTO shop.items (id, name) VALUES (3, 'pear');")
+    assert r.returncode == 0, r.stderr
+
+
+def tearDownModule():
+    emu.stop()
+
+
+def shell(*args, port=None, stdin=None, env=None):
+    cmd = [binary(), "shell", "127.0.0.1", str(port or emu.port), *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=60, input=stdin,
+                          env=env)
+
+
+class NonInteractive(unittest.TestCase):
+    def test_execute_prints_a_cqlsh_table_and_the_request_charge(self):
+        r = shell("-e", "SELECT id, name, price FROM shop.items WHERE id IN (1, 22)")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stderr, "")
+        table = ("\n"
+                 " id | name         | price\n"
+                 "----+--------------+-------\n"
+                 "  1 |        apple |   1.5\n"
+                 " 22 | crème brûlée |  4.25\n"
+                 "\n"
+                 "(2 rows)\n")
+        self.assertTrue(r.stdout.startswith(table), r.stdout)
+        m = RU_LINE.search(r.stdout)
+        self.assertIsNotNone(m, r.stdout)
+        self.assertGreater(float(m.group(1)), 0)
+        self.assertEqual(m.group(1), m.group(2))  # the first statement is the whole session
+
+    def test_each_statement_gets_a_line_and_the_total_adds_up(self):
+        r = shell("-e", "SELECT * FROM shop.items WHERE id = 1; "
+                        "SELECT * FROM shop.items WHERE id = 3;")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = RU_LINE.findall(r.stdout)
+        self.assertEqual(len(lines), 2, r.stdout)
+        (a, total_a), (b, total_b) = [(float(x), float(y)) for x, y in lines]
+        self.assertAlmostEqual(total_a, a, places=2)
+        self.assertAlmostEqual(total_b, a + b, places=2)
+
+    def test_collections_and_nulls_print_as_cqlsh_shows_them(self):
+        r = shell("-e", "SELECT tags, price FROM shop.items WHERE id = 1;"
+                        "SELECT tags FROM shop.items WHERE id = 3")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(" ['red'] |   1.5\n", r.stdout)
+        self.assertIn("\n null\n", r.stdout)
+
+    def test_server_error_exits_1_with_the_cqlsh_error_line(self):
+        r = shell("-e", "SELECT * FROM shop.nope")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('<stdin>:1:InvalidRequest: Error from server: code=2200 [Invalid query] '
+                      'message="', r.stderr)
+        self.assertIn("nope", r.stderr)
+
+    def test_file_runs_multi_line_statements_and_shell_commands(self):
+        d = tempfile.mkdtemp(prefix="emu-shell-")
+        self.addCleanup(shutil.rmtree, d, True)
+        path = os.path.join(d, "s.cql")
+        with open(path, "w") as f:
+            f.write("USE shop;\n"
+                    "-- a comment; with a semicolon\n"
+                    "SELECT id, name\n"
+                    "  FROM items\n"
+                    "  WHERE id = 1;\n"
+                    "EXPAND ON\n"
+                    "SELECT id, name FROM items WHERE id = 3;\n"
+                    "EXPAND OFF\n"
+                    "CONSISTENCY QUORUM\n"
+                    "SELECT nothing FROM items;\n"
+                    "CONSISTENCY\n")
+        r = shell("-f", path)
+        self.assertEqual(r.returncode, 1)  # one statement failed
+        self.assertIn(" id | name\n----+-------\n  1 | apple\n\n(1 rows)\n", r.stdout)
+        self.assertIn("Now Expanded output is enabled\n", r.stdout)
+        self.assertIn("@ Row 1\n------+------\n id   | 3\n name | pear\n\n(1 rows)\n", r.stdout)
+        self.assertIn("Consistency level set to QUORUM.\n", r.stdout)
+        self.assertIn("Current consistency level is QUORUM.\n", r.stdout)
+        self.assertIn(path + ":10:InvalidRequest: Error from server: code=2200", r.stderr)
+        self.assertEqual(r.stderr.count("Error from server"), 1, r.stderr)
+        # USE, the two SELECTs and the failed one are each charged
+        self.assertEqual(len(RU_LINE.findall(r.stdout)), 4, r.stdout)
+
+    def test_paging_fetches_every_page_and_charges_them_all(self):
+        r = shell("-e", "PAGING 1; SELECT id FROM shop.items")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("Page size: 1\n", r.stdout)
+        self.assertIn("(3 rows)\n", r.stdout)
+        self.assertEqual(sorted(re.findall(r"^ +(\d+)$", r.stdout, re.M)), ["1", "22", "3"])
+        one_page = shell("-e", "SELECT id FROM shop.items")
+        self.assertEqual(one_page.returncode, 0, one_page.stderr)
+        paged = float(RU_LINE.search(r.stdout).group(1))
+        single = float(RU_LINE.search(one_page.stdout).group(1))
+        self.assertGreater(paged, single)  # three requests, each charged
+
+    def test_statements_from_a_pipe(self):
+        r = shell(stdin="SELECT name FROM shop.items WHERE id = 3;\n")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(" name\n------\n pear\n\n(1 rows)\n", r.stdout)
+
+    def test_keyspace_option_uses_it(self):
+        r = shell("-k", "shop", "-e", "SELECT name FROM items WHERE id = 1")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(" apple\n", r.stdout)
+
+
+class Connecting(unittest.TestCase):
+    def test_cafile_verifies_the_server(self):
+        r = shell("--cafile", emu.ca_path, "-e", "SELECT release_version FROM system.local")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("(1 rows)", r.stdout)
+
+    def test_a_certificate_from_another_ca_is_refused(self):
+        other = Emulator().start()
+        try:
+            r = shell("--cafile", other.ca_path, "-e", "SELECT * FROM system.local")
+        finally:
+            other.stop()
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("certificate verify failed", r.stderr)
+
+    def test_bad_credentials_exit_1(self):
+        r = shell("-p", "wrong", "-e", "SELECT * FROM system.local")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("AuthenticationFailed: Error from server: code=0100 [Bad credentials]",
+                      r.stderr)
+
+    def test_plaintext_client_on_the_tls_port_is_told_so(self):
+        r = shell("--no-ssl", "-e", "SELECT * FROM system.local")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("Connection error", r.stderr)
+
+    def test_bad_option_exits_2(self):
+        r = shell("--bogus")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("unknown option '--bogus'", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
