@@ -3,7 +3,7 @@
  * cqlsh, with each statement's request charge. Layer: emulator. Options,
  * the statement loop (interactive with libedit, or -e / -f / a pipe), the
  * shell commands (EXPAND, PAGING, CONSISTENCY, SOURCE, HELP, EXIT) and the
- * result printing; the connection is shell_client.c, tables shell_table.c.
+ * result printing; the connection is shell_client.c, tables emu_shell_table.c.
  *
  * Invariants:
  *  - Input is fed one line at a time, from any source, to one accumulator:
@@ -25,37 +25,18 @@
 #include "emulator/config.h"
 #include "emulator/replay.h"
 
+#ifndef EMU_VERSION
+#define EMU_VERSION "0.0.0"
+#endif
+
 #define DEFAULT_PAGE_SIZE 100
-#define MAX_SOURCE_DEPTH  16
 #define ARENA_BLOCK       (64 * 1024)
 #define MSG_MAX           1024
 
-typedef struct shell_s {
-    emu_shell_target_t target;
-    emu_shell_conn_t *conn;
-    base_arena_t arena;
-    char keyspace[256];
-    uint16_t consistency;
-    bool paging;
-    int page_size;
-    bool expand;
-    bool interactive; /* a terminal: prompts, ---MORE---, no FILE:LINE: */
-    bool failed;      /* a statement failed (the exit status of -e/-f) */
-    bool quit;
-    double total_ru;
-    int depth; /* SOURCE nesting */
-    /* The statement being typed, and where it started. */
-    base_buf_t pending;
-    unsigned pending_line;
-} shell_t;
 
-typedef struct source_s {
-    const char *name; /* "<stdin>" for -e and pipes */
-    unsigned line;
-} source_t;
-
-static void feed_line(shell_t *sh, const source_t *src, const char *line, size_t len);
-static int read_interactive(shell_t *sh);
+static void feed_line(emu_shell_t *sh, const emu_shell_source_t *src, const char *line, size_t len);
+static int read_interactive(emu_shell_t *sh);
+static void banner(emu_shell_t *sh);
 
 
 static void usage(FILE *f)
@@ -85,7 +66,8 @@ static void usage(FILE *f)
 
 /* ---- output ----------------------------------------------------------------------------- */
 
-static void report_error(shell_t *sh, const source_t *src, unsigned line, const char *text)
+void emu_shell_report_error(emu_shell_t *sh, const emu_shell_source_t *src, unsigned line,
+                            const char *text)
 {
     sh->failed = true;
     if (sh->interactive || src == NULL) {
@@ -96,7 +78,7 @@ static void report_error(shell_t *sh, const source_t *src, unsigned line, const 
 }
 
 
-static void print_charge(shell_t *sh, bool charged, double ru)
+static void print_charge(emu_shell_t *sh, bool charged, double ru)
 {
     if (!charged) {
         return;
@@ -119,24 +101,21 @@ static void print_warnings(const wire_reply_t *r)
 }
 
 
-/* cqlsh's pause between pages; false when the user asked to stop ('q'). */
-static bool more_prompt(void)
+/* cqlsh's pause between pages; false when the user asked to stop ('q', Ctrl-C). */
+static bool more_prompt(emu_shell_t *sh)
 {
-    char line[64];
-    fputs("---MORE---", stdout);
-    fflush(stdout);
-    if (fgets(line, sizeof(line), stdin) == NULL) {
-        fputc('\n', stdout);
-        return false;
-    }
-    return line[0] != 'q' && line[0] != 'Q';
+    size_t len;
+    bool cancelled;
+    const char *line = emu_shell_edit_read(sh->edit, "---MORE---", &len, &cancelled);
+    return line != NULL && !cancelled && (len == 0 || (line[0] != 'q' && line[0] != 'Q'));
 }
 
 
 /* ---- CQL -------------------------------------------------------------------------------- */
 
 /* Runs one CQL statement and prints its result pages, errors and charge. */
-static void run_cql(shell_t *sh, const source_t *src, unsigned line, const char *q, size_t len)
+void emu_shell_run_cql(emu_shell_t *sh, const emu_shell_source_t *src, unsigned line, const char *q,
+                       size_t len)
 {
     char msg[MSG_MAX];
     base_buf_t paging_state;
@@ -146,7 +125,7 @@ static void run_cql(shell_t *sh, const source_t *src, unsigned line, const char 
     size_t n_rows = 0;
     int page = 0;
     if (sh->conn == NULL) {
-        report_error(sh, src, line, "Not connected (the connection failed earlier)");
+        emu_shell_report_error(sh, src, line, "Not connected (the connection failed earlier)");
         goto done;
     }
     do {
@@ -161,7 +140,7 @@ static void run_cql(shell_t *sh, const source_t *src, unsigned line, const char 
         if (emu_shell_query(sh->conn, q, len, &p, &sh->arena, &r, msg, sizeof(msg)) != BASE_OK) {
             char text[MSG_MAX + 32];
             snprintf(text, sizeof(text), "Connection error: %s", msg);
-            report_error(sh, src, line, text);
+            emu_shell_report_error(sh, src, line, text);
             emu_shell_close(sh->conn);
             sh->conn = NULL;
             goto done;
@@ -173,12 +152,12 @@ static void run_cql(shell_t *sh, const source_t *src, unsigned line, const char 
         }
         if (r.opcode == WIRE_OP_ERROR) {
             emu_shell_error_text(r.u.error.code, r.u.error.message, msg, sizeof(msg));
-            report_error(sh, src, line, msg);
+            emu_shell_report_error(sh, src, line, msg);
             goto done;
         }
         if (r.opcode != WIRE_OP_RESULT) {
             snprintf(msg, sizeof(msg), "unexpected %s response", wire_opcode_name(r.opcode));
-            report_error(sh, src, line, msg);
+            emu_shell_report_error(sh, src, line, msg);
             goto done;
         }
         print_warnings(&r);
@@ -207,7 +186,7 @@ static void run_cql(shell_t *sh, const source_t *src, unsigned line, const char 
         if (has_more) {
             base_buf_reset(&paging_state);
             base_buf_put(&paging_state, m->paging_state.ptr, (size_t)m->paging_state.len);
-            if (sh->interactive && sh->paging && !more_prompt()) {
+            if (sh->interactive && sh->edit != NULL && sh->paging && !more_prompt(sh)) {
                 has_more = false;
             }
         }
@@ -226,222 +205,10 @@ done:
 }
 
 
-/* ---- shell commands --------------------------------------------------------------------- */
-
-/* The words of a command line, blank-separated (quotes kept). */
-typedef struct words_s {
-    size_t n;
-    char w[4][256];
-} words_t;
-
-static void split_words(const char *s, size_t len, words_t *out)
-{
-    out->n = 0;
-    size_t i = 0;
-    while (i < len && out->n < 4) {
-        while (i < len && isspace((unsigned char)s[i])) {
-            i++;
-        }
-        size_t start = i;
-        while (i < len && !isspace((unsigned char)s[i])) {
-            i++;
-        }
-        if (i > start) {
-            snprintf(out->w[out->n++], sizeof(out->w[0]), "%.*s", (int)(i - start), s + start);
-        }
-    }
-}
-
-
-static bool is_word(const char *w, const char *kw)
-{
-    return strcasecmp(w, kw) == 0;
-}
-
-
-static void cmd_expand(shell_t *sh, const words_t *w)
-{
-    if (w->n == 1) {
-        printf("Expanded output is currently %s. Use EXPAND %s to %s.\n",
-               sh->expand ? "enabled" : "disabled", sh->expand ? "OFF" : "ON",
-               sh->expand ? "disable" : "enable");
-    } else if (is_word(w->w[1], "on")) {
-        sh->expand = true;
-        printf("Now Expanded output is enabled\n");
-    } else if (is_word(w->w[1], "off")) {
-        sh->expand = false;
-        printf("Disabled Expanded output.\n");
-    } else {
-        fprintf(stderr, "Improper EXPAND command.\n");
-        sh->failed = true;
-    }
-}
-
-
-static void cmd_paging(shell_t *sh, const words_t *w)
-{
-    char *end = NULL;
-    long n = w->n > 1 ? strtol(w->w[1], &end, 10) : 0;
-    if (w->n == 1) {
-        printf("Query paging is currently %s. Use PAGING %s to %s.\n",
-               sh->paging ? "enabled" : "disabled", sh->paging ? "OFF" : "ON",
-               sh->paging ? "disable" : "enable");
-        if (sh->paging) {
-            printf("Page size: %d\n", sh->page_size);
-        }
-    } else if (is_word(w->w[1], "on")) {
-        sh->paging = true;
-        printf("Now Query paging is enabled\nPage size: %d\n", sh->page_size);
-    } else if (is_word(w->w[1], "off")) {
-        sh->paging = false;
-        printf("Disabled Query paging.\n");
-    } else if (end != w->w[1] && *end == '\0' && n > 0 && n <= 1000000) {
-        sh->paging = true;
-        sh->page_size = (int)n;
-        printf("Page size: %d\n", sh->page_size);
-    } else {
-        fprintf(stderr, "Improper PAGING command.\n");
-        sh->failed = true;
-    }
-}
-
-
-static void cmd_consistency(shell_t *sh, const words_t *w)
-{
-    if (w->n == 1) {
-        printf("Current consistency level is %s.\n", wire_consistency_name(sh->consistency));
-        return;
-    }
-    for (int cl = WIRE_CL_ANY; cl <= WIRE_CL_LOCAL_ONE; cl++) {
-        const char *name = wire_consistency_name(cl);
-        if (name != NULL && is_word(w->w[1], name)) {
-            sh->consistency = (uint16_t)cl;
-            printf("Consistency level set to %s.\n", name);
-            return;
-        }
-    }
-    fprintf(stderr, "Improper CONSISTENCY command: '%s' is not a consistency level.\n", w->w[1]);
-    sh->failed = true;
-}
-
-
-static void cmd_help(void)
-{
-    printf("\nDocumented shell commands:\n===========================\n"
-           "CONSISTENCY [level]   show or set the consistency level (default ONE)\n"
-           "DESCRIBE ...          KEYSPACES, KEYSPACE ks, TABLES, TABLE t, TYPES, TYPE t, "
-           "SCHEMA\n"
-           "EXPAND [ON|OFF]       one line per column (vertical) output\n"
-           "PAGING [ON|OFF|N]     page results (N rows a page, ---MORE--- between pages)\n"
-           "SOURCE 'file'         run the statements in a file\n"
-           "USE ks;               the keyspace for unqualified names (shown in the prompt)\n"
-           "HELP                  this text\n"
-           "EXIT, QUIT            leave the shell (or Ctrl-D)\n\n"
-           "Any other input is CQL, sent to the server when a ';' ends it. After each\n"
-           "statement the request charge (RequestCharge) is printed with the session total.\n\n");
-}
-
-
-static int run_text(shell_t *sh, const char *name, const char *text, size_t len);
-
-
-static void cmd_source(shell_t *sh, const source_t *src, unsigned line, const char *arg, size_t len)
-{
-    char path[4096];
-    char msg[sizeof(path) + 256];
-    base_buf_t text;
-    base_buf_init(&text);
-    FILE *f = NULL;
-    while (len > 0 && isspace((unsigned char)*arg)) {
-        arg++, len--;
-    }
-    if (len >= 2 && (arg[0] == '\'' || arg[0] == '"') && arg[len - 1] == arg[0]) {
-        arg++, len -= 2;
-    }
-    snprintf(path, sizeof(path), "%.*s", (int)len, arg);
-    if (path[0] == '\0') {
-        report_error(sh, src, line, "Improper SOURCE command: SOURCE 'file'");
-        goto done;
-    }
-    if (sh->depth >= MAX_SOURCE_DEPTH) {
-        report_error(sh, src, line, "SOURCE nested too deeply");
-        goto done;
-    }
-    f = fopen(path, "rb");
-    if (f == NULL) {
-        snprintf(msg, sizeof(msg), "Could not open '%s': %s", path, strerror(errno));
-        report_error(sh, src, line, msg);
-        goto done;
-    }
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-        base_buf_put(&text, chunk, n);
-    }
-    sh->depth++;
-    run_text(sh, path, text.len ? (const char *)text.data : "", text.len);
-    sh->depth--;
-done:
-    if (f != NULL) {
-        fclose(f);
-    }
-    base_buf_fini(&text);
-}
-
-
-/* A shell command's first word, or false for CQL. */
-static bool is_shell_command(const char *word)
-{
-    static const char *const cmds[] = {"expand", "paging", "consistency", "source", "help",  "?",
-                                       "exit",   "quit",   "describe",    "desc",   "clear", "cls"};
-    for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
-        if (is_word(word, cmds[i])) {
-            return true;
-        }
-    }
-    return false;
-}
-
-
-static void run_command(shell_t *sh, const source_t *src, const char *s, size_t len)
-{
-    words_t w;
-    while (len > 0 && (isspace((unsigned char)s[len - 1]) || s[len - 1] == ';')) {
-        len--;
-    }
-    split_words(s, len, &w);
-    const char *cmd = w.w[0];
-    if (is_word(cmd, "exit") || is_word(cmd, "quit")) {
-        sh->quit = true;
-    } else if (is_word(cmd, "help") || is_word(cmd, "?")) {
-        cmd_help();
-    } else if (is_word(cmd, "expand")) {
-        cmd_expand(sh, &w);
-    } else if (is_word(cmd, "paging")) {
-        cmd_paging(sh, &w);
-    } else if (is_word(cmd, "consistency")) {
-        cmd_consistency(sh, &w);
-    } else if (is_word(cmd, "source")) {
-        const char *arg = s + strlen(cmd);
-        while (isspace((unsigned char)*s)) {
-            s++, len--, arg++;
-        }
-        cmd_source(sh, src, src ? src->line : 0, arg, len - (size_t)(arg - s));
-    } else if (is_word(cmd, "clear") || is_word(cmd, "cls")) {
-        if (sh->interactive) {
-            fputs("\033[H\033[2J", stdout);
-        }
-    } else {
-        run_cql(sh, src, src ? src->line : 0, s, len); /* DESCRIBE: the server's */
-    }
-    fflush(stdout);
-}
-
-
 /* ---- the accumulator -------------------------------------------------------------------- */
 
 /* Runs every statement ';' completed in sh->pending; keeps the rest. */
-static void drain_pending(shell_t *sh, const source_t *src, bool at_end)
+static void drain_pending(emu_shell_t *sh, const emu_shell_source_t *src, bool at_end)
 {
     emu_replay_splitter_t sp;
     emu_replay_splitter_init(&sp, (const char *)sh->pending.data, sh->pending.len);
@@ -466,7 +233,7 @@ static void drain_pending(shell_t *sh, const source_t *src, bool at_end)
             keep_from = (size_t)(st.text - (const char *)sh->pending.data);
             break;
         }
-        run_cql(sh, src, sh->pending_line + st.line - 1, st.text, st.len);
+        emu_shell_run_cql(sh, src, sh->pending_line + st.line - 1, st.text, st.len);
         if (sh->quit) {
             break;
         }
@@ -496,22 +263,27 @@ static bool blank(const char *s, size_t len)
 }
 
 
-static void feed_line(shell_t *sh, const source_t *src, const char *line, size_t len)
+static void feed_line(emu_shell_t *sh, const emu_shell_source_t *src, const char *line, size_t len)
 {
     if (sh->pending.len == 0 || blank((const char *)sh->pending.data, sh->pending.len)) {
         base_buf_reset(&sh->pending);
-        words_t w;
-        split_words(line, len, &w);
-        if (w.n == 0) {
+        size_t at = 0;
+        while (at < len && isspace((unsigned char)line[at])) {
+            at++;
+        }
+        if (at == len) {
             return;
         }
-        size_t wl = strcspn(w.w[0], ";");
-        char first[256];
-        snprintf(first, sizeof(first), "%.*s", (int)wl, w.w[0]);
-        if (is_shell_command(first)) {
+        size_t wl = 0;
+        while (at + wl < len && !isspace((unsigned char)line[at + wl]) && line[at + wl] != ';') {
+            wl++;
+        }
+        char first[64];
+        snprintf(first, sizeof(first), "%.*s", (int)(wl < sizeof(first) ? wl : 0), line + at);
+        if (emu_shell_is_command(first)) {
             const char *semi = memchr(line, ';', len);
             size_t cmd_len = semi != NULL ? (size_t)(semi - line) : len;
-            run_command(sh, src, line, cmd_len);
+            emu_shell_run_command(sh, src, line, cmd_len);
             if (semi != NULL && !sh->quit) {
                 feed_line(sh, src, semi + 1, len - cmd_len - 1);
             }
@@ -526,9 +298,9 @@ static void feed_line(shell_t *sh, const source_t *src, const char *line, size_t
 
 
 /* Feeds text line by line; a statement left without its ';' runs at the end. */
-static int run_text(shell_t *sh, const char *name, const char *text, size_t len)
+int emu_shell_run_text(emu_shell_t *sh, const char *name, const char *text, size_t len)
 {
-    source_t src = {name, 0};
+    emu_shell_source_t src = {name, 0};
     base_buf_t saved = sh->pending;
     unsigned saved_line = sh->pending_line;
     base_buf_init(&sh->pending);
@@ -573,7 +345,7 @@ typedef struct opts_s {
 
 
 /* 0 to go on, or an exit status + 1 (help: 1, bad option: 3). */
-static int parse_args(shell_t *sh, opts_t *o, int argc, char **argv)
+static int parse_args(emu_shell_t *sh, opts_t *o, int argc, char **argv)
 {
     int positional = 0;
     for (int i = 1; i < argc; i++) {
@@ -654,7 +426,7 @@ static int parse_args(shell_t *sh, opts_t *o, int argc, char **argv)
 }
 
 
-static void use_keyspace(shell_t *sh, const char *ks)
+static void use_keyspace(emu_shell_t *sh, const char *ks)
 {
     base_buf_t q;
     base_buf_init(&q);
@@ -672,23 +444,23 @@ static void use_keyspace(shell_t *sh, const char *ks)
         }
         base_buf_put_u8(&q, '"');
     }
-    run_cql(sh, NULL, 0, (const char *)q.data, q.len);
+    emu_shell_run_cql(sh, NULL, 0, (const char *)q.data, q.len);
     base_buf_fini(&q);
 }
 
 
 int emu_shell_main(int argc, char **argv)
 {
-    shell_t sh = {.target = {.host = "127.0.0.1",
-                             .port = EMU_DEFAULT_PORT,
-                             .tls = true,
-                             .user = EMU_DEFAULT_ACCOUNT,
-                             .password = EMU_DEFAULT_ACCOUNT_KEY,
-                             .connect_timeout_s = 5,
-                             .request_timeout_s = 10},
-                  .consistency = WIRE_CL_ONE,
-                  .paging = true,
-                  .page_size = DEFAULT_PAGE_SIZE};
+    emu_shell_t sh = {.target = {.host = "127.0.0.1",
+                                 .port = EMU_DEFAULT_PORT,
+                                 .tls = true,
+                                 .user = EMU_DEFAULT_ACCOUNT,
+                                 .password = EMU_DEFAULT_ACCOUNT_KEY,
+                                 .connect_timeout_s = 5,
+                                 .request_timeout_s = 10},
+                      .consistency = WIRE_CL_ONE,
+                      .paging = true,
+                      .page_size = DEFAULT_PAGE_SIZE};
     opts_t o = {0};
     char msg[MSG_MAX];
     base_buf_t text;
@@ -722,13 +494,16 @@ int emu_shell_main(int argc, char **argv)
         rc = 1;
         goto done;
     }
+    if (sh.interactive) {
+        banner(&sh);
+    }
     if (o.keyspace != NULL) {
         use_keyspace(&sh, o.keyspace);
     }
     if (o.execute != NULL) {
-        rc = run_text(&sh, "<stdin>", o.execute, strlen(o.execute));
+        rc = emu_shell_run_text(&sh, "<stdin>", o.execute, strlen(o.execute));
     } else if (o.file != NULL) {
-        rc = run_text(&sh, o.file, text.len ? (const char *)text.data : "", text.len);
+        rc = emu_shell_run_text(&sh, o.file, text.len ? (const char *)text.data : "", text.len);
     } else if (sh.interactive) {
         rc = read_interactive(&sh);
     } else {
@@ -737,7 +512,7 @@ int emu_shell_main(int argc, char **argv)
         while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0) {
             base_buf_put(&text, chunk, n);
         }
-        rc = run_text(&sh, "<stdin>", text.len ? (const char *)text.data : "", text.len);
+        rc = emu_shell_run_text(&sh, "<stdin>", text.len ? (const char *)text.data : "", text.len);
     }
 done:
     emu_shell_close(sh.conn);
@@ -748,25 +523,92 @@ done:
 }
 
 
-/* The interactive loop (libedit) comes in the next slice: until then a plain reader. */
-static int read_interactive(shell_t *sh)
+/* cqlsh's greeting, from system.local (any Cassandra has it). */
+static void banner(emu_shell_t *sh)
 {
-    char line[65536];
-    source_t src = {"<stdin>", 0};
-    while (!sh->quit) {
-        if (sh->pending.len > 0) {
-            fputs("   ... ", stdout);
-        } else if (sh->keyspace[0] != '\0') {
-            printf("cqlsh:%s> ", sh->keyspace);
-        } else {
-            fputs("cqlsh> ", stdout);
+    static const char q[] = "SELECT cluster_name, release_version, cql_version FROM system.local";
+    char msg[MSG_MAX];
+    wire_reply_t r;
+    wire_query_params_t p = {.consistency = WIRE_CL_ONE};
+    const char *v[3] = {"?", "?", "?"};
+    base_arena_reset(&sh->arena);
+    if (emu_shell_query(sh->conn, q, sizeof(q) - 1, &p, &sh->arena, &r, msg, sizeof(msg)) ==
+            BASE_OK &&
+        r.opcode == WIRE_OP_RESULT && r.u.result.kind == WIRE_RESULT_ROWS &&
+        r.u.result.n_rows == 1 && r.u.result.meta.n_cols == 3) {
+        emu_shell_rows_t rows;
+        emu_shell_rows_from_reply(&rows, &r, &sh->arena);
+        for (int i = 0; i < 3; i++) {
+            v[i] = rows.cells[i];
         }
-        fflush(stdout);
-        if (fgets(line, sizeof(line), stdin) == NULL) {
+    }
+    printf(
+        "Connected to %s at %s:%d\n[cosmos-cassandra-emulator shell %s | Cassandra %s | CQL spec "
+        "%s | Native protocol v%d]\nUse HELP for help.\n",
+        v[0], sh->target.host, sh->target.port, EMU_VERSION, v[1], v[2],
+        emu_shell_protocol_version(sh->conn));
+}
+
+
+/* The prompt: cqlsh's, with the keyspace in use; "   ... " inside a statement. */
+static void prompt_of(const emu_shell_t *sh, char *out, size_t cap)
+{
+    if (sh->pending.len > 0) {
+        snprintf(out, cap, "   ... ");
+    } else if (sh->keyspace[0] != '\0') {
+        snprintf(out, cap, "cqlsh:%s> ", sh->keyspace);
+    } else {
+        snprintf(out, cap, "cqlsh> ");
+    }
+}
+
+
+/* Reads the terminal through libedit. A history entry is what was typed for
+ * one statement or command, its lines joined by blanks, so arrow-up gives a
+ * multi-line statement back whole. */
+static int read_interactive(emu_shell_t *sh)
+{
+    char prompt[300];
+    char path[4096];
+    const char *home = getenv("HOME");
+    base_buf_t entry;
+    base_buf_init(&entry);
+    snprintf(path, sizeof(path), "%s/.cosmos_cqlsh_history", home != NULL ? home : ".");
+    sh->edit = emu_shell_edit_new("cosmos-cqlsh", home != NULL ? path : NULL);
+    emu_shell_source_t src = {"<stdin>", 0};
+    while (!sh->quit) {
+        size_t len;
+        bool cancelled;
+        prompt_of(sh, prompt, sizeof(prompt));
+        const char *line = emu_shell_edit_read(sh->edit, prompt, &len, &cancelled);
+        if (line == NULL) {
+            fputc('\n', stdout);
             break;
         }
+        if (cancelled) {
+            base_buf_reset(&sh->pending);
+            base_buf_reset(&entry);
+            continue;
+        }
         src.line++;
-        feed_line(sh, &src, line, strcspn(line, "\n"));
+        if (len > 0) {
+            if (entry.len > 0) {
+                base_buf_put_u8(&entry, ' ');
+            }
+            base_buf_put(&entry, line, len);
+        }
+        /* feed a copy: the line dies with the next read (a ---MORE--- prompt) */
+        char *copy = base_strndup(line, len);
+        feed_line(sh, &src, copy, len);
+        base_free(copy);
+        if (sh->pending.len == 0 && entry.len > 0) {
+            base_buf_put_u8(&entry, 0);
+            emu_shell_edit_remember(sh->edit, (const char *)entry.data);
+            base_buf_reset(&entry);
+        }
     }
+    emu_shell_edit_free(sh->edit);
+    sh->edit = NULL;
+    base_buf_fini(&entry);
     return 0;
 }

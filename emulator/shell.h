@@ -6,7 +6,9 @@
  * formats values with cql_value_format, so it knows nothing of the server's
  * internals.
  *
- *   shell.c         options, the statement loop, shell commands, DESCRIBE
+ *   shell.c         options, the statement loop, running CQL and printing results
+ *   shell_commands.c EXPAND, PAGING, CONSISTENCY, SOURCE, HELP, EXIT, DESCRIBE
+ *   shell_edit.c    the terminal: libedit line editing and history
  *   shell_client.c  one blocking connection: TCP, TLS, STARTUP, SASL PLAIN,
  *                   protocol negotiation (v4, then v3), QUERY round trips
  *   shell_table.c   result sets as cqlsh prints them (aligned or EXPAND)
@@ -94,5 +96,65 @@ void emu_shell_print_rows(FILE *f, const emu_shell_rows_t *rows, bool expand, bo
 
 /* Display width of UTF-8 text: its code points (no double-width table). */
 size_t emu_shell_text_width(const char *s);
+
+/* ---- the session (shell.c) ---------------------------------------------------------- */
+
+/* What one shell run keeps between statements. */
+typedef struct emu_shell_s {
+    emu_shell_target_t target;
+    emu_shell_conn_t *conn;
+    base_arena_t arena;
+    char keyspace[256];
+    uint16_t consistency;
+    bool paging;
+    int page_size;
+    bool expand;
+    bool interactive; /* a terminal: prompts, ---MORE---, no FILE:LINE: */
+    bool failed;      /* a statement failed (the exit status of -e/-f) */
+    bool quit;
+    double total_ru;
+    int depth; /* SOURCE nesting */
+    /* The statement being typed, and where it started. */
+    base_buf_t pending;
+    unsigned pending_line;
+    struct emu_shell_edit_s *edit; /* the terminal, while interactive */
+} emu_shell_t;
+
+typedef struct emu_shell_source_s {
+    const char *name; /* "<stdin>" for -e and pipes */
+    unsigned line;
+} emu_shell_source_t;
+
+/* Runs one CQL statement: every page, its rows, errors, warnings, charge.
+ * src and line say where it came from, for the FILE:LINE: of errors. */
+void emu_shell_run_cql(emu_shell_t *sh, const emu_shell_source_t *src, unsigned line, const char *q,
+                       size_t len);
+/* Feeds text line by line (name for error lines); 1 if anything failed. */
+int emu_shell_run_text(emu_shell_t *sh, const char *name, const char *text, size_t len);
+/* Prints an error as cqlsh does and marks the session failed. */
+void emu_shell_report_error(emu_shell_t *sh, const emu_shell_source_t *src, unsigned line,
+                            const char *text);
+
+/* ---- shell commands (shell_commands.c) ---------------------------------------------- */
+
+/* Whether a line whose first word is word is a shell command (ends at its line). */
+bool emu_shell_is_command(const char *word);
+/* Runs the command in s (without its ';'). */
+void emu_shell_run_command(emu_shell_t *sh, const emu_shell_source_t *src, const char *s,
+                           size_t len);
+
+/* ---- terminal input (shell_edit.c) -------------------------------------------------- */
+
+typedef struct emu_shell_edit_s emu_shell_edit_t;
+
+/* libedit with history in history_path (NULL: none kept); catches SIGINT. */
+emu_shell_edit_t *emu_shell_edit_new(const char *prog, const char *history_path);
+/* A line without its newline, valid until the next read; NULL at the end of
+ * input (Ctrl-D). Ctrl-C returns "" with *cancelled set. */
+const char *emu_shell_edit_read(emu_shell_edit_t *e, const char *prompt, size_t *len,
+                                bool *cancelled);
+/* Adds an entry to the history and saves the file. */
+void emu_shell_edit_remember(emu_shell_edit_t *e, const char *entry);
+void emu_shell_edit_free(emu_shell_edit_t *e); /* accepts NULL */
 
 #endif

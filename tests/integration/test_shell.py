@@ -5,10 +5,13 @@ and the interactive shell through a pseudo-terminal (tmux)."""
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import tempfile
+import time
 import unittest
+import uuid
 
 from emulator import Emulator, binary
 
@@ -163,6 +166,148 @@ class Connecting(unittest.TestCase):
         r = shell("--bogus")
         self.assertEqual(r.returncode, 2)
         self.assertIn("unknown option '--bogus'", r.stderr)
+
+
+class Terminal:
+    """The shell in a tmux pane (200x50), on a tmux server of its own (-L) so
+    parallel tests never share one. The pane's command ends by printing the
+    shell's exit status and waiting, so the screen can be read after EXIT."""
+
+    def __init__(self, test, *args):
+        self.home = tempfile.mkdtemp(prefix="emu-shell-home-")
+        self.sock = "emu-shell-%d-%s" % (os.getpid(), uuid.uuid4().hex[:8])
+        cmd = shlex.join(["env", "HOME=" + self.home, binary(), "shell", "127.0.0.1",
+                          str(emu.port), *args])
+        self.tmux("new-session", "-d", "-x", "200", "-y", "50",
+                  "%s; echo \"[exit $?]\"; sleep 600" % cmd)
+        test.addCleanup(self.close)
+
+    def tmux(self, *args):
+        return subprocess.run(["tmux", "-L", self.sock, *args], capture_output=True, text=True,
+                              timeout=30, check=True).stdout
+
+    def close(self):
+        subprocess.run(["tmux", "-L", self.sock, "kill-server"], capture_output=True, timeout=30)
+        shutil.rmtree(self.home, ignore_errors=True)
+
+    def type(self, text, enter=True):
+        if text.endswith(";"):
+            text = text[:-1] + "\\;"  # a trailing ';' would end the tmux command
+        self.tmux("send-keys", "-l", text)
+        if enter:
+            self.tmux("send-keys", "Enter")
+
+    def key(self, *names):
+        self.tmux("send-keys", *names)
+
+    def wait_prompt(self, prompt, timeout=30):
+        """The screen once its last line is the bare prompt: the shell waits."""
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            lines = [l for l in screen.split("\n") if l.strip()]
+            if lines and lines[-1] == prompt.rstrip(" "):
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError("no %r prompt; screen:\n%s" % (prompt, screen))
+            time.sleep(0.1)
+
+    def screen(self):
+        return self.tmux("capture-pane", "-p", "-S", "-1000")
+
+    def wait_for(self, text, count=1, timeout=30):
+        """The screen once text shows on it count times (tmux drops the
+        blanks that end a line, so text's are ignored too)."""
+        text = text.rstrip(" ")
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            if screen.count(text) >= count:
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError("%r (x%d) never showed; screen:\n%s" % (text, count, screen))
+            time.sleep(0.1)
+
+
+class Interactive(unittest.TestCase):
+    def test_prompt_multi_line_statements_history_and_charges(self):
+        t = Terminal(self)
+        t.wait_for("Use HELP for help.")
+        self.assertIn("[cosmos-cassandra-emulator shell", t.screen())
+        t.wait_prompt("cqlsh> ")
+        t.type("USE shop;")
+        t.wait_prompt("cqlsh:shop> ")
+        t.type("SELECT id, name")
+        t.wait_for("   ... ")
+        t.type("  FROM items WHERE id = 1;")
+        screen = t.wait_for("(1 rows)")
+        self.assertIn(" id | name\n----+-------\n  1 | apple\n", screen)
+        first = [float(x) for x in re.findall(r"Request charge: (\d+\.\d\d) RU", screen)]
+        self.assertEqual(len(first), 2, screen)  # USE, then the SELECT
+        # arrow-up brings the multi-line statement back as one line
+        t.wait_prompt("cqlsh:shop> ")
+        t.key("Up")
+        t.wait_for("cqlsh:shop> SELECT id, name   FROM items WHERE id = 1;")
+        t.key("Enter")
+        screen = t.wait_for("(1 rows)", count=2)
+        totals = [float(x) for x in re.findall(r"session total: (\d+\.\d\d) RU", screen)]
+        self.assertEqual(len(totals), 3, screen)
+        self.assertAlmostEqual(totals[2], totals[1] + first[1], places=2)
+        t.type("SELECT * FROM nope;")
+        screen = t.wait_for("InvalidRequest: Error from server: code=2200 [Invalid query]")
+        self.assertNotIn("<stdin>:", screen)  # no FILE:LINE: on a terminal
+        t.type("EXIT")
+        t.wait_for("[exit 0]")
+        with open(os.path.join(t.home, ".cosmos_cqlsh_history")) as f:
+            history = f.read()
+        self.assertIn("USE", history)
+        self.assertIn("FROM\\040items", history)  # libedit's file encodes blanks
+
+    def test_history_comes_back_in_the_next_session(self):
+        t = Terminal(self)
+        t.wait_prompt("cqlsh> ")
+        t.type("SELECT name FROM shop.items WHERE id = 3;")
+        t.wait_for("(1 rows)")
+        t.type("QUIT")
+        t.wait_for("[exit 0]")
+        again = subprocess.run(["tmux", "-L", t.sock, "respawn-pane", "-k", "env",
+                                "HOME=" + t.home, binary(), "shell", "127.0.0.1",
+                                str(emu.port)], capture_output=True, text=True, timeout=30)
+        self.assertEqual(again.returncode, 0, again.stderr)
+        t.wait_for("Use HELP for help.")
+        t.wait_prompt("cqlsh> ")
+        t.key("Up")  # QUIT, the last entry
+        t.wait_for("cqlsh> QUIT")
+        t.key("Up")
+        t.wait_for("cqlsh> SELECT name FROM shop.items WHERE id = 3;")
+
+    def test_expand_paging_more_prompt_and_ctrl_c(self):
+        t = Terminal(self, "-k", "shop")
+        t.wait_prompt("cqlsh:shop> ")
+        t.type("EXPAND ON")
+        t.wait_for("Now Expanded output is enabled")
+        t.type("SELECT id, name FROM items WHERE id = 3;")
+        screen = t.wait_for("(1 rows)")
+        self.assertIn("@ Row 1\n------+------\n id   | 3\n name | pear\n", screen)
+        t.type("EXPAND OFF")
+        t.wait_for("Disabled Expanded output.")
+        t.type("PAGING 2")
+        t.wait_for("Page size: 2")
+        t.type("SELECT id FROM items;")
+        screen = t.wait_for("---MORE---")
+        self.assertNotIn("(3 rows)", screen)  # waiting for the user
+        t.key("Enter")
+        screen = t.wait_for("(3 rows)")
+        self.assertEqual(screen.count(" id\n----\n"), 2, screen)  # a header per page
+        self.assertEqual(sorted(re.findall(r"^ +(\d+)$", screen, re.M)), ["1", "22", "3"])
+        # Ctrl-C drops the line being typed; the shell goes on
+        t.type("SELECT garbage", enter=False)
+        t.key("C-c")
+        t.type("SELECT name FROM items WHERE id = 1;")
+        screen = t.wait_for(" apple\n")
+        self.assertNotIn("SyntaxException", screen)
+        t.type("EXIT")
+        t.wait_for("[exit 0]")
 
 
 if __name__ == "__main__":
