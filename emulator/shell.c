@@ -78,7 +78,7 @@ void emu_shell_report_error(emu_shell_t *sh, const emu_shell_source_t *src, unsi
 }
 
 
-static void print_charge(emu_shell_t *sh, bool charged, double ru)
+void emu_shell_add_charge(emu_shell_t *sh, bool charged, double ru)
 {
     if (!charged) {
         return;
@@ -173,7 +173,7 @@ void emu_shell_run_cql(emu_shell_t *sh, const emu_shell_source_t *src, unsigned 
         has_more = (m->flags & WIRE_ROWS_HAS_MORE_PAGES) && m->paging_state.len >= 0;
         if (page == 0 || r.u.result.n_rows > 0) {
             emu_shell_rows_t rows;
-            emu_shell_rows_from_reply(&rows, &r, &sh->arena);
+            emu_shell_rows_from_reply(&rows, &r, false, &sh->arena);
             if (page == 0) {
                 fputc('\n', stdout);
             }
@@ -199,13 +199,28 @@ void emu_shell_run_cql(emu_shell_t *sh, const emu_shell_source_t *src, unsigned 
         printf("(%zu rows)\n", n_rows);
     }
 done:
-    print_charge(sh, charged, ru);
+    emu_shell_add_charge(sh, charged, ru);
     fflush(stdout);
     base_buf_fini(&paging_state);
 }
 
 
 /* ---- the accumulator -------------------------------------------------------------------- */
+
+/* The first word of s (up to a blank or ';') in out; false for a blank s. */
+static bool first_word(const char *s, size_t len, char *out, size_t cap)
+{
+    size_t at = 0, n = 0;
+    while (at < len && isspace((unsigned char)s[at])) {
+        at++;
+    }
+    while (at + n < len && !isspace((unsigned char)s[at + n]) && s[at + n] != ';') {
+        n++;
+    }
+    snprintf(out, cap, "%.*s", (int)(n < cap ? n : 0), s + at);
+    return at < len;
+}
+
 
 /* Runs every statement ';' completed in sh->pending; keeps the rest. */
 static void drain_pending(emu_shell_t *sh, const emu_shell_source_t *src, bool at_end)
@@ -233,7 +248,12 @@ static void drain_pending(emu_shell_t *sh, const emu_shell_source_t *src, bool a
             keep_from = (size_t)(st.text - (const char *)sh->pending.data);
             break;
         }
-        emu_shell_run_cql(sh, src, sh->pending_line + st.line - 1, st.text, st.len);
+        char first[64];
+        if (first_word(st.text, st.len, first, sizeof(first)) && emu_shell_is_command(first)) {
+            emu_shell_run_command(sh, src, st.text, st.len); /* "...; EXPAND ON;" */
+        } else {
+            emu_shell_run_cql(sh, src, sh->pending_line + st.line - 1, st.text, st.len);
+        }
         if (sh->quit) {
             break;
         }
@@ -267,19 +287,10 @@ static void feed_line(emu_shell_t *sh, const emu_shell_source_t *src, const char
 {
     if (sh->pending.len == 0 || blank((const char *)sh->pending.data, sh->pending.len)) {
         base_buf_reset(&sh->pending);
-        size_t at = 0;
-        while (at < len && isspace((unsigned char)line[at])) {
-            at++;
-        }
-        if (at == len) {
+        char first[64];
+        if (!first_word(line, len, first, sizeof(first))) {
             return;
         }
-        size_t wl = 0;
-        while (at + wl < len && !isspace((unsigned char)line[at + wl]) && line[at + wl] != ';') {
-            wl++;
-        }
-        char first[64];
-        snprintf(first, sizeof(first), "%.*s", (int)(wl < sizeof(first) ? wl : 0), line + at);
         if (emu_shell_is_command(first)) {
             const char *semi = memchr(line, ';', len);
             size_t cmd_len = semi != NULL ? (size_t)(semi - line) : len;
@@ -537,7 +548,7 @@ static void banner(emu_shell_t *sh)
         r.opcode == WIRE_OP_RESULT && r.u.result.kind == WIRE_RESULT_ROWS &&
         r.u.result.n_rows == 1 && r.u.result.meta.n_cols == 3) {
         emu_shell_rows_t rows;
-        emu_shell_rows_from_reply(&rows, &r, &sh->arena);
+        emu_shell_rows_from_reply(&rows, &r, false, &sh->arena);
         for (int i = 0; i < 3; i++) {
             v[i] = rows.cells[i];
         }

@@ -82,9 +82,11 @@ typedef struct emu_shell_rows_s {
     const char **cells; /* n_rows * n_cols */
 } emu_shell_rows_t;
 
-/* The cells of a ROWS reply as text (cql_value_format, display form), in a.
+/* The cells of a ROWS reply as text (cql_value_format: the display form, or
+ * CQL literals when literal), in a.
  * Columns without metadata (skip-metadata results) are named by their index. */
-void emu_shell_rows_from_reply(emu_shell_rows_t *out, const wire_reply_t *r, base_arena_t *a);
+void emu_shell_rows_from_reply(emu_shell_rows_t *out, const wire_reply_t *r, bool literal,
+                               base_arena_t *a);
 
 /* Prints rows as cqlsh does: values right-aligned under left-aligned names
  * and a dashed line (header false: rows only, for the pages after the
@@ -131,6 +133,8 @@ void emu_shell_run_cql(emu_shell_t *sh, const emu_shell_source_t *src, unsigned 
                        size_t len);
 /* Feeds text line by line (name for error lines); 1 if anything failed. */
 int emu_shell_run_text(emu_shell_t *sh, const char *name, const char *text, size_t len);
+/* Prints "Request charge: ..." and adds ru to the session total, when charged. */
+void emu_shell_add_charge(emu_shell_t *sh, bool charged, double ru);
 /* Prints an error as cqlsh does and marks the session failed. */
 void emu_shell_report_error(emu_shell_t *sh, const emu_shell_source_t *src, unsigned line,
                             const char *text);
@@ -142,6 +146,10 @@ bool emu_shell_is_command(const char *word);
 /* Runs the command in s (without its ';'). */
 void emu_shell_run_command(emu_shell_t *sh, const emu_shell_source_t *src, const char *s,
                            size_t len);
+
+/* DESCRIBE ... (s without its ';'): the server's answer, else one built
+ * from system_schema (shell_describe.c). */
+void emu_shell_describe(emu_shell_t *sh, const emu_shell_source_t *src, const char *s, size_t len);
 
 /* ---- terminal input (shell_edit.c) -------------------------------------------------- */
 

@@ -221,7 +221,7 @@ void emu_shell_run_command(emu_shell_t *sh, const emu_shell_source_t *src, const
             fputs("\033[H\033[2J", stdout);
         }
     } else {
-        emu_shell_run_cql(sh, src, src ? src->line : 0, s, len); /* DESCRIBE: the server's */
+        emu_shell_describe(sh, src, s, len);
     }
     fflush(stdout);
 }

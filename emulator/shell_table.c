@@ -24,7 +24,8 @@ size_t emu_shell_text_width(const char *s)
 }
 
 
-void emu_shell_rows_from_reply(emu_shell_rows_t *out, const wire_reply_t *r, base_arena_t *a)
+void emu_shell_rows_from_reply(emu_shell_rows_t *out, const wire_reply_t *r, bool literal,
+                               base_arena_t *a)
 {
     static const wire_type_t blob = {.id = WIRE_TYPE_BLOB};
     const wire_rows_meta_t *m = &r->u.result.meta;
@@ -40,7 +41,8 @@ void emu_shell_rows_from_reply(emu_shell_rows_t *out, const wire_reply_t *r, bas
     for (size_t i = 0; i < out->n_rows * m->n_cols; i++) {
         const wire_col_meta_t *col = m->cols != NULL ? &m->cols[i % m->n_cols] : NULL;
         const wire_type_t *t = col != NULL && col->type != NULL ? col->type : &blob;
-        out->cells[i] = cql_value_format(t, r->u.result.cells[i], CQL_FORMAT_DISPLAY, a);
+        out->cells[i] = cql_value_format(t, r->u.result.cells[i],
+                                         literal ? CQL_FORMAT_LITERAL : CQL_FORMAT_DISPLAY, a);
     }
 }
 

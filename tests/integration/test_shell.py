@@ -7,11 +7,16 @@ import os
 import re
 import shlex
 import shutil
+import socket
+import struct
 import subprocess
 import tempfile
+import threading
 import time
 import unittest
 import uuid
+
+from cqlwire import OP, Reader, bytes_, string
 
 from emulator import Emulator, binary
 
@@ -166,6 +171,154 @@ class Connecting(unittest.TestCase):
         r = shell("--bogus")
         self.assertEqual(r.returncode, 2)
         self.assertIn("unknown option '--bogus'", r.stderr)
+
+
+class Describe(unittest.TestCase):
+    """The emulator has no server-side DESCRIBE: the shell reads system_schema."""
+
+    @classmethod
+    def setUpClass(cls):
+        r = shell("-e", "CREATE TYPE shop.addr (street text, zip int);"
+                        "CREATE TABLE shop.orders (user text, day date, seq int, total decimal,"
+                        " note text static, ship frozen<addr>,"
+                        " PRIMARY KEY ((user, day), seq)) WITH CLUSTERING ORDER BY (seq DESC);"
+                        "CREATE INDEX ON shop.items (name);")
+        assert r.returncode == 0, r.stderr
+
+    def test_describe_table_writes_its_create_statement(self):
+        r = shell("-e", "DESCRIBE TABLE shop.orders")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("\nCREATE TABLE shop.orders (\n"
+                      "    user text,\n"
+                      "    day date,\n"
+                      "    seq int,\n"
+                      "    note text static,\n"
+                      "    ship frozen<addr>,\n"
+                      "    total decimal,\n"
+                      "    PRIMARY KEY ((user, day), seq)\n"
+                      ") WITH CLUSTERING ORDER BY (seq DESC)\n"
+                      "    AND bloom_filter_fp_chance = 0.01\n", r.stdout)
+        self.assertIn("    AND caching = {'keys': 'ALL', 'rows_per_partition': 'NONE'}\n",
+                      r.stdout)
+        self.assertRegex(r.stdout, r"AND speculative_retry = '99PERCENTILE';\n")
+        self.assertIsNotNone(RU_LINE.search(r.stdout))  # the schema reads are charged
+
+    def test_what_describe_writes_builds_the_same_table_again(self):
+        r = shell("-e", "DESCRIBE TABLE shop.orders")
+        stmt = r.stdout[r.stdout.index("CREATE TABLE"):r.stdout.index(";\n") + 1]
+        stmt = stmt.replace("shop.orders", "shop.orders_copy")
+        again = shell("-e", stmt + " DESCRIBE TABLE shop.orders_copy")
+        self.assertEqual(again.returncode, 0, again.stderr)
+        copy = again.stdout[again.stdout.index("CREATE TABLE"):]
+        self.assertEqual(copy[:copy.index(";\n") + 1].replace("orders_copy", "orders"),
+                         stmt.replace("orders_copy", "orders"))
+
+    def test_describe_keyspace_types_index_and_lists(self):
+        r = shell("-k", "shop", "-e", "DESCRIBE KEYSPACE shop; DESCRIBE KEYSPACES;"
+                                      " DESC TABLES; DESCRIBE TYPE addr; DESCRIBE items")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("CREATE KEYSPACE shop WITH replication = {'class': 'SimpleStrategy', "
+                      "'replication_factor': '1'}  AND durable_writes = true;", r.stdout)
+        self.assertIn("CREATE TYPE shop.addr (\n    street text,\n    zip int\n);", r.stdout)
+        self.assertIn("CREATE TABLE shop.items (\n    id int PRIMARY KEY,\n", r.stdout)
+        self.assertIn("CREATE INDEX items_name_idx ON shop.items (name);", r.stdout)
+        self.assertRegex(r.stdout, r"\bsystem_schema  .*\bshop\b")
+        self.assertRegex(r.stdout, r"\n(items  orders|orders  items)")
+
+    def test_describe_of_a_missing_table_fails(self):
+        r = shell("-e", "DESCRIBE TABLE shop.nope")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("'nope' not found in keyspace 'shop'", r.stderr)
+
+
+class FakeServer:
+    """A plaintext CQL server that knows only protocol v3 (it refuses v4 as
+    Cassandra 2.1 does), asks for no password and sends no RequestCharge,
+    and has a server-side DESCRIBE (as Cassandra 4)."""
+
+    def __init__(self):
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.port = self.sock.getsockname()[1]
+        self.versions = []
+        self.queries = []
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def close(self):
+        self.sock.close()
+
+    def serve(self):
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            threading.Thread(target=self.talk, args=(conn,), daemon=True).start()
+
+    @staticmethod
+    def read(conn, n):
+        data = b""
+        while len(data) < n:
+            chunk = conn.recv(n - len(data))
+            if not chunk:
+                raise ConnectionError
+            data += chunk
+        return data
+
+    def reply(self, conn, version, stream, opcode, body):
+        conn.sendall(struct.pack(">BBhBI", 0x80 | version, 0, stream, opcode, len(body)) + body)
+
+    @staticmethod
+    def rows(names, values):
+        meta = struct.pack(">ii", 0x0001, len(names)) + string("ks") + string("t")
+        meta += b"".join(string(n) + struct.pack(">H", 0x000D) for n in names)
+        cells = b"".join(bytes_(v.encode()) for row in values for v in row)
+        return struct.pack(">i", 2) + meta + struct.pack(">i", len(values)) + cells
+
+    def talk(self, conn):
+        try:
+            while True:
+                version, _, stream, opcode, length = struct.unpack(">BBhBI", self.read(conn, 9))
+                body = self.read(conn, length)
+                if opcode == OP["STARTUP"]:
+                    self.versions.append(version)
+                    if version != 3:
+                        msg = "Invalid or unsupported protocol version (%d)" % version
+                        self.reply(conn, 3, stream, OP["ERROR"],
+                                   struct.pack(">i", 0x000A) + string(msg))
+                        conn.close()
+                        return
+                    self.reply(conn, 3, stream, OP["READY"], b"")
+                elif opcode == OP["QUERY"]:
+                    q = Reader(body).long_string()
+                    self.queries.append(q)
+                    if q.upper().startswith("DESCRIBE"):
+                        out = self.rows(["keyspace_name", "type", "name", "create_statement"],
+                                        [["ks", "table", "t", "CREATE TABLE ks.t (k int PRIMARY KEY);"]])
+                    else:
+                        out = self.rows(["greeting"], [["hello"], ["hi"]])
+                    self.reply(conn, 3, stream, OP["RESULT"], out)
+        except (ConnectionError, OSError):
+            conn.close()
+
+
+class OtherServers(unittest.TestCase):
+    def setUp(self):
+        self.server = FakeServer()
+        self.addCleanup(self.server.close)
+
+    def test_steps_down_to_v3_and_prints_no_charge_line_without_one(self):
+        r = shell("--no-ssl", "-e", "SELECT greeting FROM ks.t", port=self.server.port)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, "\n greeting\n----------\n    hello\n       hi\n\n(2 rows)\n")
+        self.assertEqual(self.server.versions, [4, 3])
+
+    def test_a_server_side_describe_is_printed_as_it_comes(self):
+        r = shell("--no-ssl", "-e", "DESCRIBE TABLE ks.t", port=self.server.port)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, "\nCREATE TABLE ks.t (k int PRIMARY KEY);\n\n")
+        self.assertEqual(self.server.queries, ["DESCRIBE TABLE ks.t"])  # no system_schema reads
 
 
 class Terminal:
