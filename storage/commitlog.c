@@ -115,6 +115,21 @@ int storage__log_mutation(storage_db_t *db, uint64_t id, const storage_mutation_
 }
 
 
+int storage__log_batch(storage_db_t *db, const storage_batch_item_t *items, size_t n,
+                       int64_t now_us)
+{
+    storage__durable_t *d = db->dur;
+    base_buf_reset(&d->enc);
+    size_t start = storage__rec_begin(&d->enc, STORAGE__REC_BATCH, n);
+    for (size_t i = 0; i < n; i++) {
+        base_buf_put_u64(&d->enc, items[i].t->id);
+        storage__rec_put_mutation(&d->enc, items[i].m, now_us);
+    }
+    storage__rec_end(&d->enc, start);
+    return storage__log_append(d);
+}
+
+
 int storage__log_open(const char *dir, uint64_t gen, bool create, uint64_t *size, base_error_t *err)
 {
     char path[4096];

@@ -219,6 +219,20 @@ typedef struct storage_write_stats_s {
 int storage_apply(storage_table_t *t, const storage_mutation_t *m, int64_t now_us,
                   storage_write_stats_t *stats);
 
+/* One mutation of a batch. */
+typedef struct storage_batch_item_s {
+    storage_table_t *t;
+    const storage_mutation_t *m;
+} storage_batch_item_t;
+
+/* Applies the mutations of a BATCH in order. A durable database logs them
+ * as one commit log record (one length, one CRC), so after a crash the
+ * batch is there whole or not at all. Returns BASE_OK, or BASE_EIO when the
+ * record could not be logged (nothing applied, stats zeroed). Every table
+ * belongs to db; stats is NULL or has n entries. */
+int storage_apply_batch(storage_db_t *db, const storage_batch_item_t *items, size_t n,
+                        int64_t now_us, storage_write_stats_t *stats);
+
 /* ---- reads -------------------------------------------------------------- */
 
 /* A row as a reader sees it: cells sorted by (col, path), live ones only

@@ -271,6 +271,9 @@ enum {
     STORAGE__REC_MUTATION = 4, /* body: now_us, then the mutation */
     STORAGE__REC_PHYSICAL = 5, /* body: u32 physical partition count */
     STORAGE__REC_END = 6,      /* snapshots only */
+    /* A BATCH, all or nothing after a crash: id is the mutation count, the
+     * body that many (u64 table id, mutation as in MUTATION) pairs. */
+    STORAGE__REC_BATCH = 7,
 };
 
 #define STORAGE__REC_HEADER 8
@@ -383,6 +386,8 @@ int storage__log_append(storage__durable_t *d);
 void storage__log_table(storage_db_t *db, uint8_t kind, uint64_t id, uint32_t arg);
 int storage__log_mutation(storage_db_t *db, uint64_t id, const storage_mutation_t *m,
                           int64_t now_us);
+int storage__log_batch(storage_db_t *db, const storage_batch_item_t *items, size_t n,
+                       int64_t now_us);
 /* Replays commitlog-<gen>.log into db. In the last log a torn or
  * zero-filled tail is cut off; anything else invalid is an error. */
 int storage__log_replay(storage_db_t *db, uint64_t gen, bool last, base_error_t *err);

@@ -189,6 +189,115 @@ static void always_counts_one_fsync_per_record(void **state)
 }
 
 
+/* A batch over two tables and three partitions, after one lone insert. */
+static void write_batch(storage_db_t *db)
+{
+    storage_table_t *a = storage_table_create(db, 7);
+    storage_table_t *b = storage_table_create(db, 8);
+    test_insert(a, 100, NULL, 1, "before the batch", 50);
+    test_key_t k1 = test_key(1), k2 = test_key(2), k3 = test_key(3);
+    storage_cell_t c1 = test_cell(1, "one", 100), c2 = test_cell(1, "two", 100),
+                   c3 = test_cell(1, "three", 100);
+    storage_mutation_t m1 = test_mut(&k1, NULL), m2 = test_mut(&k2, NULL), m3 = test_mut(&k3, NULL);
+    m1.cells = &c1;
+    m2.cells = &c2;
+    m3.cells = &c3;
+    m1.n_cells = m2.n_cells = m3.n_cells = 1;
+    storage_batch_item_t items[] = {{a, &m1}, {a, &m2}, {b, &m3}};
+    storage_write_stats_t ws[3];
+    assert_int_equal(storage_apply_batch(db, items, 3, 0, ws), BASE_OK);
+    assert_int_equal(ws[2].bytes_written, 4 + 5);
+}
+
+
+/* The number of whole records in commitlog-<gen>.log, and where the last starts. */
+static size_t count_records(log_fixture_t *f, uint64_t gen, size_t *last)
+{
+    base_error_t err;
+    uint8_t *data;
+    size_t len, off = 0, n = 0;
+    storage__path(f->path, sizeof(f->path), f->dir, "commitlog-", gen, ".log");
+    assert_int_equal(storage__read_file(f->path, &data, &len, &err), BASE_OK);
+    while (off < len) {
+        const uint8_t *payload;
+        size_t plen, next;
+        if (storage__rec_frame(data, len, off, &payload, &plen, &next) != STORAGE__FRAME_OK) {
+            break;
+        }
+        *last = off;
+        off = next;
+        n++;
+    }
+    base_free(data);
+    return n;
+}
+
+
+static void a_batch_is_one_record_whole_after_a_crash(void **state)
+{
+    log_fixture_t *f = *state;
+    write_batch(open_mode(f, STORAGE_SYNC_NONE, 0));
+    size_t last;
+    /* CREATE, CREATE, the lone insert, then the batch in one record */
+    assert_int_equal(count_records(f, 1, &last), 4);
+    open_mode(f, STORAGE_SYNC_NONE, 0); /* a crash after the batch record */
+    storage_table_t *a = storage_table_create(f->db, 7);
+    storage_table_t *b = storage_table_create(f->db, 8);
+    assert_non_null(test_part(a, 100));
+    assert_non_null(test_part(a, 1));
+    assert_non_null(test_part(a, 2));
+    assert_non_null(test_part(b, 3));
+}
+
+
+static void clear_dir(log_fixture_t *f)
+{
+    DIR *d = opendir(f->dir);
+    struct dirent *e;
+    while (d != NULL && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] != '.') {
+            snprintf(f->path, sizeof(f->path), "%s/%s", f->dir, e->d_name);
+            unlink(f->path);
+        }
+    }
+    if (d != NULL) {
+        closedir(d);
+    }
+}
+
+
+static void a_batch_torn_by_a_crash_leaves_none_of_its_rows(void **state)
+{
+    log_fixture_t *f = *state;
+    size_t last;
+    struct stat st;
+    write_batch(open_mode(f, STORAGE_SYNC_NONE, 0));
+    storage__db_abandon(f->db);
+    f->db = NULL;
+    count_records(f, 1, &last);
+    assert_int_equal(stat(f->path, &st), 0);
+    off_t size = st.st_size;
+    /* Cuts all through the batch record: in some its first mutations are whole. */
+    for (off_t cut = (off_t)last + 1; cut < size; cut += 5) {
+        clear_dir(f);
+        write_batch(open_mode(f, STORAGE_SYNC_NONE, 0));
+        storage__db_abandon(f->db);
+        f->db = NULL;
+        count_records(f, 1, &last);
+        assert_int_equal(truncate(f->path, cut), 0);
+        open_mode(f, STORAGE_SYNC_NONE, 0); /* cuts the torn tail off */
+        storage_table_t *a = storage_table_create(f->db, 7);
+        storage_table_t *b = storage_table_create(f->db, 8);
+        assert_non_null(test_part(a, 100));
+        assert_null(test_part(a, 1));
+        assert_null(test_part(a, 2));
+        assert_null(test_part(b, 3));
+        storage__db_abandon(f->db);
+        f->db = NULL;
+    }
+}
+
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -197,6 +306,8 @@ int main(void)
         T(a_switched_log_is_synced_before_later_positions),
         T(periodic_sync_syncs_on_its_timer),
         T(always_counts_one_fsync_per_record),
+        T(a_batch_is_one_record_whole_after_a_crash),
+        T(a_batch_torn_by_a_crash_leaves_none_of_its_rows),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
