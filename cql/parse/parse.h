@@ -354,6 +354,7 @@ typedef enum {
     CQL_STMT_DROP_INDEX,
     CQL_STMT_CREATE_TYPE,
     CQL_STMT_DROP_TYPE,
+    CQL_STMT_ALTER_TYPE,
     CQL_STMT_OTHER, /* recognised but unimplemented: other_what says e.g. "CREATE ROLE" */
 } cql_stmt_kind_t;
 
@@ -372,6 +373,9 @@ typedef struct cql_stmt_s {
         cql_drop_t drop;             /* DROP KEYSPACE/TABLE/INDEX/TYPE, TRUNCATE (name) */
         cql_create_table_t create_table;
         cql_alter_table_t alter_table;
+        /* ALTER TYPE: `table` names the type, `columns` the fields (ADD: one
+           name and type; RENAME: from/to pairs; ALTER: the field and its type) */
+        cql_alter_table_t alter_type;
         cql_create_index_t create_index;
         cql_create_type_t create_type;
         const char *other_what;
