@@ -392,6 +392,9 @@ typedef struct cql_stmt_s {
  */
 int cql__parse(const char *text, size_t len, base_arena_t *a, cql_stmt_t **out, base_error_t *err);
 
+/* A parsed type as Cassandra prints a raw type in its errors ("map<ks.u, int>"; arena). */
+const char *cql__type_ast_text(const cql_type_ast_t *t, base_arena_t *a);
+
 /* Statement text with literals replaced by '?' (shape.c; arena). */
 const char *cql__shape(const char *text, size_t len, base_arena_t *a);
 

@@ -514,6 +514,38 @@ static int check_table_def(const cql_create_table_t *d, base_error_t *err)
 }
 
 
+/* CreateTableStatement: a non-frozen user type column holds its fields as cells, so
+ * none of them may be a non-frozen collection. */
+static int check_udt_column(const wire_type_t *t, base_error_t *err)
+{
+    if (t->id != WIRE_TYPE_UDT || t->frozen) {
+        return BASE_OK;
+    }
+    for (size_t i = 0; i < t->n_sub; i++) {
+        if (cql__type_is_collection(t->sub[i]) && !t->sub[i]->frozen) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Non-frozen UDTs with nested non-frozen collections are not "
+                                  "supported");
+        }
+    }
+    return BASE_OK;
+}
+
+
+static bool references_duration(const wire_type_t *t)
+{
+    if (t->id == WIRE_TYPE_DURATION) {
+        return true;
+    }
+    for (size_t i = 0; i < t->n_sub; i++) {
+        if (references_duration(t->sub[i])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+
 static int build_columns(cql_table_t *t, const cql_create_table_t *d, base_error_t *err)
 {
     t->cols = base_calloc(d->n_columns, sizeof(*t->cols));
@@ -524,6 +556,9 @@ static int build_columns(cql_table_t *t, const cql_create_table_t *d, base_error
             return BASE_ERROR;
         }
         t->n_cols++;
+        if (check_udt_column(col->type, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
         col->name = base_strdup(cd->name);
         col->id = t->next_col_id++;
         col->position = -1;
@@ -549,9 +584,20 @@ static int build_columns(cql_table_t *t, const cql_create_table_t *d, base_error
     for (size_t i = 0; i < t->n_cols; i++) {
         const cql_column_t *col = &t->cols[i];
         if (col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
+            if (col->type->id == WIRE_TYPE_UDT && !col->type->frozen) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "Invalid non-frozen user-defined type for PRIMARY KEY "
+                                      "component %s",
+                                      col->name);
+            }
             if (col->counter) {
                 return base_error_set(err, WIRE_ERR_INVALID,
-                                      "counter type is not supported for PRIMARY KEY part %s",
+                                      "counter type is not supported for PRIMARY KEY column '%s'",
+                                      col->name);
+            }
+            if (references_duration(col->type)) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "duration type is not supported for PRIMARY KEY column '%s'",
                                       col->name);
             }
             continue;
@@ -717,12 +763,15 @@ static int alter_add(cql_ctx_t *c, cql_table_t *t, const cql_alter_table_t *d, b
             rc = base_error_set(err, WIRE_ERR_INVALID,
                                 "Static columns are only useful (and thus allowed) if the table "
                                 "has at least one clustering column");
-        } else if (cql__type_resolve(t->ks, def->type, &types[i], err) != BASE_OK) {
+        } else if (cql__type_resolve(t->ks, def->type, &types[i], err) != BASE_OK ||
+                   check_udt_column(types[i], err) != BASE_OK) {
             rc = BASE_ERROR;
         } else if ((types[i]->id == WIRE_TYPE_COUNTER) != t->has_counters) {
-            rc = base_error_set(err, WIRE_ERR_INVALID, "Cannot add a %s column (%s) in a %s table",
-                                t->has_counters ? "non-counter" : "counter", def->name,
-                                t->has_counters ? "counter" : "non counter");
+            /* TableMetadata.validate, hence a configuration error */
+            rc = base_error_set(err, WIRE_ERR_CONFIG_ERROR,
+                                "Cannot have a %scounter column (\"%s\") in a %scounter table",
+                                t->has_counters ? "non " : "", def->name,
+                                t->has_counters ? "" : "non ");
         }
     }
     if (rc != BASE_OK) {
@@ -966,6 +1015,12 @@ static int create_type(cql_ctx_t *c, const cql_create_type_t *d, base_error_t *e
         if (rc != BASE_OK) {
             break;
         }
+        if (subs[n_ok]->id == WIRE_TYPE_UDT && !subs[n_ok]->frozen) {
+            rc =
+                base_error_set(err, WIRE_ERR_INVALID, "A user type cannot contain non-frozen UDTs");
+            n_ok++;
+            break;
+        }
     }
     if (rc == BASE_OK) {
         wire_type_t *u = base_arena_calloc(&tmp, 1, sizeof(*u));
@@ -1179,6 +1234,10 @@ static int alter_type_add(cql_keyspace_t *ks, cql_udt_t *u, const cql_column_def
     wire_type_t *ft = NULL;
     if (cql__type_resolve(ks, f->type, &ft, err) != BASE_OK) {
         return BASE_ERROR;
+    }
+    if (ft->id == WIRE_TYPE_UDT && !ft->frozen) {
+        cql__type_free(ft);
+        return base_error_set(err, WIRE_ERR_INVALID, "A user type cannot contain non-frozen UDTs");
     }
     if (type_uses(ft, u->name)) {
         cql__type_free(ft);
