@@ -19,8 +19,12 @@
  * Invariants:
  *   - partitions iterate in (token, key bytes) order; rows in a partition
  *     in memcmp order of their clustering bytes;
- *   - a returned storage_row_view_t and everything it points to borrows from
- *     the table and is valid until the next write to that table;
+ *   - a returned storage_row_view_t borrows from the table: the key, path
+ *     and value bytes it points to are valid until the next write to that
+ *     table; its cell array belongs to the cursor that produced it (valid
+ *     until that cursor's next call or free) or, for a static row, to the
+ *     partition (until the next storage_partition_static on it). Callers
+ *     keeping cells longer copy the array, not the bytes;
  *   - the engine is single-threaded: callers serialise access (the emulator
  *     runs one event loop).
  */
