@@ -172,10 +172,8 @@ int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, 
     total->n_statements = b->n_stmts;
     total->shape = c->shape;
     total->rows_read = rows_read;
-    for (size_t i = 0; !c->lwt_refused && i < c->n_pending; i++) {
-        if (cql__write_now(c, c->pending[i].t, &c->pending[i].m, err) != BASE_OK) {
-            return BASE_ERROR; /* only a commit log failure: the batch may be part applied */
-        }
+    if (!c->lwt_refused && cql__write_pending(c, err) != BASE_OK) {
+        return BASE_ERROR; /* only a commit log failure: nothing was applied */
     }
     if (c->out->kind != WIRE_RESULT_ROWS) {
         c->out->kind = WIRE_RESULT_VOID;

@@ -87,6 +87,9 @@ size_t cql__mutation_bytes(const storage_mutation_t *m);
  * log cannot take it. */
 int cql__write_now(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t *m,
                    base_error_t *err);
+/* Writes a checked batch's deferred mutations (c->pending) as one storage batch,
+ * one commit log record, so a crash leaves all or none; meters each. */
+int cql__write_pending(cql_ctx_t *c, base_error_t *err);
 
 /* Decides a conditional write and sets the [applied] result; *go says whether
  * to apply it. ck may be NULL (a partition-level condition). */

@@ -261,6 +261,34 @@ int cql__write_now(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t 
 }
 
 
+/* Applies a checked batch's mutations as one storage batch: one commit log record, so a
+ * crash leaves all of them or none. A record that cannot be logged changes nothing. */
+int cql__write_pending(cql_ctx_t *c, base_error_t *err)
+{
+    if (c->n_pending == 0) {
+        return BASE_OK;
+    }
+    storage_batch_item_t *items = base_arena_alloc(c->a, c->n_pending * sizeof(*items));
+    storage_write_stats_t *ws = base_arena_alloc(c->a, c->n_pending * sizeof(*ws));
+    for (size_t i = 0; i < c->n_pending; i++) {
+        items[i] = (storage_batch_item_t){c->pending[i].t->st, &c->pending[i].m};
+    }
+    if (storage_apply_batch(c->e->db, items, c->n_pending, c->now_us, ws) != BASE_OK) {
+        const cql_table_t *t = c->pending[0].t;
+        base_error_set(err, WIRE_ERR_WRITE_FAILURE,
+                       "Write to %s.%s failed: the commit log could not be written (see the "
+                       "emulator's log); no statement of the batch was applied",
+                       t->ks->name, t->name);
+        wire_error_detail_write_failure(err, c->out->stats.consistency, 0, 1, 1, "UNLOGGED_BATCH");
+        return BASE_ERROR;
+    }
+    for (size_t i = 0; i < c->n_pending; i++) {
+        note_write(c, c->pending[i].t, &c->pending[i].m, &ws[i]);
+    }
+    return BASE_OK;
+}
+
+
 static bool replaced_by(const storage_mutation_t *m, const storage_cell_t *old)
 {
     for (size_t i = 0; i < m->n_clear_cols; i++) {

@@ -138,6 +138,12 @@ bool cql__stored_row(const cql_ctx_t *c, storage_partition_t *p, const uint8_t *
     const storage_bound_t *bound = ck_len > 0 ? &b : NULL; /* no clustering key: the one row */
     storage_row_iter_t *it = storage_row_iter_new(p, bound, bound, false, c->now_us);
     bool found = storage_row_iter_next(it, out);
+    if (found && out->n_cells > 0) {
+        /* The cell array lives in the cursor; the bytes it points to stay until a write. */
+        storage_cell_t *cells = base_arena_alloc(c->a, out->n_cells * sizeof(*cells));
+        memcpy(cells, out->cells, out->n_cells * sizeof(*cells));
+        out->cells = cells;
+    }
     storage_row_iter_free(it);
     return found;
 }

@@ -663,15 +663,21 @@ static void type_render(const cql_type_ast_t *t, char *out, size_t cap, size_t *
 }
 
 
-const char *cql__type_text(cql_parser_t *p, const cql_type_ast_t *t)
+const char *cql__type_ast_text(const cql_type_ast_t *t, base_arena_t *a)
 {
     size_t n = 0;
     type_render(t, NULL, 0, &n);
-    char *out = base_arena_alloc(p->a, n + 1);
+    char *out = base_arena_alloc(a, n + 1);
     size_t at = 0;
     type_render(t, out, n, &at);
     out[n] = '\0';
     return out;
+}
+
+
+const char *cql__type_text(cql_parser_t *p, const cql_type_ast_t *t)
+{
+    return cql__type_ast_text(t, p->a);
 }
 
 

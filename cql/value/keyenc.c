@@ -33,7 +33,9 @@
  * DESC inverts every byte of the component. Ties of cql__value_compare that
  * carry different bytes are broken, so decoding is exact: decimals equal in
  * value order by scale (1.0 < 1.00), and a tuple with trailing nulls sorts
- * after the same tuple without them. At the top level that only refines
+ * after the same tuple without them. A user type's trailing null fields are
+ * not encoded (they are equal to absent ones, which ALTER TYPE ADD makes), so
+ * such a value decodes without them. At the top level that only refines
  * Cassandra's order; inside a frozen collection, tuple or UDT the tie-break
  * comes before the later elements, the one case where the two orders can
  * disagree. Values that differ only in non-canonical bytes (non-minimal
@@ -144,7 +146,20 @@ static void put_elements(base_buf_t *b, const wire_type_t *t, wire_value_t v)
     cql_cursor_t c;
     cql__cursor_init(&c, v);
     if (t->id == WIRE_TYPE_TUPLE || t->id == WIRE_TYPE_UDT) {
-        for (size_t i = 0; cql__cursor_left(&c) > 0; i++) {
+        /* A user type's trailing null fields are left out: a value written before
+         * ALTER TYPE ADD equals the same value with the new fields null, as in
+         * Cassandra 4.0 (TuplesWithNullsComparisonTest). */
+        size_t keep = SIZE_MAX;
+        if (t->id == WIRE_TYPE_UDT) {
+            cql_cursor_t scan = c;
+            keep = 0;
+            for (size_t i = 1; cql__cursor_left(&scan) > 0; i++) {
+                wire_value_t e = {NULL, WIRE_VALUE_NULL};
+                cql__cursor_value(&scan, &e);
+                keep = e.len >= 0 ? i : keep;
+            }
+        }
+        for (size_t i = 0; i < keep && cql__cursor_left(&c) > 0; i++) {
             wire_value_t e;
             cql__cursor_value(&c, &e);
             base_buf_put_u8(b, KE_MORE);
