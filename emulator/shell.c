@@ -18,6 +18,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <signal.h>
 #include <strings.h>
 #include <unistd.h>
 
@@ -111,6 +112,40 @@ static bool more_prompt(emu_shell_t *sh)
 }
 
 
+bool emu_shell_reconnect(emu_shell_t *sh, const emu_shell_source_t *src, unsigned line)
+{
+    char msg[MSG_MAX];
+    char text[MSG_MAX + 64];
+    if (sh->conn != NULL) {
+        return true;
+    }
+    if (emu_shell_connect(&sh->target, &sh->conn, msg, sizeof(msg)) != BASE_OK) {
+        snprintf(text, sizeof(text), "Connection error: %s", msg);
+        emu_shell_report_error(sh, src, line, text);
+        return false;
+    }
+    if (sh->keyspace[0] != '\0') { /* back in the keyspace the prompt shows */
+        base_buf_t q;
+        wire_reply_t r;
+        wire_query_params_t p = {.consistency = sh->consistency};
+        base_buf_init(&q);
+        base_buf_printf(&q, "USE \"");
+        for (const char *c = sh->keyspace; *c; c++) {
+            base_buf_put(&q, *c == '"' ? "\"\"" : c, *c == '"' ? 2 : 1);
+        }
+        base_buf_put_u8(&q, '"');
+        base_arena_reset(&sh->arena);
+        if (emu_shell_query(sh->conn, (const char *)q.data, q.len, &p, &sh->arena, &r, msg,
+                            sizeof(msg)) != BASE_OK ||
+            r.opcode != WIRE_OP_RESULT) {
+            sh->keyspace[0] = '\0';
+        }
+        base_buf_fini(&q);
+    }
+    return sh->conn != NULL;
+}
+
+
 /* ---- CQL -------------------------------------------------------------------------------- */
 
 /* Runs one CQL statement and prints its result pages, errors and charge. */
@@ -124,8 +159,7 @@ void emu_shell_run_cql(emu_shell_t *sh, const emu_shell_source_t *src, unsigned 
     double ru = 0;
     size_t n_rows = 0;
     int page = 0;
-    if (sh->conn == NULL) {
-        emu_shell_report_error(sh, src, line, "Not connected (the connection failed earlier)");
+    if (!emu_shell_reconnect(sh, src, line)) {
         goto done;
     }
     do {
@@ -478,6 +512,7 @@ int emu_shell_main(int argc, char **argv)
     base_buf_init(&text);
     base_buf_init(&sh.pending);
     base_arena_init(&sh.arena, ARENA_BLOCK);
+    signal(SIGPIPE, SIG_IGN); /* a server gone mid-write is an error, not the end */
     int rc = parse_args(&sh, &o, argc, argv);
     if (rc != 0) {
         rc--;

@@ -131,6 +131,9 @@ typedef struct emu_shell_source_s {
  * src and line say where it came from, for the FILE:LINE: of errors. */
 void emu_shell_run_cql(emu_shell_t *sh, const emu_shell_source_t *src, unsigned line, const char *q,
                        size_t len);
+/* Connects again after a failed connection (in the keyspace in use); false
+ * with the error reported when the server cannot be reached. */
+bool emu_shell_reconnect(emu_shell_t *sh, const emu_shell_source_t *src, unsigned line);
 /* Feeds text line by line (name for error lines); 1 if anything failed. */
 int emu_shell_run_text(emu_shell_t *sh, const char *name, const char *text, size_t len);
 /* Prints "Request charge: ..." and adds ru to the session total, when charged. */

@@ -630,8 +630,7 @@ void emu_shell_describe(emu_shell_t *sh, const emu_shell_source_t *src, const ch
             snprintf(words[n++], sizeof(words[0]), "%.*s", (int)(i - start), s + start);
         }
     }
-    if (sh->conn == NULL) {
-        emu_shell_report_error(sh, src, line, "Not connected (the connection failed earlier)");
+    if (!emu_shell_reconnect(sh, src, line)) {
         goto done;
     }
     wire_query_params_t p = {.consistency = sh->consistency};

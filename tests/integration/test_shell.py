@@ -167,6 +167,14 @@ class Connecting(unittest.TestCase):
         self.assertEqual(r.returncode, 1)
         self.assertIn("Connection error", r.stderr)
 
+    def test_help_lists_the_options(self):
+        r = subprocess.run([binary(), "shell", "--help"], capture_output=True, text=True,
+                           timeout=30)
+        self.assertEqual(r.returncode, 0)
+        for opt in ("--cafile", "--no-ssl", "-u, --username", "-e, --execute", "-f, --file",
+                    "-k, --keyspace", ".cosmos_cqlsh_history"):
+            self.assertIn(opt, r.stdout)
+
     def test_bad_option_exits_2(self):
         r = shell("--bogus")
         self.assertEqual(r.returncode, 2)
@@ -293,7 +301,15 @@ class FakeServer:
                 elif opcode == OP["QUERY"]:
                     q = Reader(body).long_string()
                     self.queries.append(q)
-                    if q.upper().startswith("DESCRIBE"):
+                    if q == "SELECT bad":  # an int cell of 3 bytes, a list cell cut short
+                        meta = struct.pack(">ii", 0x0001, 2) + string("ks") + string("t")
+                        meta += string("i") + struct.pack(">H", 0x0009)
+                        meta += string("l") + struct.pack(">HH", 0x0020, 0x0009)
+                        cells = bytes_(b"\x01\x02\x03") + bytes_(b"\x00\x00\x00\x05")
+                        out = struct.pack(">i", 2) + meta + struct.pack(">i", 1) + cells
+                    elif q == "SELECT truncated":  # a row count the body does not hold
+                        out = self.rows(["greeting"], [["x"]])[:-6]
+                    elif q.upper().startswith("DESCRIBE"):
                         out = self.rows(["keyspace_name", "type", "name", "create_statement"],
                                         [["ks", "table", "t", "CREATE TABLE ks.t (k int PRIMARY KEY);"]])
                     else:
@@ -313,6 +329,19 @@ class OtherServers(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout, "\n greeting\n----------\n    hello\n       hi\n\n(2 rows)\n")
         self.assertEqual(self.server.versions, [4, 3])
+
+    def test_malformed_cells_print_as_hex_and_a_malformed_reply_is_an_error(self):
+        r = shell("--no-ssl", "-e", "SELECT bad", port=self.server.port)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(" 0x010203 | 0x00000005\n", r.stdout)
+        del self.server.versions[:]
+        r = shell("--no-ssl", "-e", "SELECT truncated; SELECT greeting FROM ks.t",
+                  port=self.server.port)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("Connection error: bad response from the server", r.stderr)
+        # that connection is dropped; the next statement gets a new one
+        self.assertIn(" greeting\n----------\n    hello\n", r.stdout)
+        self.assertEqual(self.server.versions, [4, 3, 4, 3])
 
     def test_a_server_side_describe_is_printed_as_it_comes(self):
         r = shell("--no-ssl", "-e", "DESCRIBE TABLE ks.t", port=self.server.port)
