@@ -101,6 +101,12 @@ const char *cql_session_keyspace(const cql_session_t *s); /* NULL when none */
 int cql_engine_restore(cql_engine_t *e, const char *schema_log_path, base_error_t *err);
 /* STORAGE_SYNC_ALWAYS fsyncs every schema log record; set before restoring. */
 void cql_engine_set_schema_sync(cql_engine_t *e, storage_sync_t sync);
+/* The schema log is compacted (rewritten with only the records the current catalog
+ * needs: temp file, fsync, rename, directory fsync) at restore when it is past
+ * min_bytes, and after an append once it has doubled since the last compaction and
+ * is past min_bytes. 0: the default; set before restoring. */
+#define CQL_SCHEMA_LOG_COMPACT_MIN (64u * 1024)
+void cql_engine_set_schema_log_compaction(cql_engine_t *e, size_t min_bytes);
 
 /* ---- operation statistics (what ru_meter prices) ------------------------- */
 
