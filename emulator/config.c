@@ -62,6 +62,13 @@ typedef enum {
     OPT_STORAGE,
     OPT_FSYNC,
     OPT_FSYNC_INTERVAL_MS,
+    /* guard-rails: cassandra.yaml's names */
+    OPT_BATCH_WARN_KB,
+    OPT_BATCH_FAIL_KB,
+    OPT_UNLOGGED_PARTITIONS,
+    OPT_TOMBSTONE_WARN,
+    OPT_TOMBSTONE_FAIL,
+    OPT_LARGE_PARTITION_MB,
     /* operations: logging and the configuration file */
     OPT_LOG_FORMAT,
     OPT_LOG_FILE,
@@ -144,6 +151,20 @@ static const option_t options[] = {
     {"--fsync-interval-ms", OPT_FSYNC_INTERVAL_MS, "N", "COSMOS_EMULATOR_FSYNC_INTERVAL_MS",
      "with --fsync periodic: ms between fdatasyncs (default 10000, Cassandra's "
      "commitlog_sync_period)"},
+    /* guard-rails: cassandra.yaml's names and defaults */
+    {"--batch-size-warn-threshold-in-kb", OPT_BATCH_WARN_KB, "N", NULL,
+     "warn on a multi-partition batch past N KiB (default 5; under cosmos every guard-rail "
+     "is an advisory warning)"},
+    {"--batch-size-fail-threshold-in-kb", OPT_BATCH_FAIL_KB, "N", NULL,
+     "refuse a multi-partition batch past N KiB under cassandra (default 50)"},
+    {"--unlogged-batch-across-partitions-warn-threshold", OPT_UNLOGGED_PARTITIONS, "N", NULL,
+     "warn on an unlogged batch over more than N partitions (default 10)"},
+    {"--tombstone-warn-threshold", OPT_TOMBSTONE_WARN, "N", NULL,
+     "warn on a read passing over more than N tombstones (default 1000)"},
+    {"--tombstone-failure-threshold", OPT_TOMBSTONE_FAIL, "N", NULL,
+     "fail a read passing over more than N tombstones under cassandra (default 100000)"},
+    {"--compaction-large-partition-warning-threshold-mb", OPT_LARGE_PARTITION_MB, "N", NULL,
+     "flag a partition growing past N MB (default 100)"},
     /* operations: logging and the configuration file */
     {"--log-format", OPT_LOG_FORMAT, "text|json", "COSMOS_EMULATOR_LOG_FORMAT",
      "log lines as text (default) or one JSON object a line (ts, level, conn, msg)"},
@@ -200,6 +221,9 @@ void emu_config_init(emu_config_t *c)
     c->default_throughput = RU_DEFAULT_TABLE_RU_S;
     c->server_side_retry_ms = EMU_DEFAULT_SSR_MS;
     c->fsync_interval_ms = STORAGE_SYNC_INTERVAL_DEFAULT_MS;
+    cql_config_t cc;
+    cql_config_defaults(&cc);
+    c->guardrails = cc.guardrails;
     c->admin_port = EMU_DEFAULT_ADMIN_PORT;
     c->admin_bind = base_strdup(EMU_DEFAULT_BIND);
 }
@@ -400,6 +424,25 @@ static int apply(emu_config_t *c, const option_t *o, const char *val, const char
             return fail(msg, cap, "%s: '%s' is not never, always or periodic", src, val);
         }
         return 0;
+    case OPT_BATCH_WARN_KB:
+    case OPT_BATCH_FAIL_KB:
+    case OPT_UNLOGGED_PARTITIONS:
+    case OPT_TOMBSTONE_WARN:
+    case OPT_TOMBSTONE_FAIL:
+    case OPT_LARGE_PARTITION_MB: {
+        if (!parse_int(val, 0, INT32_MAX, &n)) {
+            return fail(msg, cap, "%s: '%s' is not a number (0-%d)", src, val, INT32_MAX);
+        }
+        cql_guardrails_t *g = &c->guardrails;
+        size_t *slot = o->id == OPT_BATCH_WARN_KB         ? &g->batch_size_warn_kb
+                       : o->id == OPT_BATCH_FAIL_KB       ? &g->batch_size_fail_kb
+                       : o->id == OPT_UNLOGGED_PARTITIONS ? &g->unlogged_batch_partitions_warn
+                       : o->id == OPT_TOMBSTONE_WARN      ? &g->tombstone_warn
+                       : o->id == OPT_TOMBSTONE_FAIL      ? &g->tombstone_failure
+                                                          : &g->large_partition_mb;
+        *slot = (size_t)n;
+        return 0;
+    }
     case OPT_FSYNC_INTERVAL_MS:
         if (!parse_int(val, 1, 3600 * 1000, &n)) {
             return fail(msg, cap, "%s: '%s' is not a time in ms (1-3600000)", src, val);
@@ -594,9 +637,18 @@ static const char *config_path(int argc, char *const *argv, char *(*env_get)(con
  * and for the ones a file cannot hold (help, version, config itself). */
 static const option_t *find_key(const char *key)
 {
+    /* cassandra.yaml's spelling (tombstone_warn_threshold) names the same option */
+    char dashed[128];
+    size_t n = strlen(key);
+    if (n >= sizeof(dashed)) {
+        return NULL;
+    }
+    for (size_t i = 0; i <= n; i++) {
+        dashed[i] = key[i] == '_' ? '-' : key[i];
+    }
     for (size_t i = 0; i < N_OPTIONS; i++) {
         const option_t *o = &options[i];
-        if (strcmp(o->flag + 2, key) == 0) {
+        if (strcmp(o->flag + 2, dashed) == 0) {
             return o->id == OPT_HELP || o->id == OPT_VERSION || o->id == OPT_CONFIG ? NULL : o;
         }
     }

@@ -82,6 +82,8 @@ typedef struct emu_config_s {
      * loss may cost that much of the latest acknowledged writes) */
     storage_sync_t fsync;
     int fsync_interval_ms;
+    /* guard-rails (--batch-size-warn-threshold-in-kb and the like: cassandra.yaml's names) */
+    cql_guardrails_t guardrails;
     /* admin endpoint (admin.c) */
     int admin_port;   /* HTTP status/statistics/estimates; 0: any free port; EMU_ADMIN_OFF: none */
     char *admin_bind; /* loopback by default */

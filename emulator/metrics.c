@@ -16,7 +16,7 @@
  *     {keyspace,table,partition}; partition_budget_ru_per_second,
  *     partition_peak_ru_per_second {keyspace,table,partition}
  *   table_requests_total, table_failed_requests_total, table_throughput_ru_per_second,
- *     table_storage_bytes {keyspace,table}
+ *     table_storage_bytes {keyspace,table}; table_guardrails_total {keyspace,table,guardrail}
  *   storage_durable, commitlog_bytes, commitlog_syncs_total, commitlog_acks_waiting,
  *     checkpoints_total, checkpoint_failures_total, checkpoint_last_duration_seconds
  */
@@ -196,6 +196,20 @@ static void render_meter(const ru_snapshot_t *s, base_buf_t *out)
     for (size_t i = 0; s != NULL && i < s->n_tables; i++) {
         table_sample(out, "table_throughput_ru_per_second", &s->tables[i], -1);
         num(out, s->tables[i].budget_ru_s);
+    }
+    family(out, "table_guardrails_total", "counter",
+           "Requests that crossed a guard-rail (cassandra.yaml thresholds): refused or warned "
+           "under --profile cassandra, advisories under cosmos.");
+    for (size_t i = 0; s != NULL && i < s->n_tables; i++) {
+        for (int g = 0; g < RU_GUARD_N; g++) {
+            if (s->tables[i].guards[g] == 0) {
+                continue;
+            }
+            table_sample(out, "table_guardrails_total", &s->tables[i], -1);
+            out->len--; /* reopen the label set for the guard-rail's name */
+            base_buf_printf(out, ",guardrail=\"%s\"}", ru_guard_name((ru_guard_t)g));
+            count(out, s->tables[i].guards[g]);
+        }
     }
     family(out, "table_storage_bytes", "gauge", "Bytes the table stores, as the meter sees them.");
     for (size_t i = 0; s != NULL && i < s->n_tables; i++) {

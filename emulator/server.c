@@ -561,6 +561,7 @@ static int start_engine(emu_server_t *s, const struct sockaddr_storage *ss)
     cql_config_defaults(&cc);
     cc.profile = s->cfg->profile;
     cc.data_center = s->cfg->region;
+    cc.guardrails = s->cfg->guardrails;
     rpc_address(ss, &cc);
     if (!s->cfg->durable) {
         s->db = storage_db_new();

@@ -223,6 +223,23 @@ static void note_write(cql_ctx_t *c, const cql_table_t *t, const storage_mutatio
         st->bytes_ttl += ws->bytes_written;
     }
     cql__note_token(c, t, m->token);
+    /* compaction_large_partition_warning_threshold_mb: flagged when a write takes the
+     * partition past it (Cassandra logs it when compacting; never a refusal). */
+    size_t large = c->e->cfg.guardrails.large_partition_mb * 1024 * 1024;
+    if (large > 0 && ws->partition_bytes >= large &&
+        ws->partition_bytes - ws->bytes_written < large) {
+        st->guardrails |= CQL_GUARD_LARGE_PARTITION;
+        st->large_partition_bytes = ws->partition_bytes;
+        st->large_partition_token = m->token;
+        if (c->e->cfg.profile == CQL_PROFILE_COSMOS) {
+            cql__warn(c,
+                      "Partition of %s.%s with token %lld is now %zu bytes, past "
+                      "compaction_large_partition_warning_threshold_mb (%zu MB); an advisory: "
+                      "Azure Cosmos DB allows 20 GB per logical partition",
+                      t->ks->name, t->name, (long long)m->token, ws->partition_bytes,
+                      c->e->cfg.guardrails.large_partition_mb);
+        }
+    }
 }
 
 

@@ -501,24 +501,35 @@ static int64_t limit_value(cql_ctx_t *c, const cql_term_t *term, const char *wha
 }
 
 /* Cassandra's read guard-rails (tombstone_warn_threshold, tombstone_failure_threshold).
- * The service keeps no tombstones, so the cosmos profile has none. */
-#define TOMBSTONE_WARN 1000
-#define TOMBSTONE_FAIL 100000
-
+ * The service keeps no tombstones, so under cosmos both are advisories: the warning says
+ * what Cassandra would do, and the read is served. */
 static int tombstone_guardrails(cql_ctx_t *c, base_error_t *err)
 {
-    const cql_stats_t *st = &c->out->stats;
-    if (st->tombstones_scanned > TOMBSTONE_FAIL) {
-        base_error_set(err, WIRE_ERR_READ_FAILURE,
-                       "Operation failed - received 0 responses and 1 failures");
-        wire_error_detail_read_failure(err, st->consistency, 0, 1, 1, false);
-        return BASE_ERROR;
+    cql_stats_t *st = &c->out->stats;
+    const cql_guardrails_t *g = &c->e->cfg.guardrails;
+    bool cosmos = c->e->cfg.profile == CQL_PROFILE_COSMOS;
+    if (st->tombstones_scanned > g->tombstone_failure) {
+        st->guardrails |= CQL_GUARD_TOMBSTONE_FAIL;
+        if (!cosmos) {
+            base_error_set(err, WIRE_ERR_READ_FAILURE,
+                           "Operation failed - received 0 responses and 1 failures");
+            wire_error_detail_read_failure(err, st->consistency, 0, 1, 1, false);
+            return BASE_ERROR;
+        }
+        cql__warn(c,
+                  "Scanned over %zu tombstones during query '%.512s'; Apache Cassandra would "
+                  "abort this read (see tombstone_failure_threshold: %zu). Azure Cosmos DB keeps "
+                  "no tombstones, so it is served here",
+                  st->tombstones_scanned, c->shape ? c->shape : "", g->tombstone_failure);
+        return BASE_OK;
     }
-    if (st->tombstones_scanned > TOMBSTONE_WARN) {
+    if (st->tombstones_scanned > g->tombstone_warn) {
+        st->guardrails |= CQL_GUARD_TOMBSTONE_WARN;
         cql__warn(c,
                   "Read %zu live rows and %zu tombstone cells for query %.512s (see "
-                  "tombstone_warn_threshold)",
-                  st->rows_returned, st->tombstones_scanned, c->shape ? c->shape : "");
+                  "tombstone_warn_threshold)%s",
+                  st->rows_returned, st->tombstones_scanned, c->shape ? c->shape : "",
+                  cosmos ? "; an advisory: Azure Cosmos DB keeps no tombstones" : "");
     }
     return BASE_OK;
 }
@@ -708,7 +719,7 @@ static int select_run(cql_ctx_t *c, run_t *r, const resume_t *res, base_error_t 
         if (r->more && !r->sel.aggregate) {
             c->out->paging_state = paging_state(r);
         }
-        if (c->e->cfg.profile != CQL_PROFILE_COSMOS && tombstone_guardrails(c, err) != BASE_OK) {
+        if (tombstone_guardrails(c, err) != BASE_OK) {
             return BASE_ERROR;
         }
     }
