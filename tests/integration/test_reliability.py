@@ -381,5 +381,36 @@ class Memory(unittest.TestCase):
             emu.stop()
 
 
+class Tls(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.emu = Emulator().start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.emu.stop()
+
+    def s_client(self, *args):
+        return subprocess.run(["openssl", "s_client", "-connect", "127.0.0.1:%d" % self.emu.port,
+                               "-CAfile", self.emu.ca_path, *args], stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, timeout=30)
+
+    def test_tls12_offers_aead_suites_only(self):
+        for cipher in ("ECDHE-ECDSA-AES128-SHA", "ECDHE-ECDSA-AES256-SHA", "AES128-SHA",
+                       "ECDHE-ECDSA-AES128-SHA256"):
+            with self.subTest(cipher=cipher):
+                r = self.s_client("-tls1_2", "-cipher", cipher)
+                self.assertNotEqual(r.returncode, 0, r.stdout[-2000:])
+        for cipher in ("ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-ECDSA-AES256-GCM-SHA384",
+                       "ECDHE-ECDSA-CHACHA20-POLY1305"):
+            with self.subTest(cipher=cipher):
+                r = self.s_client("-tls1_2", "-cipher", cipher)
+                self.assertEqual(r.returncode, 0, r.stdout[-2000:] + r.stderr[-2000:])
+                self.assertIn("Cipher is %s" % cipher, r.stdout)
+        r = self.s_client("-tls1_3")
+        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        self.assertIn("TLSv1.3", r.stdout)
+
+
 if __name__ == "__main__":
     unittest.main()
