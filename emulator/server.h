@@ -32,6 +32,7 @@ typedef struct emu_server_s {
     emu_log_limit_t inflight_log;    /* "--max-inflight-mb", once a second */
     struct event *sigint;
     struct event *sigterm;
+    struct event *sighup;           /* reopens --log-file */
     struct event *drain_timer;      /* bounds the graceful shutdown */
     struct event *checkpoint_timer; /* durable storage: snapshots a long commit log */
     SSL_CTX *ssl;                   /* NULL with --no-tls */

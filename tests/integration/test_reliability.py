@@ -12,6 +12,7 @@ CPU time, a bounded RSS), never how fast.
 
 import errno
 import os
+import signal
 import re
 import resource
 import shutil
@@ -410,6 +411,67 @@ class Tls(unittest.TestCase):
         r = self.s_client("-tls1_3")
         self.assertEqual(r.returncode, 0, r.stderr[-2000:])
         self.assertIn("TLSv1.3", r.stdout)
+
+
+class FileLogEmulator(Emulator):
+    """An Emulator logging to --log-file: the launcher's log lines are read
+    from that file (by descriptor, so still from the old one once it is
+    renamed)."""
+
+    def __init__(self, log_path, **kw):
+        super().__init__(args=["--log-file", log_path], **kw)
+        self.log_path = log_path
+
+    def _read_log(self):
+        f = None
+        while f is None:
+            try:
+                f = open(self.log_path, errors="replace")
+            except FileNotFoundError:
+                if self.proc.poll() is not None:
+                    break
+                time.sleep(0.02)
+        partial = ""
+        while f is not None:
+            exited = self.proc.poll() is not None
+            chunk = f.read()
+            partial += chunk
+            *lines, partial = partial.split("\n")
+            with self._cond:
+                self._lines.extend(lines)
+                self._cond.notify_all()
+            if exited and not chunk:
+                break
+            if not chunk:
+                time.sleep(0.02)
+        if f is not None:
+            f.close()
+        with self._cond:
+            self._lines.append(None)
+            self._cond.notify_all()
+
+
+class Signals(unittest.TestCase):
+    def test_sighup_reopens_the_log_file_and_keeps_serving(self):
+        d = tempfile.mkdtemp(prefix="emu-rel-log-")
+        path = os.path.join(d, "emulator.log")
+        emu = FileLogEmulator(path).start()
+        try:
+            os.rename(path, path + ".1")  # logrotate moves it, then signals
+            emu.proc.send_signal(signal.SIGHUP)
+            deadline = time.monotonic() + 15
+            while not (os.path.exists(path) and "SIGHUP" in read(path)):
+                self.assertIsNone(emu.proc.poll(), "SIGHUP ended the process")
+                self.assertLess(time.monotonic(), deadline, "no new log file after SIGHUP")
+                time.sleep(0.05)
+            self.assertIn("SIGHUP: log file %s reopened; still serving" % path, read(path))
+            self.assertTrue(query_works(emu))
+            self.assertIsNone(emu.proc.poll())
+            self.assertRegex(read(path + ".1"), r"(?m) ready$")
+            self.assertNotRegex(read(path), r"(?m) ready$")
+        finally:
+            emu.stop()
+            shutil.rmtree(d, ignore_errors=True)
 
 
 if __name__ == "__main__":
