@@ -207,4 +207,22 @@ int cql_execute(cql_engine_t *e, cql_session_t *s, wire_value_t id,
 int cql_batch(cql_engine_t *e, cql_session_t *s, const wire_batch_t *batch, base_arena_t *a,
               cql_result_t *out, base_error_t *err);
 
+/* ---- values as text (value/format.c) ---------------------------------------------------- */
+
+typedef enum {
+    CQL_FORMAT_LITERAL = 0, /* a CQL literal: 'it''s', 0x0102, '2024-01-01 10:00:00.000000+0000' */
+    CQL_FORMAT_DISPLAY = 1, /* a cell as cqlsh shows it: top-level text, timestamps, dates, times
+                               and inets unquoted (text with control characters escaped);
+                               elements of collections, tuples and user types stay literals */
+} cql_format_t;
+
+/*
+ * The value v of type t as text, for clients (the shell) and messages. t may
+ * come from a server's result metadata (wire_reply_decode) and v from its
+ * rows: bytes that do not fit the type print as 0x hex, never read out of
+ * bounds. null prints as null. The string comes from the arena.
+ */
+const char *cql_value_format(const wire_type_t *t, wire_value_t v, cql_format_t how,
+                             base_arena_t *a);
+
 #endif

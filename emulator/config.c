@@ -63,6 +63,7 @@ typedef enum {
     OPT_ADMIN_BIND,
     OPT_STORAGE,
     OPT_FSYNC,
+    OPT_FSYNC_INTERVAL_MS,
     /* operations: logging and the configuration file */
     OPT_LOG_FORMAT,
     OPT_LOG_FILE,
@@ -142,9 +143,14 @@ static const option_t options[] = {
     {"--storage", OPT_STORAGE, "memory|durable", "COSMOS_EMULATOR_STORAGE",
      "memory (default: nothing survives a restart) or durable (data and schema kept in "
      "<data-dir>/data)"},
-    {"--fsync", OPT_FSYNC, "always|never", "COSMOS_EMULATOR_FSYNC",
-     "durable storage: never (default; survives a killed process) or always (fsync every "
-     "write; survives a power loss, slower)"},
+    {"--fsync", OPT_FSYNC, "never|always|periodic", "COSMOS_EMULATOR_FSYNC",
+     "durable storage: never (default; survives a killed process), always (a write is "
+     "acknowledged once an fdatasync covers it, one fdatasync for every write that arrived "
+     "meanwhile: survives a power loss) or periodic (fdatasync every --fsync-interval-ms: a "
+     "power loss may cost that much of the last writes)"},
+    {"--fsync-interval-ms", OPT_FSYNC_INTERVAL_MS, "N", "COSMOS_EMULATOR_FSYNC_INTERVAL_MS",
+     "with --fsync periodic: ms between fdatasyncs (default 10000, Cassandra's "
+     "commitlog_sync_period)"},
     /* operations: logging and the configuration file */
     {"--log-format", OPT_LOG_FORMAT, "text|json", "COSMOS_EMULATOR_LOG_FORMAT",
      "log lines as text (default) or one JSON object a line (ts, level, conn, msg)"},
@@ -202,6 +208,7 @@ void emu_config_init(emu_config_t *c)
     c->consistency = RU_CONSISTENCY_SESSION;
     c->default_throughput = RU_DEFAULT_TABLE_RU_S;
     c->server_side_retry_ms = EMU_DEFAULT_SSR_MS;
+    c->fsync_interval_ms = STORAGE_SYNC_INTERVAL_DEFAULT_MS;
     c->admin_port = EMU_DEFAULT_ADMIN_PORT;
     c->admin_bind = base_strdup(EMU_DEFAULT_BIND);
 }
@@ -399,10 +406,22 @@ static int apply(emu_config_t *c, const option_t *o, const char *val, const char
         c->durable = strcmp(val, "durable") == 0;
         return 0;
     case OPT_FSYNC:
-        if (strcmp(val, "always") != 0 && strcmp(val, "never") != 0) {
-            return fail(msg, cap, "%s: '%s' is not always or never", src, val);
+        /* batch and group are Cassandra's names for what always does here */
+        if (strcmp(val, "always") == 0 || strcmp(val, "batch") == 0 || strcmp(val, "group") == 0) {
+            c->fsync = STORAGE_SYNC_GROUP;
+        } else if (strcmp(val, "periodic") == 0) {
+            c->fsync = STORAGE_SYNC_PERIODIC;
+        } else if (strcmp(val, "never") == 0) {
+            c->fsync = STORAGE_SYNC_NONE;
+        } else {
+            return fail(msg, cap, "%s: '%s' is not never, always or periodic", src, val);
         }
-        c->fsync_always = strcmp(val, "always") == 0;
+        return 0;
+    case OPT_FSYNC_INTERVAL_MS:
+        if (!parse_int(val, 1, 3600 * 1000, &n)) {
+            return fail(msg, cap, "%s: '%s' is not a time in ms (1-3600000)", src, val);
+        }
+        c->fsync_interval_ms = (int)n;
         return 0;
     case OPT_CERT_HOST:
         if (c->n_cert_hosts == EMU_MAX_CERT_HOSTS) {
@@ -558,10 +577,10 @@ static int resolve(emu_config_t *c, char *raw_key, char *msg, size_t cap)
                     "--default-throughput cannot be combined with --serverless (serverless tables "
                     "have no throughput)");
     }
-    if (c->fsync_always && !c->durable) {
+    if (c->fsync != STORAGE_SYNC_NONE && !c->durable) {
         return fail(msg, cap,
-                    "--fsync always needs --storage durable (memory storage has "
-                    "nothing to sync)");
+                    "--fsync %s needs --storage durable (memory storage has nothing to sync)",
+                    c->fsync == STORAGE_SYNC_GROUP ? "always" : "periodic");
     }
     if (c->account[0] == '\0' || c->account_key[0] == '\0') {
         return fail(msg, cap, "the account name and key must not be empty");

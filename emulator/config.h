@@ -79,8 +79,13 @@ typedef struct emu_config_s {
     char *cost_model_file;         /* JSON of ru_meter coefficients, or NULL */
     char *prices_file;             /* JSON price table for estimates, or NULL */
     /* storage (server.c) */
-    bool durable;      /* --storage durable: data in <data-dir>/data survives restarts */
-    bool fsync_always; /* --fsync always: every record fsync'ed (survives a power loss) */
+    bool durable; /* --storage durable: data in <data-dir>/data survives restarts */
+    /* --fsync: never (write() only: survives a killed process), always (group
+     * commit: a write is acknowledged once an fdatasync covers it; survives a
+     * power loss) or periodic (fdatasync every fsync_interval_ms; a power
+     * loss may cost that much of the latest acknowledged writes) */
+    storage_sync_t fsync;
+    int fsync_interval_ms;
     /* admin endpoint (admin.c) */
     int admin_port;   /* HTTP status/statistics/estimates; 0: any free port; EMU_ADMIN_OFF: none */
     char *admin_bind; /* loopback by default */

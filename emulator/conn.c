@@ -42,6 +42,15 @@
  * against the session's keyspace at the time it finally runs. At most
  * HELD_MAX requests are held per connection; past that, 0x1001 at once.
  *
+ * Group commit (--fsync always): a response is never sent before the
+ * fdatasync that covers the commit log as it was when the response was
+ * made. flush_out parks the output, tagged with the log position, while
+ * that position is not synced yet (or while older output is parked, so the
+ * connection's bytes keep their order); the server's sync event releases it
+ * (emu_conn_release). Statements still run at once and in order, so a read
+ * after a write sees it, but no answer, read or write, on any connection
+ * leaves before the data it saw is on disk.
+ *
  * Invariants:
  *   - the protocol version is fixed by the first valid frame and every
  *     response (and pushed EVENT) uses it;
@@ -69,6 +78,15 @@
 #define ARENA_BLOCK  (64u * 1024)
 #define OUT_KEEP_MAX (4u * 1024 * 1024) /* largest output buffer kept between reads */
 #define HELD_MAX     1024               /* requests held by server-side retry, per connection */
+
+/* Output waiting for the fdatasync of commit log position pos. */
+typedef struct parked_s {
+    struct parked_s *next;
+    uint64_t pos;
+    size_t n_responses;
+    size_t len;
+    uint8_t data[];
+} parked_t;
 
 /* A statement held by server-side retry; in its connection's list. */
 typedef struct held_s {
@@ -121,6 +139,9 @@ struct emu_conn_s {
     base_buf_t out; /* responses of this read, written to bev in one go */
     held_t *held;   /* statements waiting for a server-side retry */
     size_t n_held;
+    size_t out_responses; /* responses in out */
+    parked_t *parked;     /* group commit: output waiting for its fdatasync, oldest first */
+    parked_t *parked_tail;
     emu_conn_t *prev;
     emu_conn_t *next;
 };
@@ -170,6 +191,12 @@ void emu_conn_free(emu_conn_t *c)
         held_free(c->held);
     }
     s->inflight_bytes -= c->reserved;
+    while (c->parked != NULL) {
+        parked_t *p = c->parked;
+        c->parked = p->next;
+        s->acks_waiting -= p->n_responses;
+        base_free(p);
+    }
     if (c->peek != NULL) {
         event_free(c->peek);
     }
@@ -195,7 +222,8 @@ void emu_conn_free(emu_conn_t *c)
 static void close_when_flushed(emu_conn_t *c)
 {
     c->closing = true;
-    if (c->bev == NULL || evbuffer_get_length(bufferevent_get_output(c->bev)) == 0) {
+    if (c->bev == NULL ||
+        (c->parked == NULL && evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)) {
         emu_conn_free(c);
         return;
     }
@@ -416,11 +444,71 @@ static void send_error(emu_conn_t *c, int16_t stream, uint8_t opcode, const base
             wire_opcode_name(opcode), err->code, err->msg);
 }
 
+/* Group commit: keeps out back when the commit log it may describe is not
+ * synced yet; false when it can be sent now. */
+static bool park(emu_conn_t *c)
+{
+    emu_server_t *s = c->srv;
+    if (!s->group_commit) {
+        return false;
+    }
+    uint64_t pos = storage_db_log_position(s->db);
+    if (c->parked == NULL && storage_db_synced_position(s->db) >= pos) {
+        return false;
+    }
+    parked_t *p = base_malloc(sizeof(*p) + c->out.len);
+    p->next = NULL;
+    p->pos = pos;
+    p->n_responses = c->out_responses;
+    p->len = c->out.len;
+    memcpy(p->data, c->out.data, c->out.len);
+    if (c->parked_tail != NULL) {
+        c->parked_tail->next = p;
+    } else {
+        c->parked = p;
+    }
+    c->parked_tail = p;
+    s->acks_waiting += p->n_responses;
+    return true;
+}
+
+void emu_conn_release(emu_conn_t *c, uint64_t synced, bool failed)
+{
+    emu_server_t *s = c->srv;
+    if (c->parked != NULL && failed && c->parked->pos > synced) {
+        emu_log(EMU_LOG_ERROR, c->id,
+                "closing the connection from %s: the commit log could not be synced, so its "
+                "%zu waiting response(s) cannot be acknowledged",
+                c->peer, c->parked->n_responses);
+        emu_conn_free(c);
+        return;
+    }
+    while (c->parked != NULL && c->parked->pos <= synced) {
+        parked_t *p = c->parked;
+        c->parked = p->next;
+        if (c->parked == NULL) {
+            c->parked_tail = NULL;
+        }
+        s->acks_waiting -= p->n_responses;
+        if (c->bev != NULL) {
+            bufferevent_write(c->bev, p->data, p->len);
+        }
+        base_free(p);
+    }
+    if (c->closing && c->parked == NULL &&
+        (c->bev == NULL || evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)) {
+        emu_conn_free(c);
+    }
+}
+
 static void flush_out(emu_conn_t *c)
 {
     if (c->out.len > 0) {
-        bufferevent_write(c->bev, c->out.data, c->out.len);
+        if (!park(c)) {
+            bufferevent_write(c->bev, c->out.data, c->out.len);
+        }
         base_buf_reset(&c->out);
+        c->out_responses = 0;
     }
     if (c->out.cap > OUT_KEEP_MAX) { /* one huge result must not pin its buffer forever */
         base_buf_fini(&c->out);
@@ -662,6 +750,7 @@ static void on_retry(evutil_socket_t fd, short what, void *arg)
     base_arena_reset(&c->arena);
     emu_telemetry_request(h->header.opcode, base_mono_us() - h->started_us);
     held_free(h);
+    c->out_responses++;
     flush_out(c);
 }
 
@@ -738,6 +827,7 @@ static void handle_frame(emu_conn_t *c, const wire_header_t *h, const uint8_t *b
     }
 done:
     base_free(plain);
+    c->out_responses++;
     if (c->n_held == held) {
         emu_telemetry_request(h->opcode, base_mono_us() - t0);
     }
@@ -789,11 +879,15 @@ static bool reserve(emu_conn_t *c, const wire_header_t *h)
     return true;
 }
 
-/* Answers queued for c, on the socket's buffer and not yet flushed to it. */
+/* Answers queued for c: on the socket's buffer, parked for a sync (a short
+ * list: it is released at every fdatasync) and not yet flushed. */
 static bool over_output_cap(const emu_conn_t *c)
 {
-    return evbuffer_get_length(bufferevent_get_output(c->bev)) + c->out.len >
-           c->srv->cfg->max_conn_output;
+    size_t queued = evbuffer_get_length(bufferevent_get_output(c->bev)) + c->out.len;
+    for (const parked_t *p = c->parked; p != NULL; p = p->next) {
+        queued += p->len;
+    }
+    return queued > c->srv->cfg->max_conn_output;
 }
 
 /* Handles every complete frame in the input; returns false once the
@@ -906,7 +1000,7 @@ static void on_write(struct bufferevent *bev, void *arg)
 {
     emu_conn_t *c = arg;
     if (c->closing) {
-        if (evbuffer_get_length(bufferevent_get_output(bev)) == 0) {
+        if (c->parked == NULL && evbuffer_get_length(bufferevent_get_output(bev)) == 0) {
             emu_conn_free(c);
         }
         return;

@@ -17,8 +17,8 @@
  *     partition_peak_ru_per_second {keyspace,table,partition}
  *   table_requests_total, table_failed_requests_total, table_throughput_ru_per_second,
  *     table_storage_bytes {keyspace,table}
- *   storage_durable, commitlog_bytes, checkpoints_total, checkpoint_failures_total,
- *     checkpoint_last_duration_seconds
+ *   storage_durable, commitlog_bytes, commitlog_syncs_total, commitlog_acks_waiting,
+ *     checkpoints_total, checkpoint_failures_total, checkpoint_last_duration_seconds
  */
 #include "emulator/metrics.h"
 
@@ -235,6 +235,15 @@ void emu_metrics_render(const emu_metrics_input_t *in, base_buf_t *out)
                "Bytes in the commit log since the last checkpoint.");
         base_buf_printf(out, P "commitlog_bytes");
         count(out, in->commitlog_bytes);
+        family(out, "commitlog_syncs_total", "counter",
+               "fdatasync rounds of the commit log (--fsync always: one covers every write "
+               "that arrived while the previous one ran).");
+        base_buf_printf(out, P "commitlog_syncs_total");
+        count(out, in->commitlog_syncs);
+        family(out, "commitlog_acks_waiting", "gauge",
+               "Responses held back until the fdatasync that covers them (--fsync always).");
+        base_buf_printf(out, P "commitlog_acks_waiting");
+        count(out, in->acks_waiting);
         family(out, "checkpoints_total", "counter",
                "Checkpoints taken (a snapshot and a new commit log).");
         base_buf_printf(out, P "checkpoints_total");

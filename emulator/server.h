@@ -35,6 +35,9 @@ typedef struct emu_server_s {
     struct event *sighup;           /* reopens --log-file */
     struct event *drain_timer;      /* bounds the graceful shutdown */
     struct event *checkpoint_timer; /* durable storage: snapshots a long commit log */
+    struct event *synced;           /* --fsync always: the sync thread finished a round */
+    bool group_commit;              /* responses wait for the fdatasync covering them */
+    size_t acks_waiting;            /* responses parked until their fdatasync (conn.c) */
     SSL_CTX *ssl;                   /* NULL with --no-tls */
     storage_db_t *db;
     bool restored;           /* durable: the schema claimed all data (else no checkpoint at exit) */
@@ -59,5 +62,8 @@ int emu_server_run(const emu_config_t *cfg);
 
 /* Called by a connection as it is freed (ends the loop when draining). */
 void emu_server_conn_gone(emu_server_t *s);
+
+/* The sync mode's name as --fsync spells it. */
+const char *emu_server_fsync_name(storage_sync_t mode);
 
 #endif
