@@ -680,9 +680,22 @@ double ru_meter_charge(ru_meter_t *m, const ru_request_t *req, const ru_decision
         ru__series_add(&t->series, now_us, cost, 0, p->partition_rate * p->n_partitions);
     }
     ru__acc_add(&t->acc, cost, op->failed);
-    ru__acc_add(&shape_get(m, t, shape_text(req, op))->acc, cost, op->failed);
-    ru__acc_add(&m->total, cost, op->failed);
+    if (!req->share) {
+        ru__acc_add(&shape_get(m, t, shape_text(req, op))->acc, cost, op->failed);
+        ru__acc_add(&m->total, cost, op->failed);
+    }
     return cost;
+}
+
+
+void ru_meter_book_request(ru_meter_t *m, const ru_request_t *req, const ru_op_t *op, double ru,
+                           int64_t now_us)
+{
+    if (req->table != NULL) {
+        ru_table_t *t = table_get(m, req->keyspace, req->table, now_us);
+        ru__acc_add(&shape_get(m, t, shape_text(req, op))->acc, ru, op->failed);
+    }
+    ru__acc_add(&m->total, ru, op->failed);
 }
 
 

@@ -128,6 +128,17 @@ static int batch_guardrails(cql_ctx_t *c, int type, const batch_shape_t *b, base
 }
 
 
+/* After one statement of a batch ran: the part of its table (cql__admit found it)
+ * counts what it read. */
+static void count_statement(cql_ctx_t *c, uint16_t consistency)
+{
+    if (c->cur_part != NULL) {
+        c->cur_part->rows_read += c->out->stats.rows_read;
+        c->cur_part->consistency = consistency;
+    }
+}
+
+
 int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, base_error_t *err)
 {
     bool cosmos = c->e->cfg.profile == CQL_PROFILE_COSMOS;
@@ -165,10 +176,12 @@ int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, 
             }
         }
         memset(&c->out->stats, 0, sizeof(c->out->stats));
+        c->cur_part = NULL;
         if (cql__exec_stmt(c, st, err) != BASE_OK) {
             return BASE_ERROR; /* nothing was written */
         }
         rows_read += c->out->stats.rows_read;
+        count_statement(c, consistency);
     }
     c->defer = false;
     batch_shape_t shape;
@@ -189,6 +202,10 @@ int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, 
     total->n_statements = b->n_stmts;
     total->shape = c->shape;
     total->rows_read = rows_read;
+    if (c->n_parts > 1) { /* charged to each table it writes */
+        total->parts = c->parts;
+        total->n_parts = c->n_parts;
+    }
     if (!c->lwt_refused && cql__write_pending(c, err) != BASE_OK) {
         return BASE_ERROR; /* only a commit log failure: nothing was applied */
     }

@@ -202,14 +202,10 @@ static int check_writable(const cql_table_t *t, base_error_t *err)
 }
 
 
-static void note_write(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t *m,
-                       const storage_write_stats_t *ws)
+/* Adds one mutation's figures to st (a statement's, a batch's or a batch part's). */
+static void count_write(cql_stats_t *st, const cql_table_t *t, const storage_mutation_t *m,
+                        const storage_write_stats_t *ws)
 {
-    cql_stats_t *st = &c->out->stats;
-    if (st->table == NULL) { /* a batch is metered against its first table */
-        st->keyspace = t->ks->name;
-        st->table = t->name;
-    }
     st->rows_written++;
     st->bytes_written += ws->bytes_written;
     st->overwrites += ws->row_existed;
@@ -222,7 +218,28 @@ static void note_write(cql_ctx_t *c, const cql_table_t *t, const storage_mutatio
         st->rows_ttl++;
         st->bytes_ttl += ws->bytes_written;
     }
-    cql__note_token(c, t, m->token);
+    if (!st->has_token) {
+        st->has_token = true;
+        st->first_token = m->token;
+        st->has_partition = t->st != NULL;
+        st->partition = t->st != NULL ? storage_table_physical_of(t->st, m->token) : 0;
+    }
+}
+
+
+static void note_write(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t *m,
+                       const storage_write_stats_t *ws)
+{
+    cql_stats_t *st = &c->out->stats;
+    if (st->table == NULL) { /* a batch's totals name its first table */
+        st->keyspace = t->ks->name;
+        st->table = t->name;
+    }
+    count_write(st, t, m, ws);
+    cql_stats_t *part = cql__batch_part(c, t);
+    if (part != NULL) {
+        count_write(part, t, m, ws);
+    }
     /* compaction_large_partition_warning_threshold_mb: flagged when a write takes the
      * partition past it (Cassandra logs it when compacting; never a refusal). */
     size_t large = c->e->cfg.guardrails.large_partition_mb * 1024 * 1024;
