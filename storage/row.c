@@ -163,12 +163,15 @@ static void cell_copy(storage_cell_t *dst, const storage_cell_t *c)
         dst->ttl = 0;
     }
     size_t n = (size_t)dst->path_len + dst->value_len;
-    uint8_t *buf = n > 0 ? base_malloc(n) : NULL;
-    if (dst->path_len > 0) {
-        memcpy(buf, c->path, c->path_len);
-    }
-    if (dst->value_len > 0) {
-        memcpy(buf + dst->path_len, c->value, dst->value_len);
+    uint8_t *buf = NULL;
+    if (n > 0) {
+        buf = base_malloc(n);
+        if (dst->path_len > 0) {
+            memcpy(buf, c->path, c->path_len);
+        }
+        if (dst->value_len > 0) {
+            memcpy(buf + dst->path_len, c->value, dst->value_len);
+        }
     }
     dst->path = dst->path_len > 0 ? buf : c->path != NULL ? empty_path : NULL;
     dst->value = dst->value_len > 0 ? buf + dst->path_len : NULL;
