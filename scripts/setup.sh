@@ -25,6 +25,7 @@ packages=(
     clang-tidy cppcheck                         # static analysis (scripts/analyze.sh)
     clang libclang-rt-14-dev                    # libFuzzer + sanitizer runtimes (scripts/fuzz.sh)
     chromium                                    # the live dashboard, tested in headless Chromium
+    libedit-dev tmux                            # the shell: line editing; tested through tmux
 )
 # Node.js may come from elsewhere (e.g. NodeSource, whose nodejs bundles npm):
 # only ask Debian for what is missing, so the two never conflict.

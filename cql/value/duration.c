@@ -34,7 +34,8 @@ static int invalid(base_error_t *err, const char *source)
 }
 
 
-static int limit(base_error_t *err, int64_t units, int64_t max, const char *name)
+/* Refuses a unit count that would take the duration's total past max. */
+static int check_total(base_error_t *err, int64_t units, int64_t max, const char *name)
 {
     if (units > max) {
         return base_error_set(err, WIRE_ERR_INVALID,
@@ -47,7 +48,7 @@ static int limit(base_error_t *err, int64_t units, int64_t max, const char *name
 
 
 /* Builder.add*: unit order, range checks, accumulation. */
-static int add(builder_t *b, int unit, int64_t n, base_error_t *err)
+static int add_unit(builder_t *b, int unit, int64_t n, base_error_t *err)
 {
     BASE_ASSERT(unit >= 1 && unit < (int)(sizeof(unit_names) / sizeof(unit_names[0])));
     if (unit == b->unit) {
@@ -67,17 +68,18 @@ static int add(builder_t *b, int unit, int64_t n, base_error_t *err)
                {0, 1, 0},         {0, 0, NS_PER_HOUR}, {0, 0, NS_PER_MIN}, {0, 0, NS_PER_SEC},
                {0, 0, NS_PER_MS}, {0, 0, NS_PER_US},   {0, 0, 1}};
     if (per[unit].months != 0) {
-        if (limit(err, n, (INT32_MAX - b->months) / per[unit].months, "months") != BASE_OK) {
+        if (check_total(err, n, (INT32_MAX - b->months) / per[unit].months, "months") != BASE_OK) {
             return BASE_ERROR;
         }
         b->months += n * per[unit].months;
     } else if (per[unit].days != 0) {
-        if (limit(err, n, (INT32_MAX - b->days) / per[unit].days, "days") != BASE_OK) {
+        if (check_total(err, n, (INT32_MAX - b->days) / per[unit].days, "days") != BASE_OK) {
             return BASE_ERROR;
         }
         b->days += n * per[unit].days;
     } else {
-        if (limit(err, n, (INT64_MAX - b->nanos) / per[unit].nanos, "nanoseconds") != BASE_OK) {
+        if (check_total(err, n, (INT64_MAX - b->nanos) / per[unit].nanos, "nanoseconds") !=
+            BASE_OK) {
             return BASE_ERROR;
         }
         b->nanos += n * per[unit].nanos;
@@ -172,7 +174,7 @@ static int parse_standard(builder_t *b, const char *src, base_error_t *err)
         if (unit == 0 || !parse_long(s, nd, &n)) {
             return invalid(err, src);
         }
-        if (add(b, unit, n, err) != BASE_OK) {
+        if (add_unit(b, unit, n, err) != BASE_OK) {
             return BASE_ERROR;
         }
         s += nd + ul;
@@ -211,7 +213,7 @@ static int parse_iso(builder_t *b, const char *src, base_error_t *err)
         if (k == 3) {
             return invalid(err, src);
         }
-        if (add(b, in_time ? time_idx[k] : date_idx[k], n, err) != BASE_OK) {
+        if (add_unit(b, in_time ? time_idx[k] : date_idx[k], n, err) != BASE_OK) {
             return BASE_ERROR;
         }
         k++;
@@ -228,7 +230,7 @@ static int parse_iso_week(builder_t *b, const char *src, base_error_t *err)
     if (nd == 0 || src[1 + nd] != 'W' || src[2 + nd] != '\0' || !parse_long(src + 1, nd, &n)) {
         return invalid(err, src);
     }
-    return add(b, 3, n, err);
+    return add_unit(b, 3, n, err);
 }
 
 
@@ -251,7 +253,7 @@ static int parse_iso_alternative(builder_t *b, const char *src, base_error_t *er
     for (size_t i = 0; i < 6; i++) {
         int64_t n;
         if (!parse_long(src + start[i], (size_t)width[i], &n) ||
-            add(b, unit[i], n, err) != BASE_OK) {
+            add_unit(b, unit[i], n, err) != BASE_OK) {
             return BASE_ERROR;
         }
     }
