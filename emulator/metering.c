@@ -78,7 +78,7 @@ static cJSON *load_json(const char *flag, const char *path, char *msg, size_t ca
     }
 done:
     base_free(text);
-    fclose(f);
+    (void)fclose(f); /* read-only: nothing buffered to lose */
     return root;
 }
 

@@ -254,6 +254,8 @@ const wire_type_t *cql__function_arg_type(const cql_term_t *fn, size_t i)
 /* Unix ms of a timeuuid, timestamp or date argument. */
 static int64_t arg_ms(uint16_t id, wire_value_t v)
 {
+    /* cql__function_eval hands a non-null value that validated as this type */
+    BASE_ASSERT(v.len == (id == WIRE_TYPE_TIMEUUID ? 16 : id == WIRE_TYPE_DATE ? 4 : 8));
     switch (id) {
     case WIRE_TYPE_TIMEUUID:
         return cql__timeuuid_ms(v.ptr);
@@ -269,6 +271,7 @@ static int from_blob(const fn_t *f, wire_value_t v, base_arena_t *a, wire_value_
                      base_error_t *err)
 {
     base_error_t ignored;
+    BASE_ASSERT(v.len >= 0); /* cql__function_eval refused a null argument */
     if (cql__value_validate(native(f->ret), v, &ignored) != BASE_OK) {
         size_t n = v.len > 64 ? 64 : (size_t)v.len;
         char hex[2 * 64 + 4];
@@ -276,13 +279,11 @@ static int from_blob(const fn_t *f, wire_value_t v, base_arena_t *a, wire_value_
             snprintf(hex + 2 * i, 3, "%02x", v.ptr[i]);
         }
         hex[2 * n] = '\0';
-        if ((size_t)v.len > n) {
-            strcat(hex, "...");
-        }
         return base_error_set(err, WIRE_ERR_INVALID,
-                              "In call to function %s, value 0x%s is not a valid binary "
+                              "In call to function %s, value 0x%s%s is not a valid binary "
                               "representation for type %s",
-                              f->name, hex, cql__type_name(native(f->ret), a));
+                              f->name, hex, (size_t)v.len > n ? "..." : "",
+                              cql__type_name(native(f->ret), a));
     }
     *out = v;
     return BASE_OK;
