@@ -92,6 +92,27 @@ int storage__key_cmp(const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_
  * (hint(a) < hint(b) implies key_cmp(a, b) < 0). */
 uint64_t storage__key_hint(const uint8_t *k, size_t len);
 
+/* ---- a table's allocator (slab.c) ---------------------------------------- */
+
+#define STORAGE__SLAB_GRAIN 8
+#define STORAGE__SLAB_MAX   512
+
+typedef struct storage__slab_s {
+    void *free[STORAGE__SLAB_MAX / STORAGE__SLAB_GRAIN]; /* per class of 8 bytes */
+    uint8_t *cur;                                        /* the unused end of the newest chunk */
+    size_t left;
+    void *chunks;    /* linked through each chunk's first word */
+    size_t used;     /* bytes handed out, class-rounded */
+    size_t reserved; /* bytes taken from base_malloc */
+} storage__slab_t;
+
+void storage__slab_init(storage__slab_t *s);
+/* Frees every chunk: everything allocated from s dies. */
+void storage__slab_fini(storage__slab_t *s);
+void *storage__slab_alloc(storage__slab_t *s, size_t size);
+/* size must be the size p was allocated with; p may be NULL. */
+void storage__slab_free(storage__slab_t *s, void *p, size_t size);
+
 /* ---- rows and cells (row.c) --------------------------------------------- */
 
 /*
@@ -154,6 +175,9 @@ size_t storage__row_encoded_size(const storage__row_t *r);
 uint8_t *storage__row_encode_into(const storage__row_t *r, uint8_t *dst);
 /* Encodes r into a new heap block (base_free it). */
 uint8_t *storage__row_encode(const storage__row_t *r);
+/* The same from a table's allocator; storage__blk_free gives it back. */
+uint8_t *storage__row_encode_in(storage__slab_t *s, const storage__row_t *r);
+void storage__blk_free(storage__slab_t *s, uint8_t *blk);
 /* Decodes a block into r (cells borrow from blk; r's array is reused). */
 void storage__row_decode(const uint8_t *blk, storage__row_t *r);
 /* A block's total size, its clustering key, and its ck + path + value bytes. */
@@ -258,8 +282,6 @@ void storage__partition_free(storage_partition_t *p);
 bool storage__partition_has_data(const storage_partition_t *p);
 /* Has anything to remember, tombstones included. */
 bool storage__partition_has_state(const storage_partition_t *p);
-/* Bytes of memory p holds, allocations included (for the table's account). */
-size_t storage__partition_mem(const storage_partition_t *p);
 
 /* The rest operate on EXT partitions. */
 /* The node holding row ck (its item is the row block), NULL if none. */
@@ -322,8 +344,9 @@ struct storage_table_s {
     /* The one index of partitions, by (token, pk); partitions are only
      * removed all at once (truncate, drop). */
     storage__ptree_t parts;
-    size_t n_visible; /* partitions with data */
-    size_t bytes;     /* sum of visible partitions' bytes */
+    storage__slab_t mem; /* partitions and row blocks */
+    size_t n_visible;    /* partitions with data */
+    size_t bytes;        /* sum of visible partitions' bytes */
     uint32_t n_physical;
     /* Bumped by every write and truncate: cursors holding a position
      * re-find it by key when it moved. */

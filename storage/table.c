@@ -27,6 +27,7 @@ uint64_t storage__table_next_seed(storage_table_t *t)
 static void index_init(storage_table_t *t)
 {
     storage__pt_init(&t->parts);
+    storage__slab_init(&t->mem);
     t->n_visible = 0;
     t->bytes = 0;
 }
@@ -35,6 +36,7 @@ static void index_init(storage_table_t *t)
 static void index_fini(storage_table_t *t)
 {
     storage__pt_fini(&t->parts, storage__partition_free);
+    storage__slab_fini(&t->mem);
 }
 
 
@@ -107,4 +109,10 @@ size_t storage_table_partition_count(const storage_table_t *t)
 size_t storage_table_bytes(const storage_table_t *t)
 {
     return t->bytes;
+}
+
+
+size_t storage_table_memory(const storage_table_t *t)
+{
+    return t->mem.used + t->parts.bytes;
 }
