@@ -299,3 +299,27 @@ void storage__apply(storage_table_t *t, const storage_mutation_t *m, int64_t now
         *storage__pt_slot(pos) = p; /* it may have moved */
     }
 }
+
+
+int storage_apply_batch(storage_db_t *db, const storage_batch_item_t *items, size_t n,
+                        int64_t now_us, storage_write_stats_t *stats)
+{
+    if (n == 0) {
+        return BASE_OK;
+    }
+    if (n == 1) {
+        return storage_apply(items[0].t, items[0].m, now_us, stats);
+    }
+    /* One record for the whole batch, logged before memory changes. */
+    if (db->dur != NULL && storage__log_batch(db, items, n, now_us) != BASE_OK) {
+        if (stats != NULL) {
+            memset(stats, 0, n * sizeof(*stats));
+        }
+        return BASE_EIO;
+    }
+    for (size_t i = 0; i < n; i++) {
+        BASE_ASSERT(items[i].t->db == db);
+        storage__apply(items[i].t, items[i].m, now_us, stats != NULL ? &stats[i] : NULL);
+    }
+    return BASE_OK;
+}

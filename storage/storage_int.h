@@ -22,6 +22,8 @@
 #ifndef STORAGE_STORAGE_INT_H
 #define STORAGE_STORAGE_INT_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <sys/types.h>
 
 #include "storage/storage.h"
@@ -400,6 +402,9 @@ enum {
     STORAGE__REC_MUTATION = 4, /* body: now_us, then the mutation */
     STORAGE__REC_PHYSICAL = 5, /* body: u32 physical partition count */
     STORAGE__REC_END = 6,      /* snapshots only */
+    /* A BATCH, all or nothing after a crash: id is the mutation count, the
+     * body that many (u64 table id, mutation as in MUTATION) pairs. */
+    STORAGE__REC_BATCH = 7,
 };
 
 #define STORAGE__REC_HEADER 8
@@ -442,6 +447,29 @@ const char *storage__rec_apply(storage_db_t *db, storage__replay_t *rp, const ui
 
 /* ---- durability: files (file.c, commitlog.c, snapshot.c, durable.c) ---- */
 
+/* The sync thread of STORAGE_SYNC_GROUP and _PERIODIC (syncer.c). Fields
+ * below mu are guarded by it; synced and failed are also read without it. */
+#define STORAGE__RETIRED_MAX 16
+typedef struct storage__syncer_s {
+    storage_sync_t mode;
+    int interval_ms;
+    void (*before_sync)(void *arg);
+    void *hook_arg;
+    pthread_t thread;
+    int notify_fd; /* eventfd written after every round (GROUP), else -1 */
+    _Atomic uint64_t synced;
+    atomic_bool failed;
+    pthread_mutex_t mu;
+    pthread_cond_t cond;
+    uint64_t written;                  /* bytes written to the logs since open */
+    int fd;                            /* the current log */
+    int retired[STORAGE__RETIRED_MAX]; /* older logs to sync once more, then close */
+    size_t n_retired;
+    uint64_t syncs;
+    int errnum;
+    bool stop;
+} storage__syncer_t;
+
 struct storage__durable_s {
     char *dir;
     int lock_fd; /* flock'ed: one process per directory */
@@ -457,8 +485,21 @@ struct storage__durable_s {
     /* A background checkpoint: the child writing snapshot-<child_gen> (0: none). */
     pid_t child;
     uint64_t child_gen;
-    uint64_t recovered_bytes; /* snapshot and log bytes read at open */
+    uint64_t recovered_bytes;  /* snapshot and log bytes read at open */
+    uint64_t appended;         /* bytes appended to the logs since open (every generation) */
+    uint64_t syncs;            /* fdatasyncs of STORAGE_SYNC_ALWAYS */
+    storage__syncer_t *syncer; /* GROUP and PERIODIC, else NULL */
 };
+
+int storage__syncer_start(storage__durable_t *d, const storage_sync_cfg_t *cfg, base_error_t *err);
+/* Syncs what is written one last time, then ends the thread. */
+void storage__syncer_stop(storage__durable_t *d);
+/* The logs now hold written bytes since open (wakes a GROUP thread). */
+void storage__syncer_written(storage__syncer_t *s, uint64_t written);
+/* A log switch: the thread syncs the current log once more and closes it. */
+void storage__syncer_switch(storage__syncer_t *s, int new_fd);
+/* Closes the log being replaced, or hands it to the sync thread. */
+void storage__log_retire(storage__durable_t *d, int new_fd);
 
 /* dir/<prefix><gen><suffix> into out (PATH_MAX-sized). */
 void storage__path(char *out, size_t size, const char *dir, const char *prefix, uint64_t gen,
@@ -476,6 +517,8 @@ int storage__log_append(storage__durable_t *d);
 void storage__log_table(storage_db_t *db, uint8_t kind, uint64_t id, uint32_t arg);
 int storage__log_mutation(storage_db_t *db, uint64_t id, const storage_mutation_t *m,
                           int64_t now_us);
+int storage__log_batch(storage_db_t *db, const storage_batch_item_t *items, size_t n,
+                       int64_t now_us);
 /* Replays commitlog-<gen>.log into db. In the last log a torn or
  * zero-filled tail is cut off; anything else invalid is an error. */
 int storage__log_replay(storage_db_t *db, uint64_t gen, bool last, base_error_t *err);

@@ -14,14 +14,14 @@
 typedef struct colr_s { /* restrictions gathered for one key column */
     size_t n_eq;        /* EQ: 1 value; IN: n values */
     wire_value_t *eq;
-    bool has_eq;
+    bool has_eq, is_in;
     bool lo_set, lo_incl, hi_set, hi_incl;
     wire_value_t lo, hi;
 } colr_t;
 
 
-static int eval(cql_ctx_t *c, const cql_term_t *term, const wire_type_t *type, const char *col,
-                wire_value_t *out, base_error_t *err)
+static int eval_set_value(cql_ctx_t *c, const cql_term_t *term, const wire_type_t *type,
+                          const char *col, wire_value_t *out, base_error_t *err)
 {
     if (cql__term_eval(term, type, col, &c->binds, c->a, out, err) != BASE_OK) {
         return BASE_ERROR;
@@ -43,7 +43,7 @@ static int eval_in(cql_ctx_t *c, const cql_relation_t *r, const cql_column_t *co
         const wire_type_t *sub[1] = {col->type};
         const wire_type_t *lt = cql__type_collection(c->a, WIRE_TYPE_LIST, true, sub, 1);
         wire_value_t list;
-        if (eval(c, r->rhs, lt, col->name, &list, err) != BASE_OK) {
+        if (eval_set_value(c, r->rhs, lt, col->name, &list, err) != BASE_OK) {
             return BASE_ERROR;
         }
         if (list.len < 0) {
@@ -58,7 +58,8 @@ static int eval_in(cql_ctx_t *c, const cql_relation_t *r, const cql_column_t *co
         n = r->n_in;
         vals = base_arena_alloc(c->a, (n + 1) * sizeof(*vals));
         for (size_t i = 0; i < n; i++) {
-            if (eval(c, r->in_values[i], col->type, col->name, &vals[i], err) != BASE_OK) {
+            if (eval_set_value(c, r->in_values[i], col->type, col->name, &vals[i], err) !=
+                BASE_OK) {
                 return BASE_ERROR;
             }
         }
@@ -99,20 +100,28 @@ static int eval_in(cql_ctx_t *c, const cql_relation_t *r, const cql_column_t *co
 static int restrict_key(cql_ctx_t *c, const cql_relation_t *r, const cql_column_t *col, colr_t *cr,
                         base_error_t *err)
 {
+    /* Cassandra's restriction merges: an EQ or IN takes no other relation, a slice no EQ. */
+    if (cr->has_eq) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "%s cannot be restricted by more than one relation if it includes "
+                              "%s",
+                              col->name, cr->is_in ? "a IN" : "an Equal");
+    }
     if (r->op == CQL_OP_EQ || r->op == CQL_OP_IN) {
-        if (cr->has_eq || cr->lo_set || cr->hi_set) {
+        if (cr->lo_set || cr->hi_set) {
             return base_error_set(err, WIRE_ERR_INVALID,
-                                  "%s cannot be restricted by more than one relation if it "
-                                  "includes an Equal",
+                                  "Column \"%s\" cannot be restricted by both an equality and an "
+                                  "inequality relation",
                                   col->name);
         }
         cr->has_eq = true;
+        cr->is_in = r->op == CQL_OP_IN;
         if (r->op == CQL_OP_IN) {
             return eval_in(c, r, col, &cr->eq, &cr->n_eq, err);
         }
         cr->eq = base_arena_alloc(c->a, sizeof(*cr->eq));
         cr->n_eq = 1;
-        if (eval(c, r->rhs, col->type, col->name, cr->eq, err) != BASE_OK) {
+        if (eval_set_value(c, r->rhs, col->type, col->name, cr->eq, err) != BASE_OK) {
             return BASE_ERROR;
         }
         if (col->kind == CQL_COL_PARTITION && cr->eq->len > 65535) {
@@ -127,14 +136,8 @@ static int restrict_key(cql_ctx_t *c, const cql_relation_t *r, const cql_column_
         }
         return BASE_OK;
     }
-    if (cr->has_eq) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "%s cannot be restricted by both an equality and an inequality "
-                              "relation",
-                              col->name);
-    }
     wire_value_t v;
-    if (eval(c, r->rhs, col->type, col->name, &v, err) != BASE_OK) {
+    if (eval_set_value(c, r->rhs, col->type, col->name, &v, err) != BASE_OK) {
         return BASE_ERROR;
     }
     if (v.len < 0) {
@@ -157,12 +160,30 @@ static int restrict_key(cql_ctx_t *c, const cql_relation_t *r, const cql_column_
 }
 
 
-static bool has_index(const cql_table_t *t, const char *col)
+/* Whether a secondary index on col answers the relation: EQ on a plain (or full(),
+ * for a frozen collection) index, CONTAINS on values(), CONTAINS KEY on keys(),
+ * m[k] = v on entries() (Cassandra's index targets). */
+static bool index_serves(const cql_table_t *t, const cql_column_t *col, cql_rel_op_t op,
+                         bool element)
 {
     for (size_t i = 0; i < t->n_indexes; i++) {
-        if (strcmp(t->indexes[i].column, col) == 0) {
+        const cql_index_t *ix = &t->indexes[i];
+        if (strcmp(ix->column, col->name) != 0) {
+            continue;
+        }
+        const char *paren = strchr(ix->target, '(');
+        size_t kl = paren ? (size_t)(paren - ix->target) : 0;
+        bool multi = cql__type_is_collection(col->type) && !col->type->frozen;
+        const char *kind = paren == NULL ? (multi ? "values" : "value") : NULL;
+#define IS(k) (kind ? strcmp(kind, k) == 0 : kl == strlen(k) && strncmp(ix->target, k, kl) == 0)
+        if (element                     ? IS("entries")
+            : op == CQL_OP_CONTAINS     ? IS("values")
+            : op == CQL_OP_CONTAINS_KEY ? IS("keys")
+            : op == CQL_OP_EQ           ? IS("value") || IS("full")
+                                        : false) {
             return true;
         }
+#undef IS
     }
     return false;
 }
@@ -208,7 +229,7 @@ static int add_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, cons
         if (eval_in(c, r, col, &f->in, &f->n_in, err) != BASE_OK) {
             return BASE_ERROR;
         }
-    } else if (eval(c, r->rhs, f->cmp_type, col->name, &f->v, err) != BASE_OK) {
+    } else if (eval_set_value(c, r->rhs, f->cmp_type, col->name, &f->v, err) != BASE_OK) {
         return BASE_ERROR;
     }
     p->n_filters++;
@@ -235,8 +256,8 @@ static int element_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, 
     f->op = CQL_OP_EQ;
     f->cmp_type = col->type->sub[1];
     f->has_key = true;
-    if (eval(c, r->element, col->type->sub[0], col->name, &f->key, err) != BASE_OK ||
-        eval(c, r->rhs, col->type->sub[1], col->name, &f->v, err) != BASE_OK) {
+    if (eval_set_value(c, r->element, col->type->sub[0], col->name, &f->key, err) != BASE_OK ||
+        eval_set_value(c, r->rhs, col->type->sub[1], col->name, &f->v, err) != BASE_OK) {
         return BASE_ERROR;
     }
     if (f->key.len < 0) {
@@ -271,41 +292,61 @@ static void combo_values(colr_t *cr, size_t n, size_t k, wire_value_t *out)
 }
 
 
-static int plan_partition(cql_ctx_t *c, const cql_table_t *t, colr_t *pkr, bool allow_filtering,
-                          cql_plan_t *p, base_error_t *err)
+static void key_filters(cql_plan_t *p, const cql_column_t *col, const colr_t *cr)
 {
-    size_t n_set = 0;
-    for (size_t i = 0; i < t->n_pk; i++) {
-        n_set += pkr[i].has_eq;
+    cql_filter_t base = {.idx = (int)(col - p->t->cols), .col = col, .cmp_type = col->type};
+    if (cr->has_eq) {
+        cql_filter_t *f = &p->filters[p->n_filters++];
+        *f = base;
+        f->op = CQL_OP_IN;
+        f->in = cr->eq;
+        f->n_in = cr->n_eq;
+        return;
     }
+    if (cr->lo_set) {
+        cql_filter_t *f = &p->filters[p->n_filters++];
+        *f = base;
+        f->op = cr->lo_incl ? CQL_OP_GTE : CQL_OP_GT;
+        f->v = cr->lo;
+    }
+    if (cr->hi_set) {
+        cql_filter_t *f = &p->filters[p->n_filters++];
+        *f = base;
+        f->op = cr->hi_incl ? CQL_OP_LTE : CQL_OP_LT;
+        f->v = cr->hi;
+    }
+}
+
+
+/* The partition key: EQ/IN on every part names keys; anything less (a part left out,
+ * a slice) scans and filters, which needs ALLOW FILTERING or a usable index
+ * (PartitionKeySingleRestrictionSet.needFiltering). *filtering says it did. */
+static int plan_partition(cql_ctx_t *c, const cql_table_t *t, colr_t *pkr, bool may_filter,
+                          bool *filtering, size_t *n_restricted, cql_plan_t *p, base_error_t *err)
+{
+    size_t n_eq = 0, n_set = 0;
+    for (size_t i = 0; i < t->n_pk; i++) {
+        n_eq += pkr[i].has_eq;
+        n_set += pkr[i].has_eq || pkr[i].lo_set || pkr[i].hi_set;
+    }
+    *n_restricted = n_set;
+    *filtering = false;
     if (n_set == 0) {
         p->scan = true;
         return BASE_OK;
     }
-    if (n_set < t->n_pk) {
-        if (!allow_filtering) {
-            for (size_t i = 0; i < t->n_pk; i++) {
-                if (!pkr[i].has_eq) {
-                    return base_error_set(err, WIRE_ERR_INVALID,
-                                          "Partition key parts: %s must be restricted as other "
-                                          "parts are",
-                                          t->pk[i]->name);
-                }
-            }
+    if (n_eq < t->n_pk) {
+        if (!may_filter) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Cannot execute this query as it might involve data filtering "
+                                  "and thus may have unpredictable performance. If you want to "
+                                  "execute this query despite the performance unpredictability, "
+                                  "use ALLOW FILTERING");
         }
-        /* ALLOW FILTERING: scan and keep the restricted parts as filters */
+        *filtering = true;
         p->scan = true;
         for (size_t i = 0; i < t->n_pk; i++) {
-            if (pkr[i].has_eq) {
-                cql_filter_t *f = &p->filters[p->n_filters++];
-                memset(f, 0, sizeof(*f));
-                f->idx = (int)(t->pk[i] - t->cols);
-                f->col = t->pk[i];
-                f->cmp_type = t->pk[i]->type;
-                f->op = CQL_OP_IN;
-                f->in = pkr[i].eq;
-                f->n_in = pkr[i].n_eq;
-            }
+            key_filters(p, t->pk[i], &pkr[i]);
         }
         return BASE_OK;
     }
@@ -344,10 +385,48 @@ static storage_bound_t bound_of(cql_ctx_t *c, const base_buf_t *prefix, const cq
 }
 
 
-static int plan_clustering(cql_ctx_t *c, const cql_table_t *t, colr_t *ckr, bool allow_filtering,
-                           cql_plan_t *p, base_error_t *err)
+/* ALLOW FILTERING: the restrictions of clustering column i, past the prefix the
+ * slices use, become filters (IN for equalities; a range is two filters). */
+static void ck_filter(const cql_table_t *t, size_t i, const colr_t *r, cql_plan_t *p)
+{
+    cql_filter_t *f = &p->filters[p->n_filters++];
+    memset(f, 0, sizeof(*f));
+    f->idx = (int)(t->ck[i] - t->cols);
+    f->col = t->ck[i];
+    f->cmp_type = t->ck[i]->type;
+    if (r->has_eq) {
+        f->op = CQL_OP_IN;
+        f->in = r->eq;
+        f->n_in = r->n_eq;
+        return;
+    }
+    if (r->lo_set) {
+        f->op = r->lo_incl ? CQL_OP_GTE : CQL_OP_GT;
+        f->v = r->lo;
+    }
+    if (r->hi_set) {
+        if (r->lo_set) {
+            f = &p->filters[p->n_filters++];
+            *f = p->filters[p->n_filters - 2];
+        }
+        f->op = r->hi_incl ? CQL_OP_LTE : CQL_OP_LT;
+        f->v = r->hi;
+    }
+}
+
+
+/* Clustering restrictions: an EQ/IN prefix and at most one slice become slices of the
+ * partitions read; restrictions past them are filters, which need ALLOW FILTERING or a
+ * usable index (*filtering says so). *n_restricted counts the restricted columns. */
+static int plan_clustering(cql_ctx_t *c, const cql_table_t *t, colr_t *ckr, bool may_filter,
+                           bool *filtering, size_t *n_restricted, cql_plan_t *p, base_error_t *err)
 {
     p->point = t->n_ck == 0; /* the partition key alone names the row */
+    *filtering = false;
+    *n_restricted = 0;
+    for (size_t i = 0; i < t->n_ck; i++) {
+        *n_restricted += ckr[i].has_eq || ckr[i].lo_set || ckr[i].hi_set;
+    }
     size_t n_eq = 0;
     while (n_eq < t->n_ck && ckr[n_eq].has_eq) {
         n_eq++;
@@ -358,7 +437,8 @@ static int plan_clustering(cql_ctx_t *c, const cql_table_t *t, colr_t *ckr, bool
         if (!ckr[i].has_eq && !ckr[i].lo_set && !ckr[i].hi_set) {
             continue;
         }
-        if (!allow_filtering) {
+        *filtering = true;
+        if (!may_filter) {
             if (slice) {
                 return base_error_set(err, WIRE_ERR_INVALID,
                                       "Clustering column \"%s\" cannot be restricted (preceding "
@@ -370,30 +450,7 @@ static int plan_clustering(cql_ctx_t *c, const cql_table_t *t, colr_t *ckr, bool
                                   "column \"%s\" is not restricted",
                                   t->ck[i]->name, t->ck[i - 1]->name);
         }
-        /* filtered: turn its restrictions into filters */
-        cql_filter_t *f = &p->filters[p->n_filters++];
-        memset(f, 0, sizeof(*f));
-        f->idx = (int)(t->ck[i] - t->cols);
-        f->col = t->ck[i];
-        f->cmp_type = t->ck[i]->type;
-        if (ckr[i].has_eq) {
-            f->op = CQL_OP_IN;
-            f->in = ckr[i].eq;
-            f->n_in = ckr[i].n_eq;
-            continue;
-        }
-        if (ckr[i].lo_set) {
-            f->op = ckr[i].lo_incl ? CQL_OP_GTE : CQL_OP_GT;
-            f->v = ckr[i].lo;
-        }
-        if (ckr[i].hi_set) {
-            if (ckr[i].lo_set) {
-                f = &p->filters[p->n_filters++];
-                *f = p->filters[p->n_filters - 2];
-            }
-            f->op = ckr[i].hi_incl ? CQL_OP_LTE : CQL_OP_LT;
-            f->v = ckr[i].hi;
-        }
+        ck_filter(t, i, &ckr[i], p);
     }
     if (used == 0) {
         return BASE_OK;
@@ -524,7 +581,7 @@ static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t 
             if (r->op == CQL_OP_IN && r->rhs != NULL) {
                 const wire_type_t *lt = cql__type_collection(c->a, WIRE_TYPE_LIST, true, &tt, 1);
                 wire_value_t list;
-                if (eval(c, r->rhs, lt, "tuple", &list, err) != BASE_OK) {
+                if (eval_set_value(c, r->rhs, lt, "tuple", &list, err) != BASE_OK) {
                     return BASE_ERROR;
                 }
                 ssize_t m = list.len < 0 ? -1 : cql__collection_split(lt, list, c->a, &vals, NULL);
@@ -536,11 +593,11 @@ static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t 
                 n = r->n_in;
                 vals = base_arena_alloc(c->a, (n + 1) * sizeof(*vals));
                 for (size_t i = 0; i < n; i++) {
-                    if (eval(c, r->in_values[i], tt, "tuple", &vals[i], err) != BASE_OK) {
+                    if (eval_set_value(c, r->in_values[i], tt, "tuple", &vals[i], err) != BASE_OK) {
                         return BASE_ERROR;
                     }
                 }
-            } else if (eval(c, r->rhs, tt, "tuple", &vals[0], err) != BASE_OK) {
+            } else if (eval_set_value(c, r->rhs, tt, "tuple", &vals[0], err) != BASE_OK) {
                 return BASE_ERROR;
             }
             p->n_slices = n;
@@ -556,7 +613,7 @@ static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t 
             return BASE_OK;
         }
         wire_value_t v;
-        if (eval(c, r->rhs, tt, "tuple", &v, err) != BASE_OK) {
+        if (eval_set_value(c, r->rhs, tt, "tuple", &v, err) != BASE_OK) {
             return BASE_ERROR;
         }
         bool lower = r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
@@ -582,43 +639,148 @@ static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t 
 }
 
 
-static int plan_token(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r, cql_plan_t *p,
-                      base_error_t *err)
+static const char *pk_names(cql_ctx_t *c, const cql_table_t *t)
 {
-    bool ok = r->n_columns == t->n_pk;
-    for (size_t i = 0; ok && i < t->n_pk; i++) {
-        ok = strcmp(r->columns[i], t->pk[i]->name) == 0;
+    const char *s = t->pk[0]->name;
+    for (size_t i = 1; i < t->n_pk; i++) {
+        s = base_arena_sprintf(c->a, "%s, %s", s, t->pk[i]->name);
     }
-    if (!ok) {
+    return s;
+}
+
+
+int cql__token_relation_check(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r,
+                              base_error_t *err)
+{
+    for (size_t i = 0; i < r->n_columns; i++) {
+        const cql_column_t *col = cql__column_find(t, r->columns[i]);
+        if (col == NULL) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", r->columns[i]);
+        }
+        if (col->kind != CQL_COL_PARTITION) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "The token() function must contains only partition key "
+                                  "components");
+        }
+    }
+    if (r->n_columns != t->n_pk) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "The token() function must be applied to all partition key "
                               "components or none of them");
     }
-    wire_value_t v;
-    if (eval(c, r->rhs, cql__native_bigint(), "partition key token", &v, err) != BASE_OK) {
+    for (size_t i = 0; i < t->n_pk; i++) {
+        if (strcmp(r->columns[i], t->pk[i]->name) != 0) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "The token function arguments must be in the partition key "
+                                  "order: %s",
+                                  pk_names(c, t));
+        }
+    }
+    return BASE_OK;
+}
+
+
+/* The right side of a token relation: token(v1, ..., vn) over the partition key
+ * types, or a bigint. */
+static int token_value(cql_ctx_t *c, const cql_table_t *t, const cql_term_t *rhs, int64_t *out,
+                       base_error_t *err)
+{
+    bool fn = rhs->kind == CQL_TERM_FUNCTION && strcmp(rhs->text, "token") == 0 &&
+              (rhs->keyspace == NULL || strcmp(rhs->keyspace, "system") == 0);
+    if (!fn) {
+        wire_value_t v;
+        if (eval_set_value(c, rhs, cql__native_bigint(), "partition key token", &v, err) !=
+            BASE_OK) {
+            return BASE_ERROR;
+        }
+        if (v.len != 8) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for token");
+        }
+        *out = (int64_t)base_load_u64(v.ptr);
+        return BASE_OK;
+    }
+    if (rhs->n_items != t->n_pk) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Invalid number of arguments in call to function system.token: %zu "
+                              "required but %zu provided",
+                              t->n_pk, rhs->n_items);
+    }
+    wire_value_t *parts = base_arena_alloc(c->a, t->n_pk * sizeof(*parts));
+    for (size_t i = 0; i < t->n_pk; i++) {
+        const cql_column_t *col = t->pk[i];
+        if (cql__term_eval(rhs->items[i], col->type, col->name, &c->binds, c->a, &parts[i], err) !=
+            BASE_OK) {
+            return BASE_ERROR;
+        }
+        if (parts[i].len == WIRE_VALUE_UNSET) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Invalid unset value for argument in call to function token");
+        }
+        if (parts[i].len < 0) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Invalid null value for partition key part %s", col->name);
+        }
+    }
+    wire_value_t key = cql__pk_compose(parts, t->n_pk, c->a);
+    *out = storage_token(key.ptr, (size_t)key.len);
+    return BASE_OK;
+}
+
+
+/* One token() relation merged into the plan's token range, with the messages of
+ * Cassandra's TokenRestriction merges. */
+static int plan_token(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r, bool *tok_eq,
+                      cql_plan_t *p, base_error_t *err)
+{
+    if (cql__token_relation_check(c, t, r, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    if (v.len != 8) {
-        return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for token");
+    const char *names = pk_names(c, t);
+    if (*tok_eq) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "%s cannot be restricted by more than one relation if it includes "
+                              "an Equal",
+                              names);
     }
-    int64_t tok = (int64_t)base_load_u64(v.ptr);
+    int64_t tok;
     switch (r->op) {
     case CQL_OP_EQ:
+        if (p->tok_lo_set || p->tok_hi_set) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Columns \"%s\" cannot be restricted by both an equality and an "
+                                  "inequality relation",
+                                  names);
+        }
+        if (token_value(c, t, r->rhs, &tok, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        *tok_eq = true;
         p->tok_lo_set = p->tok_hi_set = p->tok_lo_incl = p->tok_hi_incl = true;
         p->tok_lo = p->tok_hi = tok;
-        break;
+        return BASE_OK;
     case CQL_OP_GT:
     case CQL_OP_GTE:
-        p->tok_lo_set = true, p->tok_lo = tok, p->tok_lo_incl = r->op == CQL_OP_GTE;
-        break;
     case CQL_OP_LT:
-    case CQL_OP_LTE:
-        p->tok_hi_set = true, p->tok_hi = tok, p->tok_hi_incl = r->op == CQL_OP_LTE;
-        break;
+    case CQL_OP_LTE: {
+        bool lower = r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
+        if (lower ? p->tok_lo_set : p->tok_hi_set) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "More than one restriction was found for the %s bound on %s",
+                                  lower ? "start" : "end", names);
+        }
+        if (token_value(c, t, r->rhs, &tok, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        if (lower) {
+            p->tok_lo_set = true, p->tok_lo = tok, p->tok_lo_incl = r->op == CQL_OP_GTE;
+        } else {
+            p->tok_hi_set = true, p->tok_hi = tok, p->tok_hi_incl = r->op == CQL_OP_LTE;
+        }
+        return BASE_OK;
+    }
     default:
         return base_error_set(err, WIRE_ERR_INVALID, "Unsupported operator on token()");
     }
-    return BASE_OK;
 }
 
 
@@ -646,109 +808,178 @@ static bool same_slice(const cql_slice_t *a, const cql_slice_t *b)
 }
 
 
+/* The WHERE clause sorted by what each relation restricts, with what Cassandra's
+ * StatementRestrictions weighs: whether some restriction has an index to serve it, and
+ * how many restrictions end up filtering rows. */
+typedef struct where_s {
+    colr_t *pkr, *ckr; /* per partition / clustering key column */
+    const cql_relation_t *tuples[2];
+    size_t n_tuples;
+    bool tok_eq, on_token;
+    bool has_qi, ck_qi, pk_slice;
+    size_t n_regular, n_contains;
+} where_t;
+
+
+/* A single-column relation: a key restriction when the operator can serve the key,
+ * otherwise a filter. */
+static int sort_column_relation(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r,
+                                where_t *w, cql_plan_t *p, base_error_t *err)
+{
+    const cql_column_t *col = cql__column_find(t, r->columns[0]);
+    if (col == NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", r->columns[0]);
+    }
+    bool key_op = r->op == CQL_OP_EQ || r->op == CQL_OP_IN || r->op == CQL_OP_LT ||
+                  r->op == CQL_OP_LTE || r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
+    if (col->kind == CQL_COL_PARTITION && key_op) {
+        w->pk_slice |= r->op != CQL_OP_EQ && r->op != CQL_OP_IN;
+        w->has_qi |= index_serves(t, col, r->op, false);
+        return restrict_key(c, r, col, &w->pkr[col->position], err);
+    }
+    if (col->kind == CQL_COL_CLUSTERING && key_op) {
+        w->ck_qi |= index_serves(t, col, r->op, false);
+        return restrict_key(c, r, col, &w->ckr[col->position], err);
+    }
+    if (add_filter(c, p, r, col, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    w->has_qi |= index_serves(t, col, r->op, false);
+    w->n_regular++;
+    w->n_contains += r->op == CQL_OP_CONTAINS || r->op == CQL_OP_CONTAINS_KEY;
+    return BASE_OK;
+}
+
+
+static int sort_relations(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *where,
+                          size_t n_where, where_t *w, cql_plan_t *p, base_error_t *err)
+{
+    for (size_t i = 0; i < n_where; i++) {
+        const cql_relation_t *r = &where[i];
+        if (r->lhs == CQL_LHS_TOKEN) {
+            if (plan_token(c, t, r, &w->tok_eq, p, err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+            w->on_token = true;
+        } else if (r->lhs == CQL_LHS_TUPLE) {
+            if (w->n_tuples == 2) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "More than one restriction was found for the start or end "
+                                      "bound on the clustering columns");
+            }
+            w->tuples[w->n_tuples++] = r;
+        } else if (r->lhs == CQL_LHS_ELEMENT) {
+            if (element_filter(c, p, r, err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+            w->has_qi |= index_serves(t, p->filters[p->n_filters - 1].col, CQL_OP_EQ, true);
+            w->n_regular++;
+        } else if (sort_column_relation(c, t, r, w, p, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    }
+    w->has_qi |= w->ck_qi;
+    return BASE_OK;
+}
+
+
+/* The clustering slices, from tuple relations or per-column restrictions (never both).
+ * *empty_in says an IN () names no row. */
+static int plan_slices(cql_ctx_t *c, const cql_table_t *t, const where_t *w, bool may_filter,
+                       bool *filtering, size_t *n_restricted, bool *empty_in, cql_plan_t *p,
+                       base_error_t *err)
+{
+    for (size_t i = 0; i < t->n_ck; i++) {
+        *empty_in |= w->ckr[i].has_eq && w->ckr[i].n_eq == 0;
+    }
+    if (w->n_tuples == 0) {
+        return plan_clustering(c, t, w->ckr, may_filter, filtering, n_restricted, p, err);
+    }
+    for (size_t i = 0; i < t->n_ck; i++) {
+        if (w->ckr[i].has_eq || w->ckr[i].lo_set || w->ckr[i].hi_set) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Mixing single column relations and multi column relations "
+                                  "on clustering columns is not allowed");
+        }
+    }
+    if (plan_tuples(c, t, w->tuples, w->n_tuples, p, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    *filtering = false;
+    *n_restricted = 1;
+    *empty_in |= p->n_slices == 0 && w->tuples[0]->op == CQL_OP_IN;
+    return BASE_OK;
+}
+
+
+/* The executor walks slices in storage order (and resumes a page by position), so
+ * they are sorted by their encoded start: IN values of a DESC column come out reversed. */
+static void sort_slices(cql_plan_t *p)
+{
+    if (p->n_slices <= 1) {
+        return;
+    }
+    qsort(p->slices, p->n_slices, sizeof(*p->slices), slice_cmp);
+    size_t n = 1; /* a value named twice (a tuple IN) is one slice, as Cassandra's set */
+    for (size_t i = 1; i < p->n_slices; i++) {
+        if (!same_slice(&p->slices[i], &p->slices[n - 1])) {
+            p->slices[n++] = p->slices[i];
+        }
+    }
+    p->n_slices = n;
+}
+
+
+static int refuse_filtering(base_error_t *err)
+{
+    return base_error_set(err, WIRE_ERR_INVALID,
+                          "Cannot execute this query as it might involve data filtering and "
+                          "thus may have unpredictable performance. If you want to execute "
+                          "this query despite the performance unpredictability, use ALLOW "
+                          "FILTERING");
+}
+
+
 int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *where, size_t n_where,
                     bool allow_filtering, cql_plan_t *p, base_error_t *err)
 {
     memset(p, 0, sizeof(*p));
     p->t = t;
-    colr_t *pkr = base_arena_calloc(c->a, t->n_pk + 1, sizeof(*pkr));
-    colr_t *ckr = base_arena_calloc(c->a, t->n_ck + 1, sizeof(*ckr));
+    where_t w = {0};
+    w.pkr = base_arena_calloc(c->a, t->n_pk + 1, sizeof(*w.pkr));
+    w.ckr = base_arena_calloc(c->a, t->n_ck + 1, sizeof(*w.ckr));
     p->filters =
-        base_arena_alloc(c->a, (2 * n_where + t->n_pk + 2 * t->n_ck + 1) * sizeof(*p->filters));
-    bool token = false;
-    bool needs_filtering = false;
-    const cql_relation_t *tuples[2];
-    size_t n_tuples = 0;
-    for (size_t i = 0; i < n_where; i++) {
-        const cql_relation_t *r = &where[i];
-        if (r->lhs == CQL_LHS_TOKEN) {
-            if (plan_token(c, t, r, p, err) != BASE_OK) {
-                return BASE_ERROR;
-            }
-            token = true;
-            continue;
-        }
-        if (r->lhs == CQL_LHS_TUPLE) {
-            if (n_tuples == 2) {
-                return base_error_set(err, WIRE_ERR_INVALID,
-                                      "More than one restriction was found for the start or end "
-                                      "bound on the clustering columns");
-            }
-            tuples[n_tuples++] = r;
-            continue;
-        }
-        if (r->lhs == CQL_LHS_ELEMENT) {
-            if (element_filter(c, p, r, err) != BASE_OK) {
-                return BASE_ERROR;
-            }
-            bool indexed = has_index(t, r->columns[0]);
-            p->uses_index |= indexed;
-            needs_filtering |= !indexed;
-            continue;
-        }
-        const cql_column_t *col = cql__column_find(t, r->columns[0]);
-        if (col == NULL) {
-            return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", r->columns[0]);
-        }
-        bool key_op = r->op == CQL_OP_EQ || r->op == CQL_OP_IN || r->op == CQL_OP_LT ||
-                      r->op == CQL_OP_LTE || r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
-        if (col->kind == CQL_COL_PARTITION && key_op) {
-            if (r->op != CQL_OP_EQ && r->op != CQL_OP_IN) {
-                return base_error_set(err, WIRE_ERR_INVALID,
-                                      "Only EQ and IN relation are supported on the partition "
-                                      "key (unless you use the token() function)");
-            }
-            if (restrict_key(c, r, col, &pkr[col->position], err) != BASE_OK) {
-                return BASE_ERROR;
-            }
-        } else if (col->kind == CQL_COL_CLUSTERING && key_op) {
-            if (restrict_key(c, r, col, &ckr[col->position], err) != BASE_OK) {
-                return BASE_ERROR;
-            }
-        } else {
-            if (add_filter(c, p, r, col, err) != BASE_OK) {
-                return BASE_ERROR;
-            }
-            bool indexed = r->op == CQL_OP_EQ && has_index(t, col->name);
-            p->uses_index |= indexed;
-            needs_filtering |= !indexed;
-        }
-    }
-    if (plan_partition(c, t, pkr, allow_filtering, p, err) != BASE_OK) {
+        base_arena_alloc(c->a, (2 * n_where + 2 * t->n_pk + 2 * t->n_ck + 1) * sizeof(*p->filters));
+    if (sort_relations(c, t, where, n_where, &w, p, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    if (token && !p->scan) {
+    if (w.on_token && w.pk_slice) {
         return base_error_set(err, WIRE_ERR_INVALID,
-                              "Columns \"%s\" cannot be restricted by both a normal relation and "
-                              "a token relation",
-                              t->pk[0]->name);
+                              "Only EQ and IN relation are supported on the partition key "
+                              "(unless you use the token() function)");
     }
-    if (n_tuples > 0) {
-        for (size_t i = 0; i < t->n_ck; i++) {
-            if (ckr[i].has_eq || ckr[i].lo_set || ckr[i].hi_set) {
-                return base_error_set(err, WIRE_ERR_INVALID,
-                                      "Mixing single column relations and multi column relations "
-                                      "on clustering columns is not allowed");
-            }
-        }
-        if (plan_tuples(c, t, tuples, n_tuples, p, err) != BASE_OK) {
-            return BASE_ERROR;
-        }
-    } else if (plan_clustering(c, t, ckr, allow_filtering, p, err) != BASE_OK) {
+    bool pk_filtering = false, ck_filtering = false, uses_index = false, empty_in = false;
+    size_t n_pk_restricted = 0, n_ck_restricted = 0, n_expr = 0;
+    bool may_filter = allow_filtering || w.has_qi;
+    if (plan_partition(c, t, w.pkr, may_filter, &pk_filtering, &n_pk_restricted, p, err) !=
+            BASE_OK ||
+        plan_slices(c, t, &w, may_filter, &ck_filtering, &n_ck_restricted, &empty_in, p, err) !=
+            BASE_OK) {
         return BASE_ERROR;
     }
-    /* The executor walks slices in storage order (and resumes a page by position), so
-     * they are sorted by their encoded start: IN values of a DESC column come out reversed. */
-    if (p->n_slices > 1) {
-        qsort(p->slices, p->n_slices, sizeof(*p->slices), slice_cmp);
-        size_t n = 1; /* a value named twice (a tuple IN) is one slice, as Cassandra's set */
-        for (size_t i = 1; i < p->n_slices; i++) {
-            if (!same_slice(&p->slices[i], &p->slices[n - 1])) {
-                p->slices[n++] = p->slices[i];
-            }
+    uses_index = ((n_pk_restricted == 0 && !w.on_token) || pk_filtering) && w.has_qi;
+    n_expr += uses_index || pk_filtering ? n_pk_restricted : 0;
+    uses_index |= (ck_filtering && w.has_qi) || (p->scan && w.ck_qi);
+    n_expr += uses_index || ck_filtering ? n_ck_restricted : 0;
+    if (w.n_regular > 0) {
+        if (!w.has_qi && !allow_filtering) {
+            return refuse_filtering(err);
         }
-        p->n_slices = n;
+        uses_index |= w.has_qi;
+        n_expr += w.n_regular;
     }
+    p->uses_index = uses_index;
+    sort_slices(p);
     /* Every key runs every slice: the product is what the statement reads or, for UPDATE
      * and DELETE, writes (Cassandra 4.1's in_select_cartesian_product guardrail). */
     if (!p->scan && p->n_keys > 0 && p->n_slices > MAX_KEYS / p->n_keys) {
@@ -757,16 +988,18 @@ int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *wh
                               "clustering columns names %zu rows, more than the limit of %d",
                               p->n_keys * p->n_slices, MAX_KEYS);
     }
-    /* Clustering restrictions without the partition key scan every partition. */
-    if (p->scan && p->ck_restricted && !p->uses_index) {
-        needs_filtering = true;
-    }
+    /* SelectStatement.checkNeedsFiltering: a range or index read that filters needs ALLOW
+     * FILTERING (more than one filtering restriction, clustering restrictions alone over
+     * the whole ring, or several CONTAINS). */
+    bool needs_filtering =
+        (p->scan || uses_index) &&
+        (n_expr > 1 || (n_expr == 0 && p->ck_restricted) || (n_expr != 0 && w.n_contains > 1));
     if (needs_filtering && !allow_filtering) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "Cannot execute this query as it might involve data filtering and "
-                              "thus may have unpredictable performance. If you want to execute "
-                              "this query despite the performance unpredictability, use ALLOW "
-                              "FILTERING");
+        return refuse_filtering(err);
+    }
+    if (empty_in) { /* IN () on a clustering column names no row: read no partition */
+        p->scan = false;
+        p->n_keys = 0;
     }
     return BASE_OK;
 }
