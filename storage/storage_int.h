@@ -336,6 +336,8 @@ void storage__pt_insert(storage__ptree_t *t, storage__pt_pos_t pos, storage_part
 
 /* ---- tables (table.c, db.c) --------------------------------------------- */
 
+#define STORAGE__SEEK_PK_MAX 64
+
 struct storage_table_s {
     storage_db_t *db;
     uint64_t id;
@@ -353,6 +355,14 @@ struct storage_table_s {
     /* Bumped by every write and truncate: cursors holding a position
      * re-find it by key when it moved. */
     uint64_t version;
+    /* The last seek, while version holds: a write's lookup often follows a
+     * read of the same key (cql checks the stored row first). */
+    bool seek_valid;
+    uint64_t seek_version;
+    int64_t seek_token;
+    uint32_t seek_pk_len;
+    uint8_t seek_pk[STORAGE__SEEK_PK_MAX];
+    storage__pt_pos_t seek_pos;
     uint64_t seed;       /* for skiplist levels */
     storage__row_t work; /* the row a write is decoding and re-encoding */
 };
@@ -363,9 +373,13 @@ void storage__table_free(storage_table_t *t);
 void storage__table_truncate(storage_table_t *t);
 void storage__apply(storage_table_t *t, const storage_mutation_t *m, int64_t now_us,
                     storage_write_stats_t *stats);
+/* Where (token, pk) is or would go in t's index (storage__pt_seek, with a
+ * one-entry cache of the last answer while the table is unchanged). */
+storage__pt_pos_t storage__table_seek(storage_table_t *t, int64_t token, const uint8_t *pk,
+                                      size_t pk_len);
 /* The partition for (token, pk) whether or not it has data, NULL if none. */
-storage_partition_t *storage__table_lookup(const storage_table_t *t, int64_t token,
-                                           const uint8_t *pk, size_t pk_len);
+storage_partition_t *storage__table_lookup(storage_table_t *t, int64_t token, const uint8_t *pk,
+                                           size_t pk_len);
 uint64_t storage__table_next_seed(storage_table_t *t);
 
 /* ---- the database (db.c) ------------------------------------------------ */

@@ -76,14 +76,37 @@ void storage__table_truncate(storage_table_t *t)
 {
     index_fini(t);
     t->version++;
+    t->seek_valid = false;
     index_init(t);
 }
 
 
-storage_partition_t *storage__table_lookup(const storage_table_t *t, int64_t token,
-                                           const uint8_t *pk, size_t pk_len)
+storage__pt_pos_t storage__table_seek(storage_table_t *t, int64_t token, const uint8_t *pk,
+                                      size_t pk_len)
 {
-    storage_partition_t *p = storage__pt_at(storage__pt_seek(&t->parts, token, pk, pk_len));
+    if (t->seek_valid && t->seek_version == t->version && t->seek_token == token &&
+        t->seek_pk_len == pk_len && (pk_len == 0 || memcmp(t->seek_pk, pk, pk_len) == 0)) {
+        return t->seek_pos;
+    }
+    storage__pt_pos_t pos = storage__pt_seek(&t->parts, token, pk, pk_len);
+    t->seek_valid = pk_len <= STORAGE__SEEK_PK_MAX;
+    if (t->seek_valid) {
+        t->seek_version = t->version;
+        t->seek_token = token;
+        t->seek_pk_len = (uint32_t)pk_len;
+        if (pk_len > 0) {
+            memcpy(t->seek_pk, pk, pk_len);
+        }
+        t->seek_pos = pos;
+    }
+    return pos;
+}
+
+
+storage_partition_t *storage__table_lookup(storage_table_t *t, int64_t token, const uint8_t *pk,
+                                           size_t pk_len)
+{
+    storage_partition_t *p = storage__pt_at(storage__table_seek(t, token, pk, pk_len));
     if (p == NULL || p->token != token || p->pk_len != pk_len ||
         (pk_len > 0 && memcmp(p->data, pk, pk_len) != 0)) {
         return NULL;
