@@ -502,7 +502,10 @@ static bool is_system_keyspace(const char *ks)
                                         "system_distributed",
                                         "system_views",
                                         "system_virtual_schema"};
-    for (size_t i = 0; ks != NULL && i < sizeof(names) / sizeof(names[0]); i++) {
+    if (ks == NULL || strncmp(ks, "system", 6) != 0) {
+        return false; /* the common case, without seven strcmp calls per request */
+    }
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         if (strcmp(ks, names[i]) == 0) {
             return true;
         }

@@ -323,12 +323,21 @@ int cql__write_pending(cql_ctx_t *c, base_error_t *err)
 }
 
 
-static bool replaced_by(const storage_mutation_t *m, const storage_cell_t *old)
+static bool cleared(const storage_mutation_t *m, uint32_t col)
 {
     for (size_t i = 0; i < m->n_clear_cols; i++) {
-        if (m->clear_cols[i] == old->col) {
+        if (m->clear_cols[i] == col) {
             return true;
         }
+    }
+    return false;
+}
+
+
+static bool replaced_by(const storage_mutation_t *m, const storage_cell_t *old)
+{
+    if (cleared(m, old->col)) {
+        return true;
     }
     for (size_t i = 0; i < m->n_cells; i++) {
         const storage_cell_t *n = &m->cells[i];
@@ -341,12 +350,36 @@ static bool replaced_by(const storage_mutation_t *m, const storage_cell_t *old)
 }
 
 
+/* True when m replaces every regular column of its row, so the stored row keeps nothing. */
+static bool replaces_row(const cql_table_t *t, const storage_mutation_t *m)
+{
+    if (m->static_row) {
+        return false;
+    }
+    for (size_t i = 0; i < t->n_cols; i++) {
+        const cql_column_t *col = &t->cols[i];
+        if (col->kind != CQL_COL_REGULAR) {
+            continue;
+        }
+        /* a collection's elements go only with a collection-wide deletion */
+        storage_cell_t whole = {.col = col->id};
+        if (!(cql__multi_cell(col) ? cleared(m, col->id) : replaced_by(m, &whole))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+
 /* The size of the row once m is applied: its own bytes plus what it keeps of the stored
- * row. Only looked at closely when the whole partition could pass the item limit. */
+ * row. Only looked at closely when the whole partition could pass the item limit; a
+ * write of every column (an INSERT of the whole row) keeps nothing, so it skips the
+ * partition lookup (storage_apply does its own). */
 static size_t row_bytes_after(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t *m)
 {
     size_t bytes = cql__mutation_bytes(m);
-    if (m->delete_partition || m->delete_row || m->delete_range || m->n_cells == 0) {
+    if (m->delete_partition || m->delete_row || m->delete_range || m->n_cells == 0 ||
+        replaces_row(t, m)) {
         return bytes;
     }
     storage_partition_t *p = storage_partition_get(t->st, m->token, m->pk, m->pk_len);
