@@ -30,8 +30,9 @@ static int counter_add(cql_write_t *w, const cql_column_t *col, const cql_rec_t 
 }
 
 
-/* The stored element cells of a multi-cell column in the row m targets; they
- * borrow from storage and stay valid until the next write. */
+/* The stored element cells of a multi-cell column in the row m targets (the
+ * static row for a static column); they borrow from storage and stay valid
+ * until the next write. */
 static size_t stored_elements(cql_write_t *w, const storage_mutation_t *m, const cql_column_t *col,
                               const storage_cell_t **out)
 {
@@ -42,7 +43,9 @@ static size_t stored_elements(cql_write_t *w, const storage_mutation_t *m, const
     }
     storage_row_view_t rv;
     size_t n = 0;
-    if (cql__stored_row(w->c, p, m->ck, m->ck_len, &rv)) {
+    bool found = col->kind == CQL_COL_STATIC ? storage_partition_static(p, w->c->now_us, &rv)
+                                             : cql__stored_row(w->c, p, m->ck, m->ck_len, &rv);
+    if (found) {
         for (size_t i = 0; i < rv.n_cells; i++) {
             if (rv.cells[i].col == col->id) {
                 *out = *out ? *out : &rv.cells[i];
@@ -57,12 +60,22 @@ static size_t stored_elements(cql_write_t *w, const storage_mutation_t *m, const
 static int list_set_index(cql_write_t *w, const cql_column_t *col, wire_value_t key, wire_value_t v,
                           const storage_mutation_t *m, base_error_t *err)
 {
+    if (key.len == WIRE_VALUE_UNSET) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid unset value for list index");
+    }
     if (key.len != 4) {
         return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for list index");
+    }
+    if (v.len == WIRE_VALUE_UNSET) {
+        return BASE_OK;
     }
     int32_t idx = (int32_t)base_load_u32(key.ptr);
     const storage_cell_t *cells;
     size_t n = stored_elements(w, m, col, &cells);
+    if (n == 0) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Attempted to set an element on a list which is null");
+    }
     if (idx < 0 || (size_t)idx >= n) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "List index %d out of bound, list has size %zu", idx, n);
@@ -243,10 +256,15 @@ static int assign_one(cql_ctx_t *c, cql_write_t *dst, const cql_column_t *col,
         if (!map) {
             return list_set_index(dst, col, key, v, m, err);
         }
+        if (key.len == WIRE_VALUE_UNSET) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Invalid unset map key");
+        }
         if (key.len < 0) {
             return base_error_set(err, WIRE_ERR_INVALID, "Invalid null map key");
         }
-        cql__write_cell(dst, col, key.ptr, (size_t)key.len, v, v.len < 0);
+        if (v.len != WIRE_VALUE_UNSET) {
+            cql__write_cell(dst, col, key.ptr, (size_t)key.len, v, v.len < 0);
+        }
         return BASE_OK;
     }
     default: { /* CQL_ASSIGN_FIELD */
@@ -289,13 +307,93 @@ int cql__update_row(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q, c
             cql__term_eval(as->value, type, col->name, &c->binds, c->a, &v, err) != BASE_OK) {
             return BASE_ERROR;
         }
-        if (v.len == WIRE_VALUE_UNSET) {
-            continue;
+        if (v.len == WIRE_VALUE_UNSET && as->kind != CQL_ASSIGN_ELEMENT) {
+            continue; /* an element write still checks its key */
         }
         cql_write_t *dst = col->kind == CQL_COL_STATIC ? ws : w;
         if (assign_one(c, dst, col, as, field, v, &sr, m, err) != BASE_OK) {
             return BASE_ERROR;
         }
     }
+    return BASE_OK;
+}
+
+
+/* DELETE c, c[k] (a map key, a set element, a list index) or u.f of one row. */
+int cql__delete_column(cql_write_t *w, const cql_column_t *col, const cql_delete_target_t *d,
+                       const storage_mutation_t *m, base_error_t *err)
+{
+    cql_ctx_t *c = w->c;
+    wire_value_t none = {NULL, WIRE_VALUE_NULL};
+    if (d->field != NULL) {
+        int field = udt_field_index(col, d->field, err);
+        if (field < 0) {
+            return BASE_ERROR;
+        }
+        cql_rec_t rec;
+        wire_value_t pk = {m->pk, (int32_t)m->pk_len};
+        if (!cql__rec_read(c, w->t, pk, m->token, m->ck, m->ck_len, &rec) ||
+            rec.vals[col - w->t->cols].len < 0) {
+            return BASE_OK; /* nothing stored, nothing to delete */
+        }
+        wire_value_t old = rec.vals[col - w->t->cols];
+        cql__write_cell(w, col, NULL, 0, udt_with_field(c->a, col->type, old, field, none), false);
+        return BASE_OK;
+    }
+    if (d->element == NULL) {
+        if (cql__multi_cell(col)) {
+            cql__write_clear(w, col);
+        } else {
+            cql__write_cell(w, col, NULL, 0, none, true);
+        }
+        return BASE_OK;
+    }
+    if (!cql__type_is_collection(col->type)) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Invalid deletion operation for non collection column %s", col->name);
+    }
+    if (col->type->frozen) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Invalid deletion operation for frozen collection column %s",
+                              col->name);
+    }
+    bool list = col->type->id == WIRE_TYPE_LIST;
+    wire_value_t key;
+    if (cql__term_eval(d->element, list ? cql__native_int() : col->type->sub[0], col->name,
+                       &c->binds, c->a, &key, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (col->type->id == WIRE_TYPE_MAP && key.len == WIRE_VALUE_UNSET) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid unset map key");
+    }
+    if (key.len == WIRE_VALUE_UNSET) {
+        return BASE_OK;
+    }
+    if (key.len < 0) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              list                             ? "Invalid null value for list index"
+                              : col->type->id == WIRE_TYPE_MAP ? "Invalid null map key"
+                                                               : "Invalid null set element");
+    }
+    if (!list) {
+        cql__write_cell(w, col, key.ptr, (size_t)key.len, none, true);
+        return BASE_OK;
+    }
+    if (key.len != 4) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid list index");
+    }
+    int32_t idx = (int32_t)base_load_u32(key.ptr);
+    const storage_cell_t *cells;
+    size_t n = stored_elements(w, m, col, &cells);
+    if (n == 0) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Attempted to delete an element from a list which is null");
+    }
+    if (idx < 0 || (size_t)idx >= n) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "List index %d out of bound, list has size %zu", idx, n);
+    }
+    const uint8_t *path = base_arena_memdup(c->a, cells[idx].path, cells[idx].path_len);
+    cql__write_cell(w, col, path, cells[idx].path_len, none, true);
     return BASE_OK;
 }

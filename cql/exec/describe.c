@@ -142,7 +142,10 @@ static int where(desc_t *d, const cql_relation_t *rel, size_t n, base_error_t *e
             continue;
         }
         const wire_type_t *type = col->type;
-        if (r->op == CQL_OP_CONTAINS) {
+        if ((r->op == CQL_OP_CONTAINS || r->op == CQL_OP_CONTAINS_KEY) &&
+            !cql__type_is_collection(type)) {
+            /* refused when run ("Cannot use CONTAINS on non-collection column") */
+        } else if (r->op == CQL_OP_CONTAINS) {
             type = type->id == WIRE_TYPE_MAP ? type->sub[1] : type->sub[0];
         } else if (r->op == CQL_OP_CONTAINS_KEY) {
             type = type->sub[0];

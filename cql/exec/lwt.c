@@ -143,13 +143,42 @@ static int eval_condition(cql_ctx_t *c, const cql_table_t *t, const cql_conditio
 }
 
 
+/* The row a condition reads, with the partition's static cells merged in even when
+ * that row does not exist; ck NULL (a table with clustering columns) reads the
+ * static row alone. *exists says whether the row asked about exists. */
+static bool cas_read(cql_ctx_t *c, const cql_table_t *t, wire_value_t pk, int64_t token,
+                     const storage_bound_t *ck, cql_rec_t *rec, bool *exists)
+{
+    *exists = false;
+    storage_partition_t *p = storage_partition_get(t->st, token, pk.ptr, (size_t)pk.len);
+    if (p == NULL) {
+        return false;
+    }
+    storage_row_view_t st, rv;
+    bool static_only = t->n_ck > 0 && ck == NULL;
+    bool has_static = t->n_ck > 0 && storage_partition_static(p, c->now_us, &st);
+    bool has_row =
+        !static_only && cql__stored_row(c, p, ck ? ck->key : NULL, ck ? ck->len : 0, &rv);
+    *exists = static_only ? has_static : has_row;
+    if (!has_row && !has_static) {
+        return false;
+    }
+    if (!cql__rec_build(c, t, p, has_row ? &rv : NULL, has_static ? &st : NULL, rec)) {
+        *exists = false;
+        return false;
+    }
+    return true;
+}
+
+
 /* Decides a conditional write; *go says whether to apply it. */
 int cql__lwt_check(cql_ctx_t *c, const cql_table_t *t, wire_value_t pk, int64_t token,
                    const storage_bound_t *ck, const cql_conditions_t *cond, bool *go,
                    base_error_t *err)
 {
     cql_rec_t rec;
-    bool exists = cql__rec_read(c, t, pk, token, ck ? ck->key : NULL, ck ? ck->len : 0, &rec);
+    bool exists = false;
+    bool found = cas_read(c, t, pk, token, ck, &rec, &exists);
     c->out->stats.kind = CQL_OP_LWT;
     c->out->stats.rows_read++;
     bool applied = true;
@@ -160,14 +189,17 @@ int cql__lwt_check(cql_ctx_t *c, const cql_table_t *t, wire_value_t pk, int64_t 
     } else {
         for (size_t i = 0; i < cond->n && applied; i++) {
             bool holds = false;
-            if (eval_condition(c, t, &cond->conds[i], exists ? &rec : NULL, &holds, err) !=
+            if (eval_condition(c, t, &cond->conds[i], found ? &rec : NULL, &holds, err) !=
                 BASE_OK) {
                 return BASE_ERROR;
             }
             applied = holds;
         }
     }
-    lwt_result(c, t, applied, exists ? &rec : NULL, cond);
+    /* IF [NOT] EXISTS shows the row asked about; a column condition also static
+     * values of a partition without that row */
+    bool show = cond->if_not_exists || cond->if_exists ? exists : found;
+    lwt_result(c, t, applied, show ? &rec : NULL, cond);
     *go = applied;
     c->lwt_refused |= !applied; /* a conditional batch applies all or nothing */
     return BASE_OK;

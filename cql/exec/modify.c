@@ -328,21 +328,65 @@ static int apply(cql_ctx_t *c, const cql_table_t *t, storage_mutation_t *m, base
 }
 
 
+/* The static cells of ws, written to the static row of m's partition; cleared
+ * collections are deleted at delete_ts. */
+static int apply_static(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t *m,
+                        const cql_write_t *ws, int64_t delete_ts, base_error_t *err)
+{
+    if (ws->n_cells == 0 && ws->n_clear == 0) {
+        return BASE_OK;
+    }
+    storage_mutation_t sm = {.pk = m->pk, .pk_len = m->pk_len, .token = m->token};
+    sm.static_row = true;
+    sm.cells = ws->cells, sm.n_cells = ws->n_cells;
+    sm.clear_cols = ws->clear, sm.n_clear_cols = ws->n_clear;
+    sm.delete_ts = delete_ts;
+    return apply(c, t, &sm, err);
+}
+
+
 /* ---- INSERT ------------------------------------------------------------------------------ */
 
-static int missing_key(const cql_table_t *t, const bool *given, base_error_t *err)
+/* Names of the key columns of kind (pk or ck) not in seen, joined as Cassandra lists them. */
+static const char *unrestricted(cql_ctx_t *c, const cql_table_t *t, bool partition,
+                                const bool *seen)
 {
-    for (size_t i = 0; i < t->n_pk; i++) {
-        if (!given[t->pk[i] - t->cols]) {
-            return base_error_set(err, WIRE_ERR_INVALID, "Some partition key parts are missing: %s",
-                                  t->pk[i]->name);
+    base_buf_t b;
+    base_buf_init(&b);
+    size_t n = partition ? t->n_pk : t->n_ck;
+    for (size_t i = 0; i < n; i++) {
+        const cql_column_t *col = partition ? t->pk[i] : t->ck[i];
+        if (!seen[col - t->cols]) {
+            base_buf_printf(&b, "%s%s", b.len ? ", " : "", col->name);
         }
     }
-    for (size_t i = 0; i < t->n_ck; i++) {
-        if (!given[t->ck[i] - t->cols]) {
-            return base_error_set(err, WIRE_ERR_INVALID, "Some clustering keys are missing: %s",
-                                  t->ck[i]->name);
-        }
+    const char *out = b.len ? base_arena_strndup(c->a, (const char *)b.data, b.len) : NULL;
+    base_buf_fini(&b);
+    return out;
+}
+
+
+/* INSERT names the whole primary key, or only the partition key when it writes
+ * static columns only (*static_only): those go to the partition's static row. */
+static int insert_keys(cql_ctx_t *c, const cql_table_t *t, const bool *given, bool *static_only,
+                       base_error_t *err)
+{
+    const char *missing = unrestricted(c, t, true, given);
+    if (missing != NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Some partition key parts are missing: %s",
+                              missing);
+    }
+    bool ck = false, statics = false, regular = false;
+    for (size_t i = 0; i < t->n_cols; i++) {
+        ck |= given[i] && t->cols[i].kind == CQL_COL_CLUSTERING;
+        statics |= given[i] && t->cols[i].kind == CQL_COL_STATIC;
+        regular |= given[i] && t->cols[i].kind == CQL_COL_REGULAR;
+    }
+    *static_only = t->n_ck > 0 && !ck && statics && !regular;
+    missing = unrestricted(c, t, false, given);
+    if (missing != NULL && !*static_only) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Some clustering keys are missing: %s",
+                              missing);
     }
     return BASE_OK;
 }
@@ -447,7 +491,8 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
             return BASE_ERROR;
         }
     }
-    if (missing_key(t, given, err) != BASE_OK) {
+    bool static_only = false;
+    if (insert_keys(c, t, given, &static_only, err) != BASE_OK) {
         return BASE_ERROR;
     }
     /* Key arrays are sized from the schema: a table may have any number of key columns. */
@@ -458,7 +503,7 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
             return BASE_ERROR;
         }
     }
-    for (size_t i = 0; i < t->n_ck; i++) {
+    for (size_t i = 0; i < t->n_ck && !static_only; i++) {
         if (key_value(t->ck[i], vals[t->ck[i] - t->cols], err) != BASE_OK) {
             return BASE_ERROR;
         }
@@ -468,29 +513,36 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
     m.pk = pk.ptr;
     m.pk_len = (size_t)pk.len;
     m.token = storage_token(m.pk, m.pk_len);
-    base_buf_t ck;
-    base_buf_init(&ck);
-    wire_value_t *ckv = base_arena_alloc(c->a, (t->n_ck ? t->n_ck : 1) * sizeof(*ckv));
-    for (size_t i = 0; i < t->n_ck; i++) {
-        ckv[i] = vals[t->ck[i] - t->cols];
+    if (!static_only) {
+        base_buf_t ck;
+        base_buf_init(&ck);
+        wire_value_t *ckv = base_arena_alloc(c->a, (t->n_ck ? t->n_ck : 1) * sizeof(*ckv));
+        for (size_t i = 0; i < t->n_ck; i++) {
+            ckv[i] = vals[t->ck[i] - t->cols];
+        }
+        cql__ck_encode(&ck, t, ckv, t->n_ck);
+        m.ck = base_arena_memdup(c->a, ck.data, ck.len);
+        m.ck_len = ck.len;
+        base_buf_fini(&ck);
     }
-    cql__ck_encode(&ck, t, ckv, t->n_ck);
-    m.ck = base_arena_memdup(c->a, ck.data, ck.len);
-    m.ck_len = ck.len;
-    base_buf_fini(&ck);
     if (cql__admit(c, t, q->if_not_exists ? CQL_OP_LWT : CQL_OP_WRITE, true, m.token, err) !=
         BASE_OK) {
         return BASE_ERROR;
     }
     if (q->if_not_exists) {
+        /* a static-only insert asks whether the partition's static row exists */
         cql_conditions_t cond = {.if_not_exists = true};
         storage_bound_t b = {m.ck, m.ck_len, true};
         bool go = false;
-        if (cql__lwt_check(c, t, pk, m.token, &b, &cond, &go, err) != BASE_OK || !go) {
+        if (cql__lwt_check(c, t, pk, m.token, static_only ? NULL : &b, &cond, &go, err) !=
+                BASE_OK ||
+            !go) {
             return go ? BASE_ERROR : BASE_OK;
         }
     }
-    m.row_marker = true;
+    /* A static-only insert writes no row and so no row marker: the partition lives
+     * as long as its static cells do. */
+    m.row_marker = !static_only;
     m.marker_ts = w.ts;
     m.marker_ttl = w.ttl;
     m.marker_expires_us = w.expires_us;
@@ -511,20 +563,11 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
     m.clear_cols = w.clear;
     m.n_clear_cols = w.n_clear;
     m.delete_ts = w.ts - 1; /* replacing a collection deletes it just before the write */
-    if (apply(c, t, &m, err) != BASE_OK) {
+    if (!static_only && apply(c, t, &m, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    if (ws.n_cells > 0 || ws.n_clear > 0) {
-        storage_mutation_t sm = {
-            .pk = m.pk, .pk_len = m.pk_len, .token = m.token, .static_row = true};
-        sm.cells = ws.cells;
-        sm.n_cells = ws.n_cells;
-        sm.clear_cols = ws.clear;
-        sm.n_clear_cols = ws.n_clear;
-        sm.delete_ts = ws.ts - 1;
-        if (apply(c, t, &sm, err) != BASE_OK) {
-            return BASE_ERROR;
-        }
+    if (apply_static(c, t, &m, &ws, ws.ts - 1, err) != BASE_OK) {
+        return BASE_ERROR;
     }
     return BASE_OK;
 }
@@ -532,67 +575,153 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
 
 /* ---- UPDATE / DELETE ---------------------------------------------------------------------- */
 
-/* UPDATE and DELETE name rows by EQ/IN on the whole partition key and, unless
- * only static columns or whole partitions are touched, on the clustering key. */
-static int check_modification_where(const cql_table_t *t, const cql_relation_t *where,
-                                    size_t n_where, bool need_ck, bool allow_ck_slice,
+/* What the WHERE clause of an UPDATE or DELETE restricts of the primary key. */
+typedef struct where_shape_s {
+    bool ck_any;       /* some clustering column is restricted */
+    bool ck_full_eq;   /* every clustering column by = or IN */
+    bool pk_in, ck_in; /* an IN on the partition or the clustering key */
+} where_shape_t;
+
+
+/* UPDATE and DELETE name rows by = or IN on the whole partition key; UPDATE also on
+ * the whole clustering key unless it writes static columns only. Checked in
+ * Cassandra's order: the partition key, the clustering key, then other columns. */
+static int check_modification_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *where,
+                                    size_t n_where, bool update, bool need_ck, where_shape_t *shape,
                                     base_error_t *err)
 {
-    bool *seen = base_calloc(t->n_cols + 1, sizeof(bool));
-    int rc = BASE_OK;
-    for (size_t i = 0; i < n_where && rc == BASE_OK; i++) {
+    const char *stmt = update ? "UPDATE" : "DELETE";
+    bool *seen = base_arena_calloc(c->a, t->n_cols + 1, sizeof(bool));
+    bool *eq = base_arena_calloc(c->a, t->n_cols + 1, sizeof(bool));
+    const char *non_key = NULL, *pk_slice = NULL;
+    bool ck_slice = false;
+    memset(shape, 0, sizeof(*shape));
+    for (size_t i = 0; i < n_where; i++) {
         const cql_relation_t *r = &where[i];
-        if (r->lhs != CQL_LHS_COLUMN) {
-            rc = base_error_set(err, WIRE_ERR_INVALID,
-                                "Only column relations are supported in the WHERE clause of "
-                                "modification statements");
-            break;
+        bool is_eq = r->op == CQL_OP_EQ || r->op == CQL_OP_IN;
+        if (r->lhs == CQL_LHS_TOKEN) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "The token function cannot be used in WHERE clauses for %s "
+                                  "statements",
+                                  stmt);
         }
-        const cql_column_t *col = cql__column_find(t, r->columns[0]);
-        if (col == NULL) {
-            rc = base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", r->columns[0]);
-        } else if (col->kind != CQL_COL_PARTITION && col->kind != CQL_COL_CLUSTERING) {
-            rc = base_error_set(err, WIRE_ERR_INVALID,
-                                "Non PRIMARY KEY columns found in where clause: %s", col->name);
-        } else if (r->op != CQL_OP_EQ && r->op != CQL_OP_IN &&
-                   (col->kind == CQL_COL_PARTITION || !allow_ck_slice)) {
-            rc = base_error_set(err, WIRE_ERR_INVALID,
-                                col->kind == CQL_COL_PARTITION
-                                    ? "Only EQ and IN relation are supported on the partition key "
-                                      "(unless you use the token() function)"
-                                    : "Slice restrictions are not supported on the clustering "
-                                      "columns in UPDATE statements");
-        } else {
-            seen[col - t->cols] = true;
+        for (size_t k = 0; k < r->n_columns; k++) {
+            const cql_column_t *col = cql__column_find(t, r->columns[k]);
+            if (col == NULL) {
+                return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s",
+                                      r->columns[k]);
+            }
+            size_t idx = (size_t)(col - t->cols);
+            bool key = col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING;
+            if (!key || r->lhs == CQL_LHS_ELEMENT || r->op == CQL_OP_CONTAINS ||
+                r->op == CQL_OP_CONTAINS_KEY || r->op == CQL_OP_NEQ || r->op == CQL_OP_LIKE ||
+                r->op == CQL_OP_IS_NOT_NULL) {
+                if (key && r->op == CQL_OP_CONTAINS && !cql__type_is_collection(col->type)) {
+                    return base_error_set(err, WIRE_ERR_INVALID,
+                                          "Cannot use CONTAINS on non-collection column %s",
+                                          col->name);
+                }
+                if (non_key == NULL) {
+                    non_key = col->name;
+                }
+                continue;
+            }
+            seen[idx] = true;
+            eq[idx] |= is_eq;
+            shape->pk_in |= r->op == CQL_OP_IN && col->kind == CQL_COL_PARTITION;
+            shape->ck_in |= r->op == CQL_OP_IN && col->kind == CQL_COL_CLUSTERING;
+            if (!is_eq && col->kind == CQL_COL_PARTITION) {
+                pk_slice = col->name;
+            }
+            ck_slice |= !is_eq && col->kind == CQL_COL_CLUSTERING;
         }
     }
-    for (size_t i = 0; i < t->n_pk && rc == BASE_OK; i++) {
-        if (!seen[t->pk[i] - t->cols]) {
-            rc = base_error_set(err, WIRE_ERR_INVALID, "Some partition key parts are missing: %s",
-                                t->pk[i]->name);
-        }
+    const char *missing = unrestricted(c, t, true, seen);
+    if (missing != NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Some partition key parts are missing: %s",
+                              missing);
     }
-    for (size_t i = 0; need_ck && i < t->n_ck && rc == BASE_OK; i++) {
-        if (!seen[t->ck[i] - t->cols]) {
-            rc = base_error_set(err, WIRE_ERR_INVALID, "Some clustering keys are missing: %s",
-                                t->ck[i]->name);
-        }
+    if (pk_slice != NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Only EQ and IN relation are supported on the partition key "
+                              "(unless you use the token() function) for %s statements",
+                              stmt);
     }
-    base_free(seen);
-    return rc;
+    if (update && ck_slice) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Slice restrictions are not supported on the clustering columns in "
+                              "UPDATE statements");
+    }
+    missing = unrestricted(c, t, false, seen);
+    if (need_ck && missing != NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Some clustering keys are missing: %s",
+                              missing);
+    }
+    if (non_key != NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Non PRIMARY KEY columns found in where clause: %s", non_key);
+    }
+    shape->ck_full_eq = true;
+    for (size_t i = 0; i < t->n_ck; i++) {
+        shape->ck_any |= seen[t->ck[i] - t->cols];
+        shape->ck_full_eq &= eq[t->ck[i] - t->cols];
+    }
+    return BASE_OK;
 }
 
 
-/* Iterates the partition keys and clustering slices a modification names. */
+/* The partition keys and clustering slices a modification names; *none when an
+ * empty IN names no row at all (the statement then writes nothing). */
 static int modify_targets(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *where,
-                          size_t n_where, cql_plan_t *plan, base_error_t *err)
+                          size_t n_where, cql_plan_t *plan, bool *none, base_error_t *err)
 {
     if (cql__plan_where(c, t, where, n_where, false, plan, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    if (plan->scan || plan->n_keys == 0) {
+    if (plan->scan) {
         return base_error_set(err, WIRE_ERR_INVALID, "Some partition key parts are missing: %s",
                               t->pk[0]->name);
+    }
+    *none = plan->n_keys == 0 || (plan->ck_restricted && plan->n_slices == 0);
+    return BASE_OK;
+}
+
+
+/* Whether the conditions name static columns (*statics) and others (*regular); IF
+ * EXISTS asks about the row, so it counts as regular for a DELETE (Cassandra 4.0). */
+static void condition_columns(const cql_table_t *t, const cql_conditions_t *cond, bool *statics,
+                              bool *regular)
+{
+    for (size_t i = 0; i < cond->n; i++) {
+        const cql_column_t *col = cql__column_find(t, cond->conds[i].column);
+        if (col != NULL) {
+            *statics |= col->kind == CQL_COL_STATIC;
+            *regular |= col->kind != CQL_COL_STATIC;
+        }
+    }
+}
+
+
+/* The row a condition reads: the one at the statement's clustering key, or the
+ * partition's static row when the statement names no clustering column (NULL). */
+static const storage_bound_t *cas_row(const cql_table_t *t, const where_shape_t *shape,
+                                      const storage_bound_t *b)
+{
+    return t->n_ck > 0 && !shape->ck_any ? NULL : b;
+}
+
+
+static int cas_in(const where_shape_t *shape, const char *what, base_error_t *err)
+{
+    if (shape->pk_in) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "IN on the partition key is not supported with conditional %s", what);
+    }
+    if (shape->ck_in) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "IN on the clustering key columns is not supported with conditional "
+                              "%s",
+                              what);
     }
     return BASE_OK;
 }
@@ -605,30 +734,42 @@ int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
     if (cql__resolve_table(c, &q->table, &t, err) != BASE_OK || check_writable(t, err)) {
         return BASE_ERROR;
     }
-    bool only_static = q->n_assign > 0;
+    /* Assignments and conditions on static columns only need no clustering key:
+     * they write (and read) the partition's static row. */
+    bool statics = false, regular = false;
     for (size_t i = 0; i < q->n_assign; i++) {
         const cql_column_t *col = cql__column_find(t, q->assign[i].column);
-        only_static &= col != NULL && col->kind == CQL_COL_STATIC;
+        if (col != NULL) {
+            statics |= col->kind == CQL_COL_STATIC;
+            regular |= col->kind != CQL_COL_STATIC;
+        }
     }
-    if (check_modification_where(t, q->where, q->n_where, !only_static, false, err) != BASE_OK) {
+    condition_columns(t, &q->cond, &statics, &regular);
+    bool static_only = statics && !regular;
+    bool cas = cql__has_conditions(&q->cond);
+    where_shape_t shape;
+    if (check_modification_where(c, t, q->where, q->n_where, true, !static_only, &shape, err) !=
+        BASE_OK) {
         return BASE_ERROR;
     }
     cql_plan_t plan;
     cql_write_t w, ws;
-    if (modify_targets(c, t, q->where, q->n_where, &plan, err) != BASE_OK ||
+    bool none = false;
+    if (modify_targets(c, t, q->where, q->n_where, &plan, &none, err) != BASE_OK ||
         write_init(&w, c, t, &q->using_, true, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (cas && cas_in(&shape, "updates", err) != BASE_OK) {
         return BASE_ERROR;
     }
     size_t n_slices = plan.n_slices ? plan.n_slices : 1;
     bool one = plan.n_keys == 1;
-    if (cql__admit(c, t, cql__has_conditions(&q->cond) ? CQL_OP_LWT : CQL_OP_WRITE, one,
-                   one ? plan.tokens[0] : 0, err) != BASE_OK) {
+    if (cql__admit(c, t, cas ? CQL_OP_LWT : CQL_OP_WRITE, one, one ? plan.tokens[0] : 0, err) !=
+        BASE_OK) {
         return BASE_ERROR;
     }
-    if (cql__has_conditions(&q->cond) && (plan.n_keys > 1 || n_slices > 1)) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "IN on the clustering key columns is not supported with conditional "
-                              "updates");
+    if (none) {
+        return BASE_OK; /* an empty IN names no row */
     }
     for (size_t k = 0; k < plan.n_keys; k++) {
         for (size_t s = 0; s < n_slices; s++) {
@@ -639,11 +780,11 @@ int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
                 m.ck = plan.slices[s].start.key;
                 m.ck_len = plan.slices[s].start.len;
             }
-            if (cql__has_conditions(&q->cond)) {
+            if (cas) {
                 storage_bound_t b = {m.ck, m.ck_len, true};
                 bool go = false;
-                if (cql__lwt_check(c, t, plan.keys[k], m.token, &b, &q->cond, &go, err) !=
-                    BASE_OK) {
+                if (cql__lwt_check(c, t, plan.keys[k], m.token, cas_row(t, &shape, &b), &q->cond,
+                                   &go, err) != BASE_OK) {
                     return BASE_ERROR;
                 }
                 if (!go) {
@@ -665,19 +806,66 @@ int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
                     return BASE_ERROR;
                 }
             }
-            if (ws.n_cells > 0 || ws.n_clear > 0) {
-                storage_mutation_t sm = {
-                    .pk = m.pk, .pk_len = m.pk_len, .token = m.token, .static_row = true};
-                sm.cells = ws.cells, sm.n_cells = ws.n_cells;
-                sm.clear_cols = ws.clear, sm.n_clear_cols = ws.n_clear;
-                sm.delete_ts = ws.ts - 1;
-                if (apply(c, t, &sm, err) != BASE_OK) {
-                    return BASE_ERROR;
-                }
+            if (apply_static(c, t, &m, &ws, ws.ts - 1, err) != BASE_OK) {
+                return BASE_ERROR;
             }
         }
     }
     return BASE_OK;
+}
+
+
+/* The columns a DELETE names: checked before its WHERE clause, as Cassandra does. */
+static int delete_columns(const cql_table_t *t, const cql_delete_t *q, bool *statics, bool *regular,
+                          base_error_t *err)
+{
+    for (size_t i = 0; i < q->n_targets; i++) {
+        const cql_column_t *col = cql__column_find(t, q->targets[i].column);
+        if (col == NULL) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s",
+                                  q->targets[i].column);
+        }
+        if (col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Invalid identifier %s for deletion (should not be a PRIMARY "
+                                  "KEY part)",
+                                  col->name);
+        }
+        *statics |= col->kind == CQL_COL_STATIC;
+        *regular |= col->kind != CQL_COL_STATIC;
+    }
+    return BASE_OK;
+}
+
+
+/* What a DELETE's shape allows: specific columns need one row (or only static
+ * columns and no clustering key), conditions need the whole primary key unless
+ * they and the columns are static. */
+static int check_delete_shape(const cql_table_t *t, const cql_delete_t *q,
+                              const where_shape_t *shape, bool statics, bool regular,
+                              base_error_t *err)
+{
+    bool cas = cql__has_conditions(&q->cond);
+    bool cond_static = false, cond_regular = q->cond.if_exists;
+    condition_columns(t, &q->cond, &cond_static, &cond_regular);
+    if (cas && !shape->ck_full_eq) {
+        if (regular) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "DELETE statements must restrict all PRIMARY KEY columns with "
+                                  "equality relations in order to delete non static columns");
+        }
+        if (cond_regular) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "DELETE statements must restrict all PRIMARY KEY columns with "
+                                  "equality relations in order to use IF conditions on non "
+                                  "static columns");
+        }
+    }
+    if ((statics || regular) && !shape->ck_full_eq && (regular || shape->ck_any)) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Range deletions are not supported for specific columns");
+    }
+    return cas ? cas_in(shape, "deletions", err) : BASE_OK;
 }
 
 
@@ -688,9 +876,15 @@ int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err)
     if (cql__resolve_table(c, &q->table, &t, err) != BASE_OK || check_writable(t, err)) {
         return BASE_ERROR;
     }
+    bool statics = false, regular = false;
+    if (delete_columns(t, q, &statics, &regular, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
     bool columns = q->n_targets > 0;
-    if (check_modification_where(t, q->where, q->n_where, columns && !cql__has_conditions(&q->cond),
-                                 !columns, err) != BASE_OK) {
+    bool cas = cql__has_conditions(&q->cond);
+    where_shape_t shape;
+    if (check_modification_where(c, t, q->where, q->n_where, false, false, &shape, err) !=
+        BASE_OK) {
         return BASE_ERROR;
     }
     if (c->e->cfg.profile == CQL_PROFILE_COSMOS && !columns && q->cond.if_exists) {
@@ -699,16 +893,21 @@ int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err)
                               "Conditional delete of an entire row is not supported.");
     }
     cql_plan_t plan;
-    cql_write_t w;
-    if (modify_targets(c, t, q->where, q->n_where, &plan, err) != BASE_OK ||
+    cql_write_t w, ws;
+    bool none = false;
+    if (modify_targets(c, t, q->where, q->n_where, &plan, &none, err) != BASE_OK ||
+        check_delete_shape(t, q, &shape, statics, regular, err) != BASE_OK ||
         write_init(&w, c, t, &q->using_, false, err) != BASE_OK) {
         return BASE_ERROR;
     }
     size_t n_slices = plan.n_slices ? plan.n_slices : 1;
     bool one = plan.n_keys == 1;
-    if (cql__admit(c, t, cql__has_conditions(&q->cond) ? CQL_OP_LWT : CQL_OP_DELETE, one,
-                   one ? plan.tokens[0] : 0, err) != BASE_OK) {
+    if (cql__admit(c, t, cas ? CQL_OP_LWT : CQL_OP_DELETE, one, one ? plan.tokens[0] : 0, err) !=
+        BASE_OK) {
         return BASE_ERROR;
+    }
+    if (none) {
+        return BASE_OK; /* an empty IN names no row */
     }
     for (size_t k = 0; k < plan.n_keys; k++) {
         for (size_t s = 0; s < n_slices; s++) {
@@ -716,11 +915,11 @@ int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err)
                                     .pk_len = (size_t)plan.keys[k].len,
                                     .token = plan.tokens[k]};
             const cql_slice_t *sl = plan.n_slices ? &plan.slices[s] : NULL;
-            if (cql__has_conditions(&q->cond)) {
+            if (cas) {
                 storage_bound_t b = sl ? sl->start : (storage_bound_t){NULL, 0, true};
                 bool go = false;
-                if (cql__lwt_check(c, t, plan.keys[k], m.token, &b, &q->cond, &go, err) !=
-                    BASE_OK) {
+                if (cql__lwt_check(c, t, plan.keys[k], m.token, cas_row(t, &shape, &b), &q->cond,
+                                   &go, err) != BASE_OK) {
                     return BASE_ERROR;
                 }
                 if (!go) {
@@ -749,40 +948,24 @@ int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err)
                 m.ck = sl->start.key, m.ck_len = sl->start.len;
             }
             w.n_cells = 0, w.n_clear = 0;
-            bool statics = false;
+            ws = w;
+            ws.cells = NULL, ws.n_cells = ws.cap_cells = 0, ws.clear = NULL;
+            w.cells = NULL, w.cap_cells = 0, w.clear = NULL;
             for (size_t i = 0; i < q->n_targets; i++) {
-                const cql_delete_target_t *d = &q->targets[i];
-                const cql_column_t *col = cql__column_find(t, d->column);
-                if (col == NULL) {
-                    return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s",
-                                          d->column);
-                }
-                if (col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
-                    return base_error_set(err, WIRE_ERR_INVALID,
-                                          "Invalid identifier %s for deletion (should not be a "
-                                          "PRIMARY KEY part)",
-                                          col->name);
-                }
-                statics |= col->kind == CQL_COL_STATIC;
-                wire_value_t none = {NULL, WIRE_VALUE_NULL};
-                if (d->element != NULL && col->type->id == WIRE_TYPE_MAP) {
-                    wire_value_t key;
-                    if (cql__term_eval(d->element, col->type->sub[0], col->name, &c->binds, c->a,
-                                       &key, err) != BASE_OK) {
-                        return BASE_ERROR;
-                    }
-                    cql__write_cell(&w, col, key.ptr, key.len > 0 ? (size_t)key.len : 0, none,
-                                    true);
-                } else if (cql__multi_cell(col)) {
-                    cql__write_clear(&w, col);
-                } else {
-                    cql__write_cell(&w, col, NULL, 0, none, true);
+                const cql_column_t *col = cql__column_find(t, q->targets[i].column);
+                cql_write_t *dst = col->kind == CQL_COL_STATIC ? &ws : &w;
+                if (cql__delete_column(dst, col, &q->targets[i], &m, err) != BASE_OK) {
+                    return BASE_ERROR;
                 }
             }
-            m.static_row = statics && t->n_ck > 0 && sl == NULL;
-            m.cells = w.cells, m.n_cells = w.n_cells;
-            m.clear_cols = w.clear, m.n_clear_cols = w.n_clear;
-            if (apply(c, t, &m, err) != BASE_OK) {
+            if (w.n_cells > 0 || w.n_clear > 0) {
+                m.cells = w.cells, m.n_cells = w.n_cells;
+                m.clear_cols = w.clear, m.n_clear_cols = w.n_clear;
+                if (apply(c, t, &m, err) != BASE_OK) {
+                    return BASE_ERROR;
+                }
+            }
+            if (apply_static(c, t, &m, &ws, w.ts, err) != BASE_OK) {
                 return BASE_ERROR;
             }
         }
