@@ -281,6 +281,8 @@ static void serve_metrics(emu_admin_t *a, struct evhttp_request *req)
         .connections_accepted = s != NULL ? s->next_conn_id : 0,
         .durable = s != NULL && s->cfg->durable,
         .commitlog_bytes = ready && s != NULL && s->db != NULL ? storage_db_log_bytes(s->db) : 0,
+        .commitlog_syncs = ready && s != NULL && s->db != NULL ? storage_db_syncs(s->db) : 0,
+        .acks_waiting = s != NULL ? s->acks_waiting : 0,
     };
     if (ready) {
         ru_meter_snapshot(emu_metering_meter(a->metering), emu_metering_now_us(), &snap);

@@ -175,6 +175,12 @@ void emu_tls_error(struct bufferevent *bev, char *out, size_t cap)
     }
 }
 
+bool emu_tls_handshake_done(struct bufferevent *bev)
+{
+    SSL *ssl = bufferevent_openssl_get_ssl(bev);
+    return ssl != NULL && SSL_is_init_finished(ssl);
+}
+
 const char *emu_tls_version(struct bufferevent *bev)
 {
     SSL *ssl = bufferevent_openssl_get_ssl(bev);

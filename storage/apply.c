@@ -105,40 +105,52 @@ static size_t mutation_bytes(const storage_mutation_t *m)
 }
 
 
-static storage__row_t *find_target(storage_partition_t *p, const storage_mutation_t *m)
+/* Where the block of the row m targets is held, NULL if the row is not there. */
+static uint8_t **find_target(storage_partition_t *p, const storage_mutation_t *m)
 {
     if (p == NULL) {
         return NULL;
     }
-    return m->static_row ? p->statics : storage__partition_find_row(p, m->ck, m->ck_len);
+    if (m->static_row) {
+        return p->statics != NULL ? &p->statics : NULL;
+    }
+    storage__sl_node_t *n = storage__partition_find_row(p, m->ck, m->ck_len);
+    return n != NULL ? (uint8_t **)&n->item : NULL;
 }
 
 
+/* Decodes the row into the table's working row, applies m and encodes the
+ * result in place of the old block (whose bytes the working row borrows, so
+ * it is freed last). */
 static void write_row(storage_partition_t *p, const storage_mutation_t *m, int64_t now_us)
 {
-    storage__row_t *r = find_target(p, m);
-    bool is_new = r == NULL;
+    storage__row_t *r = &p->table->work;
+    uint8_t **slot = find_target(p, m);
+    uint8_t *old = slot != NULL ? *slot : NULL;
     int64_t shadow = m->static_row ? p->del_ts : storage__partition_row_shadow(p, m->ck, m->ck_len);
 
-    if (is_new) {
-        r = storage__row_new(m->static_row ? NULL : m->ck, m->static_row ? 0 : m->ck_len);
+    if (old == NULL) {
+        storage__row_init(r, m->static_row ? NULL : m->ck, m->static_row ? 0 : m->ck_len);
     } else {
+        storage__row_decode(old, r);
         p->bytes -= r->bytes;
     }
     apply_row(r, m, shadow, now_us);
 
-    if (!is_new) {
+    if (old != NULL) {
         /* Writes alone never empty a row: a deletion that frees cells
          * leaves its own tombstone in it. */
         BASE_ASSERT(!storage__row_is_empty(r));
+        *slot = storage__row_encode(r);
         p->bytes += r->bytes;
+        base_free(old);
     } else if (storage__row_is_empty(r)) {
-        storage__row_free(r);
+        return;
     } else if (m->static_row) {
-        p->statics = r;
+        p->statics = storage__row_encode(r);
         p->bytes += r->bytes;
     } else {
-        storage__partition_add_row(p, r);
+        storage__partition_add_row(p, storage__row_encode(r), r->bytes);
     }
 }
 
@@ -165,8 +177,12 @@ void storage__apply(storage_table_t *t, const storage_mutation_t *m, int64_t now
 
     uint64_t hash = storage__table_hash(m->token, m->pk, m->pk_len);
     storage_partition_t *p = storage__table_lookup(t, m->token, m->pk, m->pk_len, hash);
-    storage__row_t *before = find_target(p, m);
-    bool row_existed = before != NULL && storage__row_is_live(before, now_us);
+    uint8_t **before = find_target(p, m);
+    bool row_existed = false;
+    if (before != NULL) {
+        storage__row_decode(*before, &t->work);
+        row_existed = storage__row_is_live(&t->work, now_us);
+    }
 
     bool is_new = p == NULL;
     if (is_new) {
@@ -205,4 +221,28 @@ void storage__apply(storage_table_t *t, const storage_mutation_t *m, int64_t now
             storage__partition_free(p);
         }
     }
+}
+
+
+int storage_apply_batch(storage_db_t *db, const storage_batch_item_t *items, size_t n,
+                        int64_t now_us, storage_write_stats_t *stats)
+{
+    if (n == 0) {
+        return BASE_OK;
+    }
+    if (n == 1) {
+        return storage_apply(items[0].t, items[0].m, now_us, stats);
+    }
+    /* One record for the whole batch, logged before memory changes. */
+    if (db->dur != NULL && storage__log_batch(db, items, n, now_us) != BASE_OK) {
+        if (stats != NULL) {
+            memset(stats, 0, n * sizeof(*stats));
+        }
+        return BASE_EIO;
+    }
+    for (size_t i = 0; i < n; i++) {
+        BASE_ASSERT(items[i].t->db == db);
+        storage__apply(items[i].t, items[i].m, now_us, stats != NULL ? &stats[i] : NULL);
+    }
+    return BASE_OK;
 }

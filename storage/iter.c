@@ -30,6 +30,7 @@ struct storage_row_iter_s {
     bool reverse;
     int64_t now_us;
     size_t tombstones;
+    storage__cellbuf_t view; /* the cells of the last view */
 };
 
 struct storage_part_iter_s {
@@ -46,8 +47,9 @@ struct storage_part_iter_s {
 
 static bool not_after_end(const void *item, const void *ctx)
 {
-    const storage__row_t *r = item;
-    return storage__bound_before_end(r->ck, r->ck_len, ctx);
+    size_t len;
+    const uint8_t *ck = storage__blk_ck(item, &len);
+    return storage__bound_before_end(ck, len, ctx);
 }
 
 
@@ -79,6 +81,7 @@ storage_row_iter_t *storage_row_iter_new(storage_partition_t *p, const storage_b
     it->reverse = reverse;
     it->now_us = now_us;
     it->tombstones = 0;
+    it->view = (storage__cellbuf_t){NULL, 0};
     return it;
 }
 
@@ -102,14 +105,15 @@ bool storage_row_iter_next(storage_row_iter_t *it, storage_row_view_t *out)
                             : it->reverse   ? it->pos->prev
                                             : it->pos->next[0];
     for (; n != NULL; n = it->reverse ? n->prev : n->next[0]) {
-        storage__row_t *r = n->item;
-        bool inside = it->reverse ? storage__bound_after_start(r->ck, r->ck_len, &it->start)
-                                  : storage__bound_before_end(r->ck, r->ck_len, &it->end);
+        size_t len;
+        const uint8_t *ck = storage__blk_ck(n->item, &len);
+        bool inside = it->reverse ? storage__bound_after_start(ck, len, &it->start)
+                                  : storage__bound_before_end(ck, len, &it->end);
         if (!inside) {
             break;
         }
         it->pos = n;
-        it->tombstones += storage__row_view(r, it->t, it->now_us, out);
+        it->tombstones += storage__row_view(n->item, &it->view, it->now_us, out);
         if (out->has_marker || out->n_cells > 0) {
             return true;
         }
@@ -128,6 +132,9 @@ size_t storage_row_iter_tombstones(const storage_row_iter_t *it)
 
 void storage_row_iter_free(storage_row_iter_t *it)
 {
+    if (it != NULL) {
+        base_free(it->view.cells);
+    }
     base_free(it);
 }
 

@@ -10,6 +10,9 @@
  * arrival order; rt_max_ts lets the common write, newer than all of them,
  * skip the scan.
  *
+ * Rows are encoded blocks (row.c): a deletion decodes each row it reaches
+ * into the table's working row, purges it and encodes what is left.
+ *
  * Invariants: no row in the skiplist is empty (storage__row_is_empty);
  * bytes = pk_len + the bytes of every row and of the static row.
  */
@@ -18,15 +21,16 @@
 
 static int row_cmp(const void *item, const void *key)
 {
-    const storage__row_t *r = item;
     const storage_bound_t *k = key;
-    return storage__key_cmp(r->ck, r->ck_len, k->key, k->len);
+    size_t len;
+    const uint8_t *ck = storage__blk_ck(item, &len);
+    return storage__key_cmp(ck, len, k->key, k->len);
 }
 
 
 static void row_free_item(void *item)
 {
-    storage__row_free(item);
+    base_free(item);
 }
 
 
@@ -69,7 +73,8 @@ void storage__partition_free(storage_partition_t *p)
         return;
     }
     storage__sl_fini(&p->rows, row_free_item);
-    storage__row_free(p->statics);
+    base_free(p->statics);
+    base_free(p->static_view.cells);
     rts_free(p);
     base_free(p->pk);
     base_free(p);
@@ -88,20 +93,21 @@ bool storage__partition_has_state(const storage_partition_t *p)
 }
 
 
-storage__row_t *storage__partition_find_row(const storage_partition_t *p, const uint8_t *ck,
-                                            size_t ck_len)
+storage__sl_node_t *storage__partition_find_row(const storage_partition_t *p, const uint8_t *ck,
+                                                size_t ck_len)
 {
     storage_bound_t key = {.key = ck, .len = ck_len};
-    storage__sl_node_t *n = storage__sl_find(&p->rows, storage__key_hint(ck, ck_len), &key);
-    return n != NULL ? n->item : NULL;
+    return storage__sl_find(&p->rows, storage__key_hint(ck, ck_len), &key);
 }
 
 
-void storage__partition_add_row(storage_partition_t *p, storage__row_t *r)
+void storage__partition_add_row(storage_partition_t *p, uint8_t *blk, size_t bytes)
 {
-    storage_bound_t key = {.key = r->ck, .len = r->ck_len};
-    storage__sl_insert(&p->rows, r, storage__key_hint(r->ck, r->ck_len), &key);
-    p->bytes += r->bytes;
+    size_t len;
+    const uint8_t *ck = storage__blk_ck(blk, &len);
+    storage_bound_t key = {.key = ck, .len = len};
+    storage__sl_insert(&p->rows, blk, storage__key_hint(ck, len), &key);
+    p->bytes += bytes;
 }
 
 
@@ -136,18 +142,39 @@ int64_t storage__partition_row_shadow(const storage_partition_t *p, const uint8_
 static storage__sl_node_t *purge_row(storage_partition_t *p, storage__sl_node_t *n, int64_t ts)
 {
     storage__sl_node_t *next = n->next[0];
-    storage__row_t *r = n->item;
+    storage__row_t *r = &p->table->work;
+    uint8_t *old = n->item;
+    storage__row_decode(old, r);
     p->bytes -= r->bytes;
     storage__row_purge(r, ts);
     if (storage__row_is_empty(r)) {
         storage_bound_t key = {.key = r->ck, .len = r->ck_len};
         storage__sl_remove(&p->rows, storage__key_hint(r->ck, r->ck_len), &key);
-        storage__row_free(r);
         p->table->epoch++;
     } else {
+        n->item = storage__row_encode(r);
         p->bytes += r->bytes;
     }
+    base_free(old);
     return next;
+}
+
+
+/* The static row's purge: dropped when nothing is left of it. */
+static void purge_static(storage_partition_t *p, int64_t ts)
+{
+    storage__row_t *r = &p->table->work;
+    uint8_t *old = p->statics;
+    storage__row_decode(old, r);
+    p->bytes -= r->bytes;
+    storage__row_purge(r, ts);
+    if (storage__row_is_empty(r)) {
+        p->statics = NULL;
+    } else {
+        p->statics = storage__row_encode(r);
+        p->bytes += r->bytes;
+    }
+    base_free(old);
 }
 
 
@@ -163,14 +190,7 @@ void storage__partition_delete(storage_partition_t *p, int64_t ts)
         n = purge_row(p, n, ts);
     }
     if (p->statics != NULL) {
-        p->bytes -= p->statics->bytes;
-        storage__row_purge(p->statics, ts);
-        if (storage__row_is_empty(p->statics)) {
-            storage__row_free(p->statics);
-            p->statics = NULL;
-        } else {
-            p->bytes += p->statics->bytes;
-        }
+        purge_static(p, ts);
     }
 
     /* Range tombstones at or below ts say nothing the partition's doesn't. */
@@ -192,8 +212,9 @@ void storage__partition_delete(storage_partition_t *p, int64_t ts)
 
 static bool before_start(const void *item, const void *ctx)
 {
-    const storage__row_t *r = item;
-    return !storage__bound_after_start(r->ck, r->ck_len, ctx);
+    size_t len;
+    const uint8_t *ck = storage__blk_ck(item, &len);
+    return !storage__bound_after_start(ck, len, ctx);
 }
 
 
@@ -259,8 +280,9 @@ void storage__partition_delete_range(storage_partition_t *p, const storage_bound
     }
     storage__sl_node_t *n = storage__partition_seek(p, start);
     while (n != NULL) {
-        storage__row_t *r = n->item;
-        if (!storage__bound_before_end(r->ck, r->ck_len, end)) {
+        size_t len;
+        const uint8_t *ck = storage__blk_ck(n->item, &len);
+        if (!storage__bound_before_end(ck, len, end)) {
             break;
         }
         n = purge_row(p, n, ts);
@@ -295,7 +317,7 @@ bool storage_partition_static(storage_partition_t *p, int64_t now_us, storage_ro
     if (p->statics == NULL) {
         return false;
     }
-    storage__row_view(p->statics, p->table, now_us, out);
+    storage__row_view(p->statics, &p->static_view, now_us, out);
     out->is_static = true;
     out->ck = NULL;
     out->ck_len = 0;

@@ -117,6 +117,7 @@ void storage__table_free(storage_table_t *t)
     index_fini(t);
     deferred_free_all(t);
     base_free(t->deferred);
+    storage__row_fini(&t->work);
     base_free(t);
 }
 

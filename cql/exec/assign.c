@@ -166,7 +166,9 @@ static wire_value_t udt_with_field(base_arena_t *a, const wire_type_t *u, wire_v
             fields[i] = (wire_value_t){NULL, WIRE_VALUE_NULL};
         }
     }
-    fields[k] = v.len == WIRE_VALUE_UNSET ? fields[k] : v;
+    if (v.len != WIRE_VALUE_UNSET) { /* an unset value keeps the stored field */
+        fields[k] = v;
+    }
     base_buf_t b;
     base_buf_init(&b);
     for (size_t i = 0; i < n; i++) {

@@ -14,7 +14,8 @@ typedef struct desc_s {
 } desc_t;
 
 
-static void bind(desc_t *d, int idx, const char *name, const wire_type_t *type)
+/* Names bind marker idx (its column, its table) in the prepared metadata. */
+static void name_bind(desc_t *d, int idx, const char *name, const wire_type_t *type)
 {
     if (idx < 0 || (size_t)idx >= d->n_binds) {
         return;
@@ -27,43 +28,43 @@ static void bind(desc_t *d, int idx, const char *name, const wire_type_t *type)
 
 
 /* Walks a term whose value has the given type, naming the markers inside it. */
-static void term(desc_t *d, const cql_term_t *t, const char *name, const wire_type_t *type)
+static void describe_term(desc_t *d, const cql_term_t *t, const char *name, const wire_type_t *type)
 {
     if (t == NULL || type == NULL) {
         return;
     }
     switch (t->kind) {
     case CQL_TERM_BIND:
-        bind(d, t->bind_index, t->bind_name ? t->bind_name : name, type);
+        name_bind(d, t->bind_index, t->bind_name ? t->bind_name : name, type);
         break;
     case CQL_TERM_LIST:
     case CQL_TERM_SET:
         for (size_t i = 0; i < t->n_items && type->n_sub >= 1; i++) {
-            term(d, t->items[i], name, type->sub[0]);
+            describe_term(d, t->items[i], name, type->sub[0]);
         }
         break;
     case CQL_TERM_MAP:
         for (size_t i = 0; i < t->n_items && type->n_sub >= 2; i++) {
-            term(d, t->items[i], name, type->sub[i % 2]);
+            describe_term(d, t->items[i], name, type->sub[i % 2]);
         }
         break;
     case CQL_TERM_TUPLE:
         for (size_t i = 0; i < t->n_items && i < type->n_sub; i++) {
-            term(d, t->items[i], name, type->sub[i]);
+            describe_term(d, t->items[i], name, type->sub[i]);
         }
         break;
     case CQL_TERM_UDT:
         for (size_t i = 0; i < t->n_items; i++) {
             for (size_t k = 0; type->field_names && k < type->n_sub; k++) {
                 if (strcmp(type->field_names[k], t->field_names[i]) == 0) {
-                    term(d, t->items[i], t->field_names[i], type->sub[k]);
+                    describe_term(d, t->items[i], t->field_names[i], type->sub[k]);
                 }
             }
         }
         break;
     case CQL_TERM_FUNCTION:
         for (size_t i = 0; i < t->n_items; i++) {
-            term(d, t->items[i], name, cql__type_native("blob"));
+            describe_term(d, t->items[i], name, cql__type_native("blob"));
         }
         break;
     default:
@@ -72,7 +73,7 @@ static void term(desc_t *d, const cql_term_t *t, const char *name, const wire_ty
 }
 
 
-static const cql_column_t *column(desc_t *d, const char *name, base_error_t *err)
+static const cql_column_t *find_column(desc_t *d, const char *name, base_error_t *err)
 {
     const cql_column_t *col = cql__column_find(d->t, name);
     if (col == NULL) {
@@ -82,7 +83,7 @@ static const cql_column_t *column(desc_t *d, const char *name, base_error_t *err
 }
 
 
-static const wire_type_t *list_of(desc_t *d, const wire_type_t *t)
+static const wire_type_t *frozen_list_of(desc_t *d, const wire_type_t *t)
 {
     return cql__type_collection(d->c->a, WIRE_TYPE_LIST, true, &t, 1);
 }
@@ -103,22 +104,22 @@ static void tuple_relation(desc_t *d, const cql_relation_t *r)
         cql__type_collection(d->c->a, WIRE_TYPE_TUPLE, true, types, r->n_columns);
     const char *name = base_arena_sprintf(d->c->a, "(%s)", r->columns[0]);
     if (r->op == CQL_OP_IN) {
-        term(d, r->rhs, name, list_of(d, tt));
+        describe_term(d, r->rhs, name, frozen_list_of(d, tt));
         for (size_t k = 0; k < r->n_in; k++) {
-            term(d, r->in_values[k], name, tt);
+            describe_term(d, r->in_values[k], name, tt);
         }
         return;
     }
-    term(d, r->rhs, name, tt);
+    describe_term(d, r->rhs, name, tt);
 }
 
 
-static int where(desc_t *d, const cql_relation_t *rel, size_t n, base_error_t *err)
+static int describe_where(desc_t *d, const cql_relation_t *rel, size_t n, base_error_t *err)
 {
     for (size_t i = 0; i < n; i++) {
         const cql_relation_t *r = &rel[i];
         if (r->lhs == CQL_LHS_TOKEN) {
-            term(d, r->rhs, "partition key token", cql__native_bigint());
+            describe_term(d, r->rhs, "partition key token", cql__native_bigint());
             continue;
         }
         if (r->lhs == CQL_LHS_TUPLE) {
@@ -128,16 +129,16 @@ static int where(desc_t *d, const cql_relation_t *rel, size_t n, base_error_t *e
         if (r->lhs != CQL_LHS_COLUMN && r->lhs != CQL_LHS_ELEMENT) {
             continue;
         }
-        const cql_column_t *col = column(d, r->columns[0], err);
+        const cql_column_t *col = find_column(d, r->columns[0], err);
         if (col == NULL) {
             return BASE_ERROR;
         }
         if (r->lhs == CQL_LHS_ELEMENT) {
             if (col->type->id == WIRE_TYPE_MAP) {
-                term(d, r->element, base_arena_sprintf(d->c->a, "key(%s)", col->name),
-                     col->type->sub[0]);
-                term(d, r->rhs, base_arena_sprintf(d->c->a, "value(%s)", col->name),
-                     col->type->sub[1]);
+                describe_term(d, r->element, base_arena_sprintf(d->c->a, "key(%s)", col->name),
+                              col->type->sub[0]);
+                describe_term(d, r->rhs, base_arena_sprintf(d->c->a, "value(%s)", col->name),
+                              col->type->sub[1]);
             }
             continue;
         }
@@ -152,70 +153,70 @@ static int where(desc_t *d, const cql_relation_t *rel, size_t n, base_error_t *e
         }
         if (r->op == CQL_OP_IN) {
             if (r->rhs != NULL) {
-                term(d, r->rhs, base_arena_sprintf(d->c->a, "in(%s)", col->name),
-                     list_of(d, col->type));
+                describe_term(d, r->rhs, base_arena_sprintf(d->c->a, "in(%s)", col->name),
+                              frozen_list_of(d, col->type));
             }
             for (size_t k = 0; k < r->n_in; k++) {
-                term(d, r->in_values[k], col->name, col->type);
+                describe_term(d, r->in_values[k], col->name, col->type);
             }
             continue;
         }
-        term(d, r->rhs, col->name, type);
+        describe_term(d, r->rhs, col->name, type);
     }
     return BASE_OK;
 }
 
 
-static void using_(desc_t *d, const cql_using_t *u)
+static void describe_using(desc_t *d, const cql_using_t *u)
 {
-    term(d, u->ttl, "[ttl]", cql__native_int());
-    term(d, u->timestamp, "[timestamp]", cql__native_bigint());
+    describe_term(d, u->ttl, "[ttl]", cql__native_int());
+    describe_term(d, u->timestamp, "[timestamp]", cql__native_bigint());
 }
 
 
-static int conditions(desc_t *d, const cql_conditions_t *cond, base_error_t *err)
+static int describe_conditions(desc_t *d, const cql_conditions_t *cond, base_error_t *err)
 {
     for (size_t i = 0; i < cond->n; i++) {
-        const cql_column_t *col = column(d, cond->conds[i].column, err);
+        const cql_column_t *col = find_column(d, cond->conds[i].column, err);
         if (col == NULL) {
             return BASE_ERROR;
         }
-        term(d, cond->conds[i].rhs, col->name, col->type);
+        describe_term(d, cond->conds[i].rhs, col->name, col->type);
         for (size_t k = 0; k < cond->conds[i].n_in; k++) {
-            term(d, cond->conds[i].in_values[k], col->name, col->type);
+            describe_term(d, cond->conds[i].in_values[k], col->name, col->type);
         }
     }
     return BASE_OK;
 }
 
 
-static int assignments(desc_t *d, const cql_update_t *q, base_error_t *err)
+static int describe_assignments(desc_t *d, const cql_update_t *q, base_error_t *err)
 {
     for (size_t i = 0; i < q->n_assign; i++) {
         const cql_assignment_t *as = &q->assign[i];
-        const cql_column_t *col = column(d, as->column, err);
+        const cql_column_t *col = find_column(d, as->column, err);
         if (col == NULL) {
             return BASE_ERROR;
         }
         const wire_type_t *type = col->type;
         if (as->kind == CQL_ASSIGN_ELEMENT) {
             bool map = type->id == WIRE_TYPE_MAP;
-            term(d, as->key, base_arena_sprintf(d->c->a, "key(%s)", col->name),
-                 map ? type->sub[0] : cql__native_int());
+            describe_term(d, as->key, base_arena_sprintf(d->c->a, "key(%s)", col->name),
+                          map ? type->sub[0] : cql__native_int());
             type = type->n_sub ? type->sub[map ? 1 : 0] : type;
-            term(d, as->value, base_arena_sprintf(d->c->a, "value(%s)", col->name), type);
+            describe_term(d, as->value, base_arena_sprintf(d->c->a, "value(%s)", col->name), type);
             continue;
         }
         if (as->kind == CQL_ASSIGN_SUB && type->id == WIRE_TYPE_MAP) {
             type = cql__type_collection(d->c->a, WIRE_TYPE_SET, true, &type->sub[0], 1);
         }
-        term(d, as->value, col->name, type);
+        describe_term(d, as->value, col->name, type);
     }
     return BASE_OK;
 }
 
 
-static int resolve(desc_t *d, const cql_qname_t *q, base_error_t *err)
+static int resolve_table(desc_t *d, const cql_qname_t *q, base_error_t *err)
 {
     cql_table_t *t = NULL;
     if (cql__resolve_table(d->c, q, &t, err) != BASE_OK) {
@@ -230,62 +231,64 @@ static int describe_stmt(desc_t *d, const cql_stmt_t *st, base_error_t *err)
 {
     switch (st->kind) {
     case CQL_STMT_SELECT:
-        if (resolve(d, &st->u.select.table, err) != BASE_OK ||
-            where(d, st->u.select.where, st->u.select.n_where, err) != BASE_OK) {
+        if (resolve_table(d, &st->u.select.table, err) != BASE_OK ||
+            describe_where(d, st->u.select.where, st->u.select.n_where, err) != BASE_OK) {
             return BASE_ERROR;
         }
-        term(d, st->u.select.limit, "[limit]", cql__native_int());
-        term(d, st->u.select.per_partition_limit, "[per_partition_limit]", cql__native_int());
+        describe_term(d, st->u.select.limit, "[limit]", cql__native_int());
+        describe_term(d, st->u.select.per_partition_limit, "[per_partition_limit]",
+                      cql__native_int());
         return BASE_OK;
     case CQL_STMT_INSERT: {
         const cql_insert_t *q = &st->u.insert;
-        if (resolve(d, &q->table, err) != BASE_OK) {
+        if (resolve_table(d, &q->table, err) != BASE_OK) {
             return BASE_ERROR;
         }
         for (size_t i = 0; i < q->n_columns; i++) {
-            const cql_column_t *col = column(d, q->columns[i], err);
+            const cql_column_t *col = find_column(d, q->columns[i], err);
             if (col == NULL) {
                 return BASE_ERROR;
             }
-            term(d, q->values[i], col->name, col->type);
+            describe_term(d, q->values[i], col->name, col->type);
         }
-        term(d, q->json, "[json]", cql__native_text());
-        using_(d, &q->using_);
+        describe_term(d, q->json, "[json]", cql__native_text());
+        describe_using(d, &q->using_);
         return BASE_OK;
     }
     case CQL_STMT_UPDATE: {
         const cql_update_t *q = &st->u.update;
-        if (resolve(d, &q->table, err) != BASE_OK) {
+        if (resolve_table(d, &q->table, err) != BASE_OK) {
             return BASE_ERROR;
         }
-        using_(d, &q->using_);
-        if (assignments(d, q, err) != BASE_OK || where(d, q->where, q->n_where, err) != BASE_OK) {
+        describe_using(d, &q->using_);
+        if (describe_assignments(d, q, err) != BASE_OK ||
+            describe_where(d, q->where, q->n_where, err) != BASE_OK) {
             return BASE_ERROR;
         }
-        return conditions(d, &q->cond, err);
+        return describe_conditions(d, &q->cond, err);
     }
     case CQL_STMT_DELETE: {
         const cql_delete_t *q = &st->u.del;
-        if (resolve(d, &q->table, err) != BASE_OK) {
+        if (resolve_table(d, &q->table, err) != BASE_OK) {
             return BASE_ERROR;
         }
         for (size_t i = 0; i < q->n_targets; i++) {
-            const cql_column_t *col = column(d, q->targets[i].column, err);
+            const cql_column_t *col = find_column(d, q->targets[i].column, err);
             if (col == NULL) {
                 return BASE_ERROR;
             }
             if (q->targets[i].element != NULL && col->type->n_sub > 0) {
-                term(d, q->targets[i].element, col->name, col->type->sub[0]);
+                describe_term(d, q->targets[i].element, col->name, col->type->sub[0]);
             }
         }
-        using_(d, &q->using_);
-        if (where(d, q->where, q->n_where, err) != BASE_OK) {
+        describe_using(d, &q->using_);
+        if (describe_where(d, q->where, q->n_where, err) != BASE_OK) {
             return BASE_ERROR;
         }
-        return conditions(d, &q->cond, err);
+        return describe_conditions(d, &q->cond, err);
     }
     case CQL_STMT_BATCH:
-        using_(d, &st->u.batch.using_);
+        describe_using(d, &st->u.batch.using_);
         for (size_t i = 0; i < st->u.batch.n_stmts; i++) {
             if (describe_stmt(d, st->u.batch.stmts[i], err) != BASE_OK) {
                 return BASE_ERROR;
@@ -345,7 +348,7 @@ static void pk_indexes(desc_t *d, const cql_stmt_t *st, cql_prepared_t *p)
 }
 
 
-static bool conditional(const cql_stmt_t *st)
+static bool is_conditional(const cql_stmt_t *st)
 {
     switch (st->kind) {
     case CQL_STMT_INSERT:
@@ -378,7 +381,7 @@ int cql__describe(cql_ctx_t *c, const cql_stmt_t *st, cql_prepared_t *p, base_er
     if (st->kind == CQL_STMT_SELECT) {
         return cql__select_columns(c, &st->u.select, d.t, &p->cols, &p->n_cols, err);
     }
-    if (conditional(st) && d.t != NULL) {
+    if (is_conditional(st) && d.t != NULL) {
         p->cols = base_arena_calloc(c->a, 1, sizeof(*p->cols));
         p->cols[0] =
             (wire_col_spec_t){d.t->ks->name, d.t->name, "[applied]", cql__native_boolean()};

@@ -3,9 +3,9 @@
  * the schema and storage. The engine's entry points and prepared cache
  * (engine.c), bind and result metadata (describe.c), stored rows rebuilt as
  * values (rows.c), WHERE clauses turned into plans (select_plan.c), SELECT
- * (select.c), writes (modify.c, with UPDATE's SET clause in assign.c),
- * conditions (lwt.c) and BATCH (batch.c). Private to cql/exec/: nothing else
- * in cql/ includes it.
+ * (select.c, its selectors in selection.c), writes (modify.c, with UPDATE's SET clause in
+ * assign.c), conditions (lwt.c) and BATCH (batch.c). Private to cql/exec/: nothing else in cql/
+ * includes it.
  */
 #ifndef CQL_EXEC_EXEC_H
 #define CQL_EXEC_EXEC_H
@@ -91,6 +91,9 @@ size_t cql__mutation_bytes(const storage_mutation_t *m);
  * log cannot take it. */
 int cql__write_now(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t *m,
                    base_error_t *err);
+/* Writes a checked batch's deferred mutations (c->pending) as one storage batch,
+ * one commit log record, so a crash leaves all or none; meters each. */
+int cql__write_pending(cql_ctx_t *c, base_error_t *err);
 
 /* Decides a conditional write and sets the [applied] result; *go says whether
  * to apply it. ck NULL reads the partition's static row (a statement naming no
@@ -141,6 +144,33 @@ bool cql__rec_read(cql_ctx_t *c, const cql_table_t *t, wire_value_t pk, int64_t 
 
 /* Encodes the clustering prefix of n values (ck[0..n)) into b. */
 void cql__ck_encode(base_buf_t *b, const cql_table_t *t, const wire_value_t *vals, size_t n);
+
+/* ---- selection (selection.c) ------------------------------------------------------- */
+
+/* The compiled selectors of a SELECT, in the request arena. The output
+ * columns also hold the aggregate state of the current group. */
+typedef struct cql_sel_s {
+    size_t n;
+    struct cql_out_col_s *out; /* n output columns, private to selection.c */
+    wire_col_spec_t *specs;    /* result metadata ("[json]" for SELECT JSON) */
+    const char **names;        /* selector names, kept for SELECT JSON keys */
+    bool aggregate;
+    bool json;
+} cql_sel_t;
+
+int cql__sel_compile(cql_ctx_t *c, const cql_select_t *q, const cql_table_t *t, cql_sel_t *sel,
+                     base_error_t *err);
+/* The cosmos profile refuses aggregates over clustering columns. */
+int cql__sel_refuse_cosmos(const cql_table_t *t, const cql_sel_t *sel, base_error_t *err);
+/* Cells per result row: n, or 1 for SELECT JSON. */
+size_t cql__sel_width(const cql_sel_t *sel);
+/* Projects rec into row (cql__sel_width cells); returns the bytes returned. */
+size_t cql__sel_project(cql_ctx_t *c, const cql_table_t *t, const cql_sel_t *sel,
+                        const cql_rec_t *rec, wire_value_t *row);
+/* Folds rec into the aggregate state (plain columns keep the group's first row). */
+void cql__sel_accumulate(cql_ctx_t *c, const cql_table_t *t, cql_sel_t *sel, const cql_rec_t *rec);
+/* Writes the aggregate row into row (n cells) and resets the state for the next group. */
+void cql__sel_aggregate_row(cql_ctx_t *c, cql_sel_t *sel, wire_value_t *row);
 
 /* ---- plans (select_plan.c) ---------------------------------------------------------- */
 

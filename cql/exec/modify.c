@@ -223,6 +223,23 @@ static void note_write(cql_ctx_t *c, const cql_table_t *t, const storage_mutatio
         st->bytes_ttl += ws->bytes_written;
     }
     cql__note_token(c, t, m->token);
+    /* compaction_large_partition_warning_threshold_mb: flagged when a write takes the
+     * partition past it (Cassandra logs it when compacting; never a refusal). */
+    size_t large = c->e->cfg.guardrails.large_partition_mb * 1024 * 1024;
+    if (large > 0 && ws->partition_bytes >= large &&
+        ws->partition_bytes - ws->bytes_written < large) {
+        st->guardrails |= CQL_GUARD_LARGE_PARTITION;
+        st->large_partition_bytes = ws->partition_bytes;
+        st->large_partition_token = m->token;
+        if (c->e->cfg.profile == CQL_PROFILE_COSMOS) {
+            cql__warn(c,
+                      "Partition of %s.%s with token %lld is now %zu bytes, past "
+                      "compaction_large_partition_warning_threshold_mb (%zu MB); an advisory: "
+                      "Azure Cosmos DB allows 20 GB per logical partition",
+                      t->ks->name, t->name, (long long)m->token, ws->partition_bytes,
+                      c->e->cfg.guardrails.large_partition_mb);
+        }
+    }
 }
 
 
@@ -257,6 +274,34 @@ int cql__write_now(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t 
         return BASE_ERROR;
     }
     note_write(c, t, m, &ws);
+    return BASE_OK;
+}
+
+
+/* Applies a checked batch's mutations as one storage batch: one commit log record, so a
+ * crash leaves all of them or none. A record that cannot be logged changes nothing. */
+int cql__write_pending(cql_ctx_t *c, base_error_t *err)
+{
+    if (c->n_pending == 0) {
+        return BASE_OK;
+    }
+    storage_batch_item_t *items = base_arena_alloc(c->a, c->n_pending * sizeof(*items));
+    storage_write_stats_t *ws = base_arena_alloc(c->a, c->n_pending * sizeof(*ws));
+    for (size_t i = 0; i < c->n_pending; i++) {
+        items[i] = (storage_batch_item_t){c->pending[i].t->st, &c->pending[i].m};
+    }
+    if (storage_apply_batch(c->e->db, items, c->n_pending, c->now_us, ws) != BASE_OK) {
+        const cql_table_t *t = c->pending[0].t;
+        base_error_set(err, WIRE_ERR_WRITE_FAILURE,
+                       "Write to %s.%s failed: the commit log could not be written (see the "
+                       "emulator's log); no statement of the batch was applied",
+                       t->ks->name, t->name);
+        wire_error_detail_write_failure(err, c->out->stats.consistency, 0, 1, 1, "UNLOGGED_BATCH");
+        return BASE_ERROR;
+    }
+    for (size_t i = 0; i < c->n_pending; i++) {
+        note_write(c, c->pending[i].t, &c->pending[i].m, &ws[i]);
+    }
     return BASE_OK;
 }
 
@@ -307,7 +352,10 @@ static size_t row_bytes_after(cql_ctx_t *c, const cql_table_t *t, const storage_
 }
 
 
-static int apply(cql_ctx_t *c, const cql_table_t *t, storage_mutation_t *m, base_error_t *err)
+/* Refuses a row past the Cosmos DB item limit (cosmos profile), then writes m
+ * now or, inside a batch, queues it until the whole batch has been checked. */
+static int write_or_defer(cql_ctx_t *c, const cql_table_t *t, storage_mutation_t *m,
+                          base_error_t *err)
 {
     bool cosmos = c->e->cfg.profile == CQL_PROFILE_COSMOS;
     size_t bytes = cosmos ? row_bytes_after(c, t, m) : 0;
@@ -325,23 +373,6 @@ static int apply(cql_ctx_t *c, const cql_table_t *t, storage_mutation_t *m, base
     }
     cql__batch_defer(c, t, m);
     return BASE_OK;
-}
-
-
-/* The static cells of ws, written to the static row of m's partition; cleared
- * collections are deleted at delete_ts. */
-static int apply_static(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t *m,
-                        const cql_write_t *ws, int64_t delete_ts, base_error_t *err)
-{
-    if (ws->n_cells == 0 && ws->n_clear == 0) {
-        return BASE_OK;
-    }
-    storage_mutation_t sm = {.pk = m->pk, .pk_len = m->pk_len, .token = m->token};
-    sm.static_row = true;
-    sm.cells = ws->cells, sm.n_cells = ws->n_cells;
-    sm.clear_cols = ws->clear, sm.n_clear_cols = ws->n_clear;
-    sm.delete_ts = delete_ts;
-    return apply(c, t, &sm, err);
 }
 
 
@@ -454,24 +485,12 @@ static int json_values(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t *q
 }
 
 
-int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
+/* The named (or JSON) values of an INSERT by column index, given[] marking
+ * the ones named; the whole primary key must be there and valid, or only the
+ * partition key when static columns alone are written (*static_only). */
+static int insert_values(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t *q, bool *given,
+                         wire_value_t *vals, bool *static_only, base_error_t *err)
 {
-    cql_table_t *t = NULL;
-    c->out->stats.kind = CQL_OP_WRITE;
-    if (cql__resolve_table(c, &q->table, &t, err) != BASE_OK || check_writable(t, err)) {
-        return BASE_ERROR;
-    }
-    if (t->has_counters) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "INSERT statements are not allowed on counter tables, use UPDATE "
-                              "instead");
-    }
-    cql_write_t w;
-    if (write_init(&w, c, t, &q->using_, true, err) != BASE_OK) {
-        return BASE_ERROR;
-    }
-    bool *given = base_arena_calloc(c->a, t->n_cols, sizeof(bool));
-    wire_value_t *vals = base_arena_alloc(c->a, t->n_cols * sizeof(*vals));
     if (q->json != NULL && json_values(c, t, q, given, vals, err) != BASE_OK) {
         return BASE_ERROR;
     }
@@ -491,40 +510,131 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
             return BASE_ERROR;
         }
     }
-    bool static_only = false;
-    if (insert_keys(c, t, given, &static_only, err) != BASE_OK) {
+    if (insert_keys(c, t, given, static_only, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    /* Key arrays are sized from the schema: a table may have any number of key columns. */
-    wire_value_t *parts = base_arena_alloc(c->a, t->n_pk * sizeof(*parts));
     for (size_t i = 0; i < t->n_pk; i++) {
-        parts[i] = vals[t->pk[i] - t->cols];
-        if (key_value(t->pk[i], parts[i], err) != BASE_OK) {
+        if (key_value(t->pk[i], vals[t->pk[i] - t->cols], err) != BASE_OK) {
             return BASE_ERROR;
         }
     }
-    for (size_t i = 0; i < t->n_ck && !static_only; i++) {
+    for (size_t i = 0; i < t->n_ck && !*static_only; i++) {
         if (key_value(t->ck[i], vals[t->ck[i] - t->cols], err) != BASE_OK) {
             return BASE_ERROR;
         }
     }
-    storage_mutation_t m = {0};
-    wire_value_t pk = cql__pk_compose(parts, t->n_pk, c->a);
-    m.pk = pk.ptr;
-    m.pk_len = (size_t)pk.len;
-    m.token = storage_token(m.pk, m.pk_len);
-    if (!static_only) {
-        base_buf_t ck;
-        base_buf_init(&ck);
-        wire_value_t *ckv = base_arena_alloc(c->a, (t->n_ck ? t->n_ck : 1) * sizeof(*ckv));
-        for (size_t i = 0; i < t->n_ck; i++) {
-            ckv[i] = vals[t->ck[i] - t->cols];
-        }
-        cql__ck_encode(&ck, t, ckv, t->n_ck);
-        m.ck = base_arena_memdup(c->a, ck.data, ck.len);
-        m.ck_len = ck.len;
-        base_buf_fini(&ck);
+    return BASE_OK;
+}
+
+
+/* Sets m's partition key, token and clustering key from the checked key values;
+ * returns the composed partition key. */
+static wire_value_t insert_key(cql_ctx_t *c, const cql_table_t *t, const wire_value_t *vals,
+                               bool static_only, storage_mutation_t *m)
+{
+    /* Key arrays are sized from the schema: a table may have any number of key columns. */
+    wire_value_t *parts = base_arena_alloc(c->a, t->n_pk * sizeof(*parts));
+    for (size_t i = 0; i < t->n_pk; i++) {
+        parts[i] = vals[t->pk[i] - t->cols];
     }
+    wire_value_t pk = cql__pk_compose(parts, t->n_pk, c->a);
+    m->pk = pk.ptr;
+    m->pk_len = (size_t)pk.len;
+    m->token = storage_token(m->pk, m->pk_len);
+    if (static_only) {
+        return pk; /* the static row has no clustering key */
+    }
+    base_buf_t ck;
+    base_buf_init(&ck);
+    wire_value_t *ckv = base_arena_alloc(c->a, (t->n_ck ? t->n_ck : 1) * sizeof(*ckv));
+    for (size_t i = 0; i < t->n_ck; i++) {
+        ckv[i] = vals[t->ck[i] - t->cols];
+    }
+    cql__ck_encode(&ck, t, ckv, t->n_ck);
+    m->ck = base_arena_memdup(c->a, ck.data, ck.len);
+    m->ck_len = ck.len;
+    base_buf_fini(&ck);
+    return pk;
+}
+
+
+/* Writes the static cells ws gathered, if any, as a second mutation of m's
+ * partition (its static row); cleared collections are deleted at delete_ts. */
+static int write_static(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t *m,
+                        const cql_write_t *ws, int64_t delete_ts, base_error_t *err)
+{
+    if (ws->n_cells == 0 && ws->n_clear == 0) {
+        return BASE_OK;
+    }
+    storage_mutation_t sm = {
+        .pk = m->pk, .pk_len = m->pk_len, .token = m->token, .static_row = true};
+    sm.cells = ws->cells;
+    sm.n_cells = ws->n_cells;
+    sm.clear_cols = ws->clear;
+    sm.n_clear_cols = ws->n_clear;
+    sm.delete_ts = delete_ts;
+    return write_or_defer(c, t, &sm, err);
+}
+
+
+/* The row marker and the given cells of an INSERT, static ones in their own
+ * mutation. A static-only insert writes no row and so no row marker: the
+ * partition lives as long as its static cells do. */
+static int insert_row(cql_ctx_t *c, const cql_table_t *t, cql_write_t *w, const bool *given,
+                      const wire_value_t *vals, bool static_only, storage_mutation_t *m,
+                      base_error_t *err)
+{
+    m->row_marker = !static_only;
+    m->marker_ts = w->ts;
+    m->marker_ttl = w->ttl;
+    m->marker_expires_us = w->expires_us;
+    cql_write_t ws = *w;
+    ws.cells = NULL, ws.n_cells = ws.cap_cells = 0, ws.clear = NULL, ws.n_clear = 0;
+    for (size_t i = 0; i < t->n_cols; i++) {
+        const cql_column_t *col = &t->cols[i];
+        if (!given[i] || col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
+            continue;
+        }
+        if (cql__write_set(col->kind == CQL_COL_STATIC ? &ws : w, col, vals[i], err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    }
+    m->cells = w->cells;
+    m->n_cells = w->n_cells;
+    m->clear_cols = w->clear;
+    m->n_clear_cols = w->n_clear;
+    m->delete_ts = w->ts - 1; /* replacing a collection deletes it just before the write */
+    if (!static_only && write_or_defer(c, t, m, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    return write_static(c, t, m, &ws, ws.ts - 1, err);
+}
+
+
+int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
+{
+    cql_table_t *t = NULL;
+    c->out->stats.kind = CQL_OP_WRITE;
+    if (cql__resolve_table(c, &q->table, &t, err) != BASE_OK || check_writable(t, err)) {
+        return BASE_ERROR;
+    }
+    if (t->has_counters) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "INSERT statements are not allowed on counter tables, use UPDATE "
+                              "instead");
+    }
+    cql_write_t w;
+    if (write_init(&w, c, t, &q->using_, true, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    bool *given = base_arena_calloc(c->a, t->n_cols, sizeof(bool));
+    wire_value_t *vals = base_arena_alloc(c->a, t->n_cols * sizeof(*vals));
+    bool static_only = false;
+    if (insert_values(c, t, q, given, vals, &static_only, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    storage_mutation_t m = {0};
+    wire_value_t pk = insert_key(c, t, vals, static_only, &m);
     if (cql__admit(c, t, q->if_not_exists ? CQL_OP_LWT : CQL_OP_WRITE, true, m.token, err) !=
         BASE_OK) {
         return BASE_ERROR;
@@ -540,36 +650,7 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
             return go ? BASE_ERROR : BASE_OK;
         }
     }
-    /* A static-only insert writes no row and so no row marker: the partition lives
-     * as long as its static cells do. */
-    m.row_marker = !static_only;
-    m.marker_ts = w.ts;
-    m.marker_ttl = w.ttl;
-    m.marker_expires_us = w.expires_us;
-    /* static cells go to the partition's static row in a second mutation */
-    cql_write_t ws = w;
-    ws.cells = NULL, ws.n_cells = ws.cap_cells = 0, ws.clear = NULL, ws.n_clear = 0;
-    for (size_t i = 0; i < t->n_cols; i++) {
-        const cql_column_t *col = &t->cols[i];
-        if (!given[i] || col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
-            continue;
-        }
-        if (cql__write_set(col->kind == CQL_COL_STATIC ? &ws : &w, col, vals[i], err) != BASE_OK) {
-            return BASE_ERROR;
-        }
-    }
-    m.cells = w.cells;
-    m.n_cells = w.n_cells;
-    m.clear_cols = w.clear;
-    m.n_clear_cols = w.n_clear;
-    m.delete_ts = w.ts - 1; /* replacing a collection deletes it just before the write */
-    if (!static_only && apply(c, t, &m, err) != BASE_OK) {
-        return BASE_ERROR;
-    }
-    if (apply_static(c, t, &m, &ws, ws.ts - 1, err) != BASE_OK) {
-        return BASE_ERROR;
-    }
-    return BASE_OK;
+    return insert_row(c, t, &w, given, vals, static_only, &m, err);
 }
 
 
@@ -727,15 +808,64 @@ static int cas_in(const where_shape_t *shape, const char *what, base_error_t *er
 }
 
 
-int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
+/* Empties w for the next row and makes ws its twin for the row's static cells. */
+static void writers_reset(cql_write_t *w, cql_write_t *ws)
 {
-    cql_table_t *t = NULL;
-    c->out->stats.kind = CQL_OP_WRITE;
-    if (cql__resolve_table(c, &q->table, &t, err) != BASE_OK || check_writable(t, err)) {
+    w->n_cells = w->n_clear = 0;
+    *ws = *w;
+    ws->cells = NULL, ws->cap_cells = 0, ws->clear = NULL;
+    w->cells = NULL, w->cap_cells = 0, w->clear = NULL;
+}
+
+
+/* The mutation of partition k and slice s of a plan (its start for a row). */
+static storage_mutation_t target_row(const cql_plan_t *plan, size_t k, size_t s)
+{
+    storage_mutation_t m = {
+        .pk = plan->keys[k].ptr, .pk_len = (size_t)plan->keys[k].len, .token = plan->tokens[k]};
+    if (plan->n_slices) {
+        m.ck = plan->slices[s].start.key;
+        m.ck_len = plan->slices[s].start.len;
+    }
+    return m;
+}
+
+
+/* Checks the conditions of a statement on the row m names; *go says whether to write. */
+static int check_cas(cql_ctx_t *c, const cql_table_t *t, const cql_plan_t *plan, size_t k,
+                     const storage_mutation_t *m, const where_shape_t *shape,
+                     const cql_conditions_t *cond, bool *go, base_error_t *err)
+{
+    storage_bound_t b = {m->ck, m->ck_len, true};
+    return cql__lwt_check(c, t, plan->keys[k], m->token, cas_row(t, shape, &b), cond, go, err);
+}
+
+
+/* The SET clause on one row: regular cells in m, static ones in the static row. */
+static int update_one(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q, cql_write_t *w,
+                      storage_mutation_t *m, base_error_t *err)
+{
+    cql_write_t ws;
+    writers_reset(w, &ws);
+    if (cql__update_row(c, t, q, w, &ws, m, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    /* Assignments and conditions on static columns only need no clustering key:
-     * they write (and read) the partition's static row. */
+    if (w->n_cells > 0 || w->n_clear > 0) {
+        m->cells = w->cells, m->n_cells = w->n_cells;
+        m->clear_cols = w->clear, m->n_clear_cols = w->n_clear;
+        m->delete_ts = w->ts - 1;
+        if (write_or_defer(c, t, m, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    }
+    return write_static(c, t, m, &ws, ws.ts - 1, err);
+}
+
+
+/* Whether an UPDATE's assignments and conditions name static columns only: then it
+ * needs no clustering key and writes (and reads) the partition's static row. */
+static bool update_static_only(const cql_table_t *t, const cql_update_t *q)
+{
     bool statics = false, regular = false;
     for (size_t i = 0; i < q->n_assign; i++) {
         const cql_column_t *col = cql__column_find(t, q->assign[i].column);
@@ -745,21 +875,29 @@ int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
         }
     }
     condition_columns(t, &q->cond, &statics, &regular);
-    bool static_only = statics && !regular;
+    return statics && !regular;
+}
+
+
+int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
+{
+    cql_table_t *t = NULL;
+    c->out->stats.kind = CQL_OP_WRITE;
+    if (cql__resolve_table(c, &q->table, &t, err) != BASE_OK || check_writable(t, err)) {
+        return BASE_ERROR;
+    }
     bool cas = cql__has_conditions(&q->cond);
     where_shape_t shape;
-    if (check_modification_where(c, t, q->where, q->n_where, true, !static_only, &shape, err) !=
-        BASE_OK) {
+    if (check_modification_where(c, t, q->where, q->n_where, true, !update_static_only(t, q),
+                                 &shape, err) != BASE_OK) {
         return BASE_ERROR;
     }
     cql_plan_t plan;
-    cql_write_t w, ws;
+    cql_write_t w;
     bool none = false;
     if (modify_targets(c, t, q->where, q->n_where, &plan, &none, err) != BASE_OK ||
-        write_init(&w, c, t, &q->using_, true, err) != BASE_OK) {
-        return BASE_ERROR;
-    }
-    if (cas && cas_in(&shape, "updates", err) != BASE_OK) {
+        write_init(&w, c, t, &q->using_, true, err) != BASE_OK ||
+        (cas && cas_in(&shape, "updates", err) != BASE_OK)) {
         return BASE_ERROR;
     }
     size_t n_slices = plan.n_slices ? plan.n_slices : 1;
@@ -768,45 +906,17 @@ int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
         BASE_OK) {
         return BASE_ERROR;
     }
-    if (none) {
-        return BASE_OK; /* an empty IN names no row */
-    }
-    for (size_t k = 0; k < plan.n_keys; k++) {
+    for (size_t k = 0; !none && k < plan.n_keys; k++) { /* an empty IN names no row */
         for (size_t s = 0; s < n_slices; s++) {
-            storage_mutation_t m = {.pk = plan.keys[k].ptr,
-                                    .pk_len = (size_t)plan.keys[k].len,
-                                    .token = plan.tokens[k]};
-            if (plan.n_slices) {
-                m.ck = plan.slices[s].start.key;
-                m.ck_len = plan.slices[s].start.len;
-            }
-            if (cas) {
-                storage_bound_t b = {m.ck, m.ck_len, true};
-                bool go = false;
-                if (cql__lwt_check(c, t, plan.keys[k], m.token, cas_row(t, &shape, &b), &q->cond,
-                                   &go, err) != BASE_OK) {
-                    return BASE_ERROR;
-                }
-                if (!go) {
-                    return BASE_OK;
-                }
-            }
-            w.n_cells = w.n_clear = 0;
-            ws = w;
-            ws.cells = NULL, ws.n_cells = ws.cap_cells = 0, ws.clear = NULL;
-            w.cells = NULL, w.cap_cells = 0, w.clear = NULL;
-            if (cql__update_row(c, t, q, &w, &ws, &m, err) != BASE_OK) {
+            storage_mutation_t m = target_row(&plan, k, s);
+            bool go = true;
+            if (cas && check_cas(c, t, &plan, k, &m, &shape, &q->cond, &go, err) != BASE_OK) {
                 return BASE_ERROR;
             }
-            if (w.n_cells > 0 || w.n_clear > 0) {
-                m.cells = w.cells, m.n_cells = w.n_cells;
-                m.clear_cols = w.clear, m.n_clear_cols = w.n_clear;
-                m.delete_ts = w.ts - 1;
-                if (apply(c, t, &m, err) != BASE_OK) {
-                    return BASE_ERROR;
-                }
+            if (!go) {
+                return BASE_OK;
             }
-            if (apply_static(c, t, &m, &ws, ws.ts - 1, err) != BASE_OK) {
+            if (update_one(c, t, q, &w, &m, err) != BASE_OK) {
                 return BASE_ERROR;
             }
         }
@@ -869,6 +979,72 @@ static int check_delete_shape(const cql_table_t *t, const cql_delete_t *q,
 }
 
 
+/* DELETE FROM without columns: the whole partition, one row or a clustering range. */
+static int delete_rows(cql_ctx_t *c, const cql_table_t *t, const cql_plan_t *plan,
+                       const cql_slice_t *sl, storage_mutation_t *m, base_error_t *err)
+{
+    m->ck = NULL, m->ck_len = 0;
+    if (sl == NULL) {
+        m->delete_partition = true;
+    } else if (plan->point || (plan->n_slices > 1 && sl->start.key == sl->end.key &&
+                               sl->start.len == sl->end.len)) {
+        m->ck = sl->start.key, m->ck_len = sl->start.len;
+        m->delete_row = true;
+    } else {
+        m->delete_range = true;
+        m->range_start = sl->start;
+        m->range_end = sl->end;
+    }
+    return write_or_defer(c, t, m, err);
+}
+
+
+/* DELETE c, c[k], u.f FROM one row: regular cells in m, static ones in the
+ * partition's static row. */
+static int delete_cells(cql_ctx_t *c, const cql_table_t *t, const cql_delete_t *q, cql_write_t *w,
+                        storage_mutation_t *m, base_error_t *err)
+{
+    cql_write_t ws;
+    writers_reset(w, &ws);
+    for (size_t i = 0; i < q->n_targets; i++) {
+        const cql_column_t *col = cql__column_find(t, q->targets[i].column);
+        cql_write_t *dst = col->kind == CQL_COL_STATIC ? &ws : w;
+        if (cql__delete_column(dst, col, &q->targets[i], m, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    }
+    if (w->n_cells > 0 || w->n_clear > 0) {
+        m->cells = w->cells, m->n_cells = w->n_cells;
+        m->clear_cols = w->clear, m->n_clear_cols = w->n_clear;
+        if (write_or_defer(c, t, m, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    }
+    return write_static(c, t, m, &ws, w->ts, err);
+}
+
+
+/* The checks of a DELETE before it runs: its columns, WHERE clause and shape. */
+static int delete_prepare(cql_ctx_t *c, const cql_table_t *t, const cql_delete_t *q,
+                          where_shape_t *shape, cql_plan_t *plan, bool *none, base_error_t *err)
+{
+    bool statics = false, regular = false;
+    if (delete_columns(t, q, &statics, &regular, err) != BASE_OK ||
+        check_modification_where(c, t, q->where, q->n_where, false, false, shape, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (c->e->cfg.profile == CQL_PROFILE_COSMOS && q->n_targets == 0 && q->cond.if_exists) {
+        /* the service's text, without the cell-level timestamp table options */
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Conditional delete of an entire row is not supported.");
+    }
+    if (modify_targets(c, t, q->where, q->n_where, plan, none, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    return check_delete_shape(t, q, shape, statics, regular, err);
+}
+
+
 int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err)
 {
     cql_table_t *t = NULL;
@@ -876,27 +1052,12 @@ int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err)
     if (cql__resolve_table(c, &q->table, &t, err) != BASE_OK || check_writable(t, err)) {
         return BASE_ERROR;
     }
-    bool statics = false, regular = false;
-    if (delete_columns(t, q, &statics, &regular, err) != BASE_OK) {
-        return BASE_ERROR;
-    }
-    bool columns = q->n_targets > 0;
     bool cas = cql__has_conditions(&q->cond);
     where_shape_t shape;
-    if (check_modification_where(c, t, q->where, q->n_where, false, false, &shape, err) !=
-        BASE_OK) {
-        return BASE_ERROR;
-    }
-    if (c->e->cfg.profile == CQL_PROFILE_COSMOS && !columns && q->cond.if_exists) {
-        /* the service's text, without the cell-level timestamp table options */
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "Conditional delete of an entire row is not supported.");
-    }
     cql_plan_t plan;
-    cql_write_t w, ws;
+    cql_write_t w;
     bool none = false;
-    if (modify_targets(c, t, q->where, q->n_where, &plan, &none, err) != BASE_OK ||
-        check_delete_shape(t, q, &shape, statics, regular, err) != BASE_OK ||
+    if (delete_prepare(c, t, q, &shape, &plan, &none, err) != BASE_OK ||
         write_init(&w, c, t, &q->using_, false, err) != BASE_OK) {
         return BASE_ERROR;
     }
@@ -906,66 +1067,21 @@ int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err)
         BASE_OK) {
         return BASE_ERROR;
     }
-    if (none) {
-        return BASE_OK; /* an empty IN names no row */
-    }
-    for (size_t k = 0; k < plan.n_keys; k++) {
+    for (size_t k = 0; !none && k < plan.n_keys; k++) { /* an empty IN names no row */
         for (size_t s = 0; s < n_slices; s++) {
-            storage_mutation_t m = {.pk = plan.keys[k].ptr,
-                                    .pk_len = (size_t)plan.keys[k].len,
-                                    .token = plan.tokens[k]};
+            storage_mutation_t m = target_row(&plan, k, s);
             const cql_slice_t *sl = plan.n_slices ? &plan.slices[s] : NULL;
-            if (cas) {
-                storage_bound_t b = sl ? sl->start : (storage_bound_t){NULL, 0, true};
-                bool go = false;
-                if (cql__lwt_check(c, t, plan.keys[k], m.token, cas_row(t, &shape, &b), &q->cond,
-                                   &go, err) != BASE_OK) {
-                    return BASE_ERROR;
-                }
-                if (!go) {
-                    return BASE_OK;
-                }
+            bool go = true;
+            if (cas && check_cas(c, t, &plan, k, &m, &shape, &q->cond, &go, err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+            if (!go) {
+                return BASE_OK;
             }
             m.delete_ts = w.ts;
-            if (!columns) {
-                if (sl == NULL) {
-                    m.delete_partition = true;
-                } else if (plan.point || (plan.n_slices > 1 && sl->start.key == sl->end.key &&
-                                          sl->start.len == sl->end.len)) {
-                    m.ck = sl->start.key, m.ck_len = sl->start.len;
-                    m.delete_row = true;
-                } else {
-                    m.delete_range = true;
-                    m.range_start = sl->start;
-                    m.range_end = sl->end;
-                }
-                if (apply(c, t, &m, err) != BASE_OK) {
-                    return BASE_ERROR;
-                }
-                continue;
-            }
-            if (sl != NULL) {
-                m.ck = sl->start.key, m.ck_len = sl->start.len;
-            }
-            w.n_cells = 0, w.n_clear = 0;
-            ws = w;
-            ws.cells = NULL, ws.n_cells = ws.cap_cells = 0, ws.clear = NULL;
-            w.cells = NULL, w.cap_cells = 0, w.clear = NULL;
-            for (size_t i = 0; i < q->n_targets; i++) {
-                const cql_column_t *col = cql__column_find(t, q->targets[i].column);
-                cql_write_t *dst = col->kind == CQL_COL_STATIC ? &ws : &w;
-                if (cql__delete_column(dst, col, &q->targets[i], &m, err) != BASE_OK) {
-                    return BASE_ERROR;
-                }
-            }
-            if (w.n_cells > 0 || w.n_clear > 0) {
-                m.cells = w.cells, m.n_cells = w.n_cells;
-                m.clear_cols = w.clear, m.n_clear_cols = w.n_clear;
-                if (apply(c, t, &m, err) != BASE_OK) {
-                    return BASE_ERROR;
-                }
-            }
-            if (apply_static(c, t, &m, &ws, w.ts, err) != BASE_OK) {
+            int rc = q->n_targets == 0 ? delete_rows(c, t, &plan, sl, &m, err)
+                                       : delete_cells(c, t, q, &w, &m, err);
+            if (rc != BASE_OK) {
                 return BASE_ERROR;
             }
         }

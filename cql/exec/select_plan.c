@@ -20,8 +20,9 @@ typedef struct colr_s { /* restrictions gathered for one key column */
 } colr_t;
 
 
-static int eval(cql_ctx_t *c, const cql_term_t *term, const wire_type_t *type, const char *col,
-                wire_value_t *out, base_error_t *err)
+/* Evaluates a key or filter value; an unset bind value is refused. */
+static int eval_set_value(cql_ctx_t *c, const cql_term_t *term, const wire_type_t *type,
+                          const char *col, wire_value_t *out, base_error_t *err)
 {
     if (cql__term_eval(term, type, col, &c->binds, c->a, out, err) != BASE_OK) {
         return BASE_ERROR;
@@ -43,7 +44,7 @@ static int eval_in(cql_ctx_t *c, const cql_relation_t *r, const cql_column_t *co
         const wire_type_t *sub[1] = {col->type};
         const wire_type_t *lt = cql__type_collection(c->a, WIRE_TYPE_LIST, true, sub, 1);
         wire_value_t list;
-        if (eval(c, r->rhs, lt, col->name, &list, err) != BASE_OK) {
+        if (eval_set_value(c, r->rhs, lt, col->name, &list, err) != BASE_OK) {
             return BASE_ERROR;
         }
         if (list.len < 0) {
@@ -58,7 +59,8 @@ static int eval_in(cql_ctx_t *c, const cql_relation_t *r, const cql_column_t *co
         n = r->n_in;
         vals = base_arena_alloc(c->a, (n + 1) * sizeof(*vals));
         for (size_t i = 0; i < n; i++) {
-            if (eval(c, r->in_values[i], col->type, col->name, &vals[i], err) != BASE_OK) {
+            if (eval_set_value(c, r->in_values[i], col->type, col->name, &vals[i], err) !=
+                BASE_OK) {
                 return BASE_ERROR;
             }
         }
@@ -112,7 +114,7 @@ static int restrict_key(cql_ctx_t *c, const cql_relation_t *r, const cql_column_
         }
         cr->eq = base_arena_alloc(c->a, sizeof(*cr->eq));
         cr->n_eq = 1;
-        if (eval(c, r->rhs, col->type, col->name, cr->eq, err) != BASE_OK) {
+        if (eval_set_value(c, r->rhs, col->type, col->name, cr->eq, err) != BASE_OK) {
             return BASE_ERROR;
         }
         if (col->kind == CQL_COL_PARTITION && cr->eq->len > 65535) {
@@ -134,7 +136,7 @@ static int restrict_key(cql_ctx_t *c, const cql_relation_t *r, const cql_column_
                               col->name);
     }
     wire_value_t v;
-    if (eval(c, r->rhs, col->type, col->name, &v, err) != BASE_OK) {
+    if (eval_set_value(c, r->rhs, col->type, col->name, &v, err) != BASE_OK) {
         return BASE_ERROR;
     }
     if (v.len < 0) {
@@ -208,7 +210,7 @@ static int add_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, cons
         if (eval_in(c, r, col, &f->in, &f->n_in, err) != BASE_OK) {
             return BASE_ERROR;
         }
-    } else if (eval(c, r->rhs, f->cmp_type, col->name, &f->v, err) != BASE_OK) {
+    } else if (eval_set_value(c, r->rhs, f->cmp_type, col->name, &f->v, err) != BASE_OK) {
         return BASE_ERROR;
     }
     p->n_filters++;
@@ -235,8 +237,8 @@ static int element_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, 
     f->op = CQL_OP_EQ;
     f->cmp_type = col->type->sub[1];
     f->has_key = true;
-    if (eval(c, r->element, col->type->sub[0], col->name, &f->key, err) != BASE_OK ||
-        eval(c, r->rhs, col->type->sub[1], col->name, &f->v, err) != BASE_OK) {
+    if (eval_set_value(c, r->element, col->type->sub[0], col->name, &f->key, err) != BASE_OK ||
+        eval_set_value(c, r->rhs, col->type->sub[1], col->name, &f->v, err) != BASE_OK) {
         return BASE_ERROR;
     }
     if (f->key.len < 0) {
@@ -344,6 +346,36 @@ static storage_bound_t bound_of(cql_ctx_t *c, const base_buf_t *prefix, const cq
 }
 
 
+/* ALLOW FILTERING: the restrictions of clustering column i, past the prefix the
+ * slices use, become filters (IN for equalities; a range is two filters). */
+static void ck_filters(const cql_table_t *t, size_t i, const colr_t *r, cql_plan_t *p)
+{
+    cql_filter_t *f = &p->filters[p->n_filters++];
+    memset(f, 0, sizeof(*f));
+    f->idx = (int)(t->ck[i] - t->cols);
+    f->col = t->ck[i];
+    f->cmp_type = t->ck[i]->type;
+    if (r->has_eq) {
+        f->op = CQL_OP_IN;
+        f->in = r->eq;
+        f->n_in = r->n_eq;
+        return;
+    }
+    if (r->lo_set) {
+        f->op = r->lo_incl ? CQL_OP_GTE : CQL_OP_GT;
+        f->v = r->lo;
+    }
+    if (r->hi_set) {
+        if (r->lo_set) {
+            f = &p->filters[p->n_filters++];
+            *f = p->filters[p->n_filters - 2];
+        }
+        f->op = r->hi_incl ? CQL_OP_LTE : CQL_OP_LT;
+        f->v = r->hi;
+    }
+}
+
+
 static int plan_clustering(cql_ctx_t *c, const cql_table_t *t, colr_t *ckr, bool allow_filtering,
                            cql_plan_t *p, base_error_t *err)
 {
@@ -370,30 +402,7 @@ static int plan_clustering(cql_ctx_t *c, const cql_table_t *t, colr_t *ckr, bool
                                   "column \"%s\" is not restricted",
                                   t->ck[i]->name, t->ck[i - 1]->name);
         }
-        /* filtered: turn its restrictions into filters */
-        cql_filter_t *f = &p->filters[p->n_filters++];
-        memset(f, 0, sizeof(*f));
-        f->idx = (int)(t->ck[i] - t->cols);
-        f->col = t->ck[i];
-        f->cmp_type = t->ck[i]->type;
-        if (ckr[i].has_eq) {
-            f->op = CQL_OP_IN;
-            f->in = ckr[i].eq;
-            f->n_in = ckr[i].n_eq;
-            continue;
-        }
-        if (ckr[i].lo_set) {
-            f->op = ckr[i].lo_incl ? CQL_OP_GTE : CQL_OP_GT;
-            f->v = ckr[i].lo;
-        }
-        if (ckr[i].hi_set) {
-            if (ckr[i].lo_set) {
-                f = &p->filters[p->n_filters++];
-                *f = p->filters[p->n_filters - 2];
-            }
-            f->op = ckr[i].hi_incl ? CQL_OP_LTE : CQL_OP_LT;
-            f->v = ckr[i].hi;
-        }
+        ck_filters(t, i, &ckr[i], p); /* filtered: its restrictions become filters */
     }
     if (used == 0) {
         return BASE_OK;
@@ -524,7 +533,7 @@ static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t 
             if (r->op == CQL_OP_IN && r->rhs != NULL) {
                 const wire_type_t *lt = cql__type_collection(c->a, WIRE_TYPE_LIST, true, &tt, 1);
                 wire_value_t list;
-                if (eval(c, r->rhs, lt, "tuple", &list, err) != BASE_OK) {
+                if (eval_set_value(c, r->rhs, lt, "tuple", &list, err) != BASE_OK) {
                     return BASE_ERROR;
                 }
                 ssize_t m = list.len < 0 ? -1 : cql__collection_split(lt, list, c->a, &vals, NULL);
@@ -536,11 +545,11 @@ static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t 
                 n = r->n_in;
                 vals = base_arena_alloc(c->a, (n + 1) * sizeof(*vals));
                 for (size_t i = 0; i < n; i++) {
-                    if (eval(c, r->in_values[i], tt, "tuple", &vals[i], err) != BASE_OK) {
+                    if (eval_set_value(c, r->in_values[i], tt, "tuple", &vals[i], err) != BASE_OK) {
                         return BASE_ERROR;
                     }
                 }
-            } else if (eval(c, r->rhs, tt, "tuple", &vals[0], err) != BASE_OK) {
+            } else if (eval_set_value(c, r->rhs, tt, "tuple", &vals[0], err) != BASE_OK) {
                 return BASE_ERROR;
             }
             p->n_slices = n;
@@ -556,7 +565,7 @@ static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t 
             return BASE_OK;
         }
         wire_value_t v;
-        if (eval(c, r->rhs, tt, "tuple", &v, err) != BASE_OK) {
+        if (eval_set_value(c, r->rhs, tt, "tuple", &v, err) != BASE_OK) {
             return BASE_ERROR;
         }
         bool lower = r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
@@ -595,7 +604,8 @@ static int plan_token(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *
                               "components or none of them");
     }
     wire_value_t v;
-    if (eval(c, r->rhs, cql__native_bigint(), "partition key token", &v, err) != BASE_OK) {
+    if (eval_set_value(c, r->rhs, cql__native_bigint(), "partition key token", &v, err) !=
+        BASE_OK) {
         return BASE_ERROR;
     }
     if (v.len != 8) {
@@ -646,109 +656,140 @@ static bool same_slice(const cql_slice_t *a, const cql_slice_t *b)
 }
 
 
-int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *where, size_t n_where,
-                    bool allow_filtering, cql_plan_t *p, base_error_t *err)
-{
-    memset(p, 0, sizeof(*p));
-    p->t = t;
-    colr_t *pkr = base_arena_calloc(c->a, t->n_pk + 1, sizeof(*pkr));
-    colr_t *ckr = base_arena_calloc(c->a, t->n_ck + 1, sizeof(*ckr));
-    p->filters =
-        base_arena_alloc(c->a, (2 * n_where + t->n_pk + 2 * t->n_ck + 1) * sizeof(*p->filters));
-    bool token = false;
-    bool needs_filtering = false;
+/* The WHERE clause sorted by what each relation restricts. */
+typedef struct where_s {
+    colr_t *pkr, *ckr; /* per partition / clustering key column */
     const cql_relation_t *tuples[2];
-    size_t n_tuples = 0;
+    size_t n_tuples;
+    bool token;           /* token(pk) relations were planned */
+    bool needs_filtering; /* a filter no index serves */
+} where_t;
+
+
+/* A relation on one column: a partition or clustering key restriction, else a filter. */
+static int column_relation(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r, where_t *w,
+                           cql_plan_t *p, base_error_t *err)
+{
+    const cql_column_t *col = cql__column_find(t, r->columns[0]);
+    if (col == NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", r->columns[0]);
+    }
+    bool key_op = r->op == CQL_OP_EQ || r->op == CQL_OP_IN || r->op == CQL_OP_LT ||
+                  r->op == CQL_OP_LTE || r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
+    if (col->kind == CQL_COL_PARTITION && key_op) {
+        if (r->op != CQL_OP_EQ && r->op != CQL_OP_IN) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Only EQ and IN relation are supported on the partition "
+                                  "key (unless you use the token() function)");
+        }
+        return restrict_key(c, r, col, &w->pkr[col->position], err);
+    }
+    if (col->kind == CQL_COL_CLUSTERING && key_op) {
+        return restrict_key(c, r, col, &w->ckr[col->position], err);
+    }
+    if (add_filter(c, p, r, col, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    bool indexed = r->op == CQL_OP_EQ && has_index(t, col->name);
+    p->uses_index |= indexed;
+    w->needs_filtering |= !indexed;
+    return BASE_OK;
+}
+
+
+/* Sorts the relations into w; token() relations and element filters go to the plan. */
+static int sort_relations(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *where,
+                          size_t n_where, where_t *w, cql_plan_t *p, base_error_t *err)
+{
     for (size_t i = 0; i < n_where; i++) {
         const cql_relation_t *r = &where[i];
         if (r->lhs == CQL_LHS_TOKEN) {
             if (plan_token(c, t, r, p, err) != BASE_OK) {
                 return BASE_ERROR;
             }
-            token = true;
-            continue;
-        }
-        if (r->lhs == CQL_LHS_TUPLE) {
-            if (n_tuples == 2) {
+            w->token = true;
+        } else if (r->lhs == CQL_LHS_TUPLE) {
+            if (w->n_tuples == 2) {
                 return base_error_set(err, WIRE_ERR_INVALID,
                                       "More than one restriction was found for the start or end "
                                       "bound on the clustering columns");
             }
-            tuples[n_tuples++] = r;
-            continue;
-        }
-        if (r->lhs == CQL_LHS_ELEMENT) {
+            w->tuples[w->n_tuples++] = r;
+        } else if (r->lhs == CQL_LHS_ELEMENT) {
             if (element_filter(c, p, r, err) != BASE_OK) {
                 return BASE_ERROR;
             }
             bool indexed = has_index(t, r->columns[0]);
             p->uses_index |= indexed;
-            needs_filtering |= !indexed;
-            continue;
-        }
-        const cql_column_t *col = cql__column_find(t, r->columns[0]);
-        if (col == NULL) {
-            return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", r->columns[0]);
-        }
-        bool key_op = r->op == CQL_OP_EQ || r->op == CQL_OP_IN || r->op == CQL_OP_LT ||
-                      r->op == CQL_OP_LTE || r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
-        if (col->kind == CQL_COL_PARTITION && key_op) {
-            if (r->op != CQL_OP_EQ && r->op != CQL_OP_IN) {
-                return base_error_set(err, WIRE_ERR_INVALID,
-                                      "Only EQ and IN relation are supported on the partition "
-                                      "key (unless you use the token() function)");
-            }
-            if (restrict_key(c, r, col, &pkr[col->position], err) != BASE_OK) {
-                return BASE_ERROR;
-            }
-        } else if (col->kind == CQL_COL_CLUSTERING && key_op) {
-            if (restrict_key(c, r, col, &ckr[col->position], err) != BASE_OK) {
-                return BASE_ERROR;
-            }
-        } else {
-            if (add_filter(c, p, r, col, err) != BASE_OK) {
-                return BASE_ERROR;
-            }
-            bool indexed = r->op == CQL_OP_EQ && has_index(t, col->name);
-            p->uses_index |= indexed;
-            needs_filtering |= !indexed;
+            w->needs_filtering |= !indexed;
+        } else if (column_relation(c, t, r, w, p, err) != BASE_OK) {
+            return BASE_ERROR;
         }
     }
-    if (plan_partition(c, t, pkr, allow_filtering, p, err) != BASE_OK) {
+    return BASE_OK;
+}
+
+
+/* The clustering slices, from tuple relations or per-column restrictions (never both). */
+static int plan_slices(cql_ctx_t *c, const cql_table_t *t, const where_t *w, bool allow_filtering,
+                       cql_plan_t *p, base_error_t *err)
+{
+    if (w->n_tuples == 0) {
+        return plan_clustering(c, t, w->ckr, allow_filtering, p, err);
+    }
+    for (size_t i = 0; i < t->n_ck; i++) {
+        if (w->ckr[i].has_eq || w->ckr[i].lo_set || w->ckr[i].hi_set) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Mixing single column relations and multi column relations "
+                                  "on clustering columns is not allowed");
+        }
+    }
+    return plan_tuples(c, t, w->tuples, w->n_tuples, p, err);
+}
+
+
+/* The executor walks slices in storage order (and resumes a page by position), so
+ * they are sorted by their encoded start: IN values of a DESC column come out reversed. */
+static void sort_slices(cql_plan_t *p)
+{
+    if (p->n_slices <= 1) {
+        return;
+    }
+    qsort(p->slices, p->n_slices, sizeof(*p->slices), slice_cmp);
+    size_t n = 1; /* a value named twice (a tuple IN) is one slice, as Cassandra's set */
+    for (size_t i = 1; i < p->n_slices; i++) {
+        if (!same_slice(&p->slices[i], &p->slices[n - 1])) {
+            p->slices[n++] = p->slices[i];
+        }
+    }
+    p->n_slices = n;
+}
+
+
+int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *where, size_t n_where,
+                    bool allow_filtering, cql_plan_t *p, base_error_t *err)
+{
+    memset(p, 0, sizeof(*p));
+    p->t = t;
+    where_t w = {0};
+    w.pkr = base_arena_calloc(c->a, t->n_pk + 1, sizeof(*w.pkr));
+    w.ckr = base_arena_calloc(c->a, t->n_ck + 1, sizeof(*w.ckr));
+    p->filters =
+        base_arena_alloc(c->a, (2 * n_where + t->n_pk + 2 * t->n_ck + 1) * sizeof(*p->filters));
+    if (sort_relations(c, t, where, n_where, &w, p, err) != BASE_OK ||
+        plan_partition(c, t, w.pkr, allow_filtering, p, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    if (token && !p->scan) {
+    if (w.token && !p->scan) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Columns \"%s\" cannot be restricted by both a normal relation and "
                               "a token relation",
                               t->pk[0]->name);
     }
-    if (n_tuples > 0) {
-        for (size_t i = 0; i < t->n_ck; i++) {
-            if (ckr[i].has_eq || ckr[i].lo_set || ckr[i].hi_set) {
-                return base_error_set(err, WIRE_ERR_INVALID,
-                                      "Mixing single column relations and multi column relations "
-                                      "on clustering columns is not allowed");
-            }
-        }
-        if (plan_tuples(c, t, tuples, n_tuples, p, err) != BASE_OK) {
-            return BASE_ERROR;
-        }
-    } else if (plan_clustering(c, t, ckr, allow_filtering, p, err) != BASE_OK) {
+    if (plan_slices(c, t, &w, allow_filtering, p, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    /* The executor walks slices in storage order (and resumes a page by position), so
-     * they are sorted by their encoded start: IN values of a DESC column come out reversed. */
-    if (p->n_slices > 1) {
-        qsort(p->slices, p->n_slices, sizeof(*p->slices), slice_cmp);
-        size_t n = 1; /* a value named twice (a tuple IN) is one slice, as Cassandra's set */
-        for (size_t i = 1; i < p->n_slices; i++) {
-            if (!same_slice(&p->slices[i], &p->slices[n - 1])) {
-                p->slices[n++] = p->slices[i];
-            }
-        }
-        p->n_slices = n;
-    }
+    sort_slices(p);
     /* Every key runs every slice: the product is what the statement reads or, for UPDATE
      * and DELETE, writes (Cassandra 4.1's in_select_cartesian_product guardrail). */
     if (!p->scan && p->n_keys > 0 && p->n_slices > MAX_KEYS / p->n_keys) {
@@ -758,9 +799,7 @@ int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *wh
                               p->n_keys * p->n_slices, MAX_KEYS);
     }
     /* Clustering restrictions without the partition key scan every partition. */
-    if (p->scan && p->ck_restricted && !p->uses_index) {
-        needs_filtering = true;
-    }
+    bool needs_filtering = w.needs_filtering || (p->scan && p->ck_restricted && !p->uses_index);
     if (needs_filtering && !allow_filtering) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Cannot execute this query as it might involve data filtering and "

@@ -354,6 +354,7 @@ typedef enum {
     CQL_STMT_DROP_INDEX,
     CQL_STMT_CREATE_TYPE,
     CQL_STMT_DROP_TYPE,
+    CQL_STMT_ALTER_TYPE,
     CQL_STMT_OTHER, /* recognised but unimplemented: other_what says e.g. "CREATE ROLE" */
 } cql_stmt_kind_t;
 
@@ -372,6 +373,9 @@ typedef struct cql_stmt_s {
         cql_drop_t drop;             /* DROP KEYSPACE/TABLE/INDEX/TYPE, TRUNCATE (name) */
         cql_create_table_t create_table;
         cql_alter_table_t alter_table;
+        /* ALTER TYPE: `table` names the type, `columns` the fields (ADD: one
+           name and type; RENAME: from/to pairs; ALTER: the field and its type) */
+        cql_alter_table_t alter_type;
         cql_create_index_t create_index;
         cql_create_type_t create_type;
         const char *other_what;
@@ -387,6 +391,9 @@ typedef struct cql_stmt_s {
  * Nesting (terms, types) is bounded, so hostile input cannot exhaust the stack.
  */
 int cql__parse(const char *text, size_t len, base_arena_t *a, cql_stmt_t **out, base_error_t *err);
+
+/* A parsed type as Cassandra prints a raw type in its errors ("map<ks.u, int>"; arena). */
+const char *cql__type_ast_text(const cql_type_ast_t *t, base_arena_t *a);
 
 /* Statement text with literals replaced by '?' (shape.c; arena). */
 const char *cql__shape(const char *text, size_t len, base_arena_t *a);

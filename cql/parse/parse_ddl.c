@@ -224,6 +224,56 @@ static void names(cql_parser_t *p, cql_vec_t *cols)
 }
 
 
+static void renames(cql_parser_t *p, cql_vec_t *cols)
+{
+    do {
+        cql_column_def_t from = {0}, to = {0};
+        from.name = cql__parse_ident(p);
+        cql__expect_kw(p, CQL_KW_TO);
+        to.name = cql__parse_ident(p);
+        cql__vec_add(p, cols, &from, sizeof(from));
+        cql__vec_add(p, cols, &to, sizeof(to));
+    } while (!p->failed && cql__accept_kw(p, CQL_KW_AND));
+}
+
+
+/* ALTER TYPE t ADD f type | RENAME f TO g [AND ...] | ALTER f TYPE type (Cassandra 4.0). */
+static void alter_type(cql_parser_t *p, cql_stmt_t *st)
+{
+    cql_alter_table_t *at = &st->u.alter_type;
+    st->kind = CQL_STMT_ALTER_TYPE;
+    cql__advance(p); /* TYPE */
+    cql__parse_qname(p, &at->table);
+    cql_vec_t fields = {0};
+    cql_column_def_t f = {0};
+    const cql_token_t *t = cql__peek(p, 0);
+    cql_kw_t kw = t->type == CQL_TOK_IDENT ? t->kw : CQL_KW_NONE;
+    switch (kw) {
+    case CQL_KW_ADD:
+    case CQL_KW_ALTER:
+        cql__advance(p);
+        at->kind = kw == CQL_KW_ADD ? CQL_ALTER_ADD : CQL_ALTER_ALTER;
+        f.name = cql__parse_ident(p);
+        if (at->kind == CQL_ALTER_ALTER) {
+            cql__expect_kw(p, CQL_KW_TYPE);
+        }
+        f.type = cql__parse_type(p);
+        cql__vec_add(p, &fields, &f, sizeof(f));
+        break;
+    case CQL_KW_RENAME:
+        cql__advance(p);
+        at->kind = CQL_ALTER_RENAME;
+        renames(p, &fields);
+        break;
+    default:
+        cql__error_no_viable(p);
+        return;
+    }
+    at->n_columns = fields.n;
+    at->columns = fields.data;
+}
+
+
 static void alter_table(cql_parser_t *p, cql_stmt_t *st)
 {
     cql_alter_table_t *at = &st->u.alter_table;
@@ -268,14 +318,7 @@ static void alter_table(cql_parser_t *p, cql_stmt_t *st)
     case CQL_KW_RENAME:
         cql__advance(p);
         at->kind = CQL_ALTER_RENAME;
-        do {
-            cql_column_def_t from = {0}, to = {0};
-            from.name = cql__parse_ident(p);
-            cql__expect_kw(p, CQL_KW_TO);
-            to.name = cql__parse_ident(p);
-            cql__vec_add(p, &cols, &from, sizeof(from));
-            cql__vec_add(p, &cols, &to, sizeof(to));
-        } while (!p->failed && cql__accept_kw(p, CQL_KW_AND));
+        renames(p, &cols);
         break;
     case CQL_KW_ALTER: {
         cql__advance(p);
@@ -359,7 +402,8 @@ static void create_type(cql_parser_t *p, cql_stmt_t *st)
         const cql_type_ast_t *type = cql__parse_type(p);
         cql__vec_push(p, &names, name);
         cql__vec_push(p, &types, type);
-    } while (!p->failed && cql__accept(p, CQL_TOK_COMMA));
+        /* Cassandra's grammar lets a field list end with a comma: ( a int, ) */
+    } while (!p->failed && cql__accept(p, CQL_TOK_COMMA) && !cql__peek_is(p, 0, CQL_TOK_RPAREN));
     cql__expect(p, CQL_TOK_RPAREN);
     ct->n_fields = names.n;
     ct->field_names = names.data;
@@ -381,7 +425,6 @@ static const char *other_object(cql_parser_t *p, const char *verb)
         {CQL_KW_FUNCTION, "CREATE FUNCTION", NULL, "DROP FUNCTION"},
         {CQL_KW_AGGREGATE, "CREATE AGGREGATE", NULL, "DROP AGGREGATE"},
         {CQL_KW_TRIGGER, "CREATE TRIGGER", NULL, "DROP TRIGGER"},
-        {CQL_KW_TYPE, NULL, "ALTER TYPE", NULL},
         {CQL_KW_MATERIALIZED, "CREATE MATERIALIZED VIEW", "ALTER MATERIALIZED VIEW",
          "DROP MATERIALIZED VIEW"},
     };
@@ -465,6 +508,9 @@ void cql__parse_alter(cql_parser_t *p, cql_stmt_t *st)
     case CQL_KW_TABLE:
     case CQL_KW_COLUMNFAMILY:
         alter_table(p, st);
+        return;
+    case CQL_KW_TYPE:
+        alter_type(p, st);
         return;
     default: {
         const char *what = other_object(p, "ALTER");

@@ -422,32 +422,10 @@ static int find_def(const cql_create_table_t *d, const char *name)
 }
 
 
-/* Checks the definition before anything is built, so a refused table leaves no trace. */
-static int check_table_def(const cql_create_table_t *d, base_error_t *err)
+/* Every PRIMARY KEY part is a defined, non-static column of a frozen (or non-collection)
+ * type, named once. */
+static int check_primary_key(const cql_create_table_t *d, base_error_t *err)
 {
-    if (d->n_columns > CQL_MAX_TABLE_COLUMNS) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "Table %s has %zu columns, more than the emulator's limit of %d",
-                              d->table.name, d->n_columns, CQL_MAX_TABLE_COLUMNS);
-    }
-    size_t inline_pk = 0;
-    for (size_t i = 0; i < d->n_columns; i++) {
-        inline_pk += d->columns[i].primary_key;
-        for (size_t j = 0; j < i; j++) {
-            if (strcmp(d->columns[i].name, d->columns[j].name) == 0) {
-                return base_error_set(err, WIRE_ERR_INVALID, "Multiple definition of identifier %s",
-                                      d->columns[i].name);
-            }
-        }
-    }
-    if (inline_pk > 1 || (inline_pk == 1 && d->n_partition > 1)) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "Multiple PRIMARY KEYs specifed (exactly one required)");
-    }
-    if (d->n_partition == 0) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "No PRIMARY KEY specifed (exactly one required)");
-    }
     const char **keys[2] = {d->partition, d->clustering};
     size_t n_keys[2] = {d->n_partition, d->n_clustering};
     for (int k = 0; k < 2; k++) {
@@ -483,6 +461,39 @@ static int check_table_def(const cql_create_table_t *d, base_error_t *err)
             }
         }
     }
+    return BASE_OK;
+}
+
+
+/* Checks the definition before anything is built, so a refused table leaves no trace. */
+static int check_table_def(const cql_create_table_t *d, base_error_t *err)
+{
+    if (d->n_columns > CQL_MAX_TABLE_COLUMNS) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Table %s has %zu columns, more than the emulator's limit of %d",
+                              d->table.name, d->n_columns, CQL_MAX_TABLE_COLUMNS);
+    }
+    size_t inline_pk = 0;
+    for (size_t i = 0; i < d->n_columns; i++) {
+        inline_pk += d->columns[i].primary_key;
+        for (size_t j = 0; j < i; j++) {
+            if (strcmp(d->columns[i].name, d->columns[j].name) == 0) {
+                return base_error_set(err, WIRE_ERR_INVALID, "Multiple definition of identifier %s",
+                                      d->columns[i].name);
+            }
+        }
+    }
+    if (inline_pk > 1 || (inline_pk == 1 && d->n_partition > 1)) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Multiple PRIMARY KEYs specifed (exactly one required)");
+    }
+    if (d->n_partition == 0) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "No PRIMARY KEY specifed (exactly one required)");
+    }
+    if (check_primary_key(d, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
     for (size_t i = 0; i < d->n_columns; i++) {
         if (d->columns[i].is_static && d->n_clustering == 0) {
             return base_error_set(err, WIRE_ERR_INVALID,
@@ -514,6 +525,38 @@ static int check_table_def(const cql_create_table_t *d, base_error_t *err)
 }
 
 
+/* CreateTableStatement: a non-frozen user type column holds its fields as cells, so
+ * none of them may be a non-frozen collection. */
+static int check_udt_column(const wire_type_t *t, base_error_t *err)
+{
+    if (t->id != WIRE_TYPE_UDT || t->frozen) {
+        return BASE_OK;
+    }
+    for (size_t i = 0; i < t->n_sub; i++) {
+        if (cql__type_is_collection(t->sub[i]) && !t->sub[i]->frozen) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Non-frozen UDTs with nested non-frozen collections are not "
+                                  "supported");
+        }
+    }
+    return BASE_OK;
+}
+
+
+static bool references_duration(const wire_type_t *t)
+{
+    if (t->id == WIRE_TYPE_DURATION) {
+        return true;
+    }
+    for (size_t i = 0; i < t->n_sub; i++) {
+        if (references_duration(t->sub[i])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+
 static int build_columns(cql_table_t *t, const cql_create_table_t *d, base_error_t *err)
 {
     t->cols = base_calloc(d->n_columns, sizeof(*t->cols));
@@ -524,6 +567,9 @@ static int build_columns(cql_table_t *t, const cql_create_table_t *d, base_error
             return BASE_ERROR;
         }
         t->n_cols++;
+        if (check_udt_column(col->type, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
         col->name = base_strdup(cd->name);
         col->id = t->next_col_id++;
         col->position = -1;
@@ -549,9 +595,20 @@ static int build_columns(cql_table_t *t, const cql_create_table_t *d, base_error
     for (size_t i = 0; i < t->n_cols; i++) {
         const cql_column_t *col = &t->cols[i];
         if (col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
+            if (col->type->id == WIRE_TYPE_UDT && !col->type->frozen) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "Invalid non-frozen user-defined type for PRIMARY KEY "
+                                      "component %s",
+                                      col->name);
+            }
             if (col->counter) {
                 return base_error_set(err, WIRE_ERR_INVALID,
-                                      "counter type is not supported for PRIMARY KEY part %s",
+                                      "counter type is not supported for PRIMARY KEY column '%s'",
+                                      col->name);
+            }
+            if (references_duration(col->type)) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "duration type is not supported for PRIMARY KEY column '%s'",
                                       col->name);
             }
             continue;
@@ -717,12 +774,15 @@ static int alter_add(cql_ctx_t *c, cql_table_t *t, const cql_alter_table_t *d, b
             rc = base_error_set(err, WIRE_ERR_INVALID,
                                 "Static columns are only useful (and thus allowed) if the table "
                                 "has at least one clustering column");
-        } else if (cql__type_resolve(t->ks, def->type, &types[i], err) != BASE_OK) {
+        } else if (cql__type_resolve(t->ks, def->type, &types[i], err) != BASE_OK ||
+                   check_udt_column(types[i], err) != BASE_OK) {
             rc = BASE_ERROR;
         } else if ((types[i]->id == WIRE_TYPE_COUNTER) != t->has_counters) {
-            rc = base_error_set(err, WIRE_ERR_INVALID, "Cannot add a %s column (%s) in a %s table",
-                                t->has_counters ? "non-counter" : "counter", def->name,
-                                t->has_counters ? "counter" : "non counter");
+            /* TableMetadata.validate, hence a configuration error */
+            rc = base_error_set(err, WIRE_ERR_CONFIG_ERROR,
+                                "Cannot have a %scounter column (\"%s\") in a %scounter table",
+                                t->has_counters ? "non " : "", def->name,
+                                t->has_counters ? "" : "non ");
         }
     }
     if (rc != BASE_OK) {
@@ -966,6 +1026,12 @@ static int create_type(cql_ctx_t *c, const cql_create_type_t *d, base_error_t *e
         if (rc != BASE_OK) {
             break;
         }
+        if (subs[n_ok]->id == WIRE_TYPE_UDT && !subs[n_ok]->frozen) {
+            rc =
+                base_error_set(err, WIRE_ERR_INVALID, "A user type cannot contain non-frozen UDTs");
+            n_ok++;
+            break;
+        }
     }
     if (rc == BASE_OK) {
         wire_type_t *u = base_arena_calloc(&tmp, 1, sizeof(*u));
@@ -1045,6 +1111,258 @@ static int drop_type(cql_ctx_t *c, const cql_drop_t *d, base_error_t *err)
 }
 
 
+/* Every user type ks.name inside t (not t itself) becomes a copy of repl, keeping the
+ * frozen flag of the occurrence. t is heap-owned, so its sub-types may be replaced. */
+static void replace_udt(wire_type_t *t, const char *ks, const char *name, const wire_type_t *repl)
+{
+    for (size_t i = 0; i < t->n_sub; i++) {
+        wire_type_t *sub = (wire_type_t *)t->sub[i];
+        if (sub->id == WIRE_TYPE_UDT && strcmp(sub->keyspace, ks) == 0 &&
+            strcmp(sub->name, name) == 0) {
+            wire_type_t *r = cql__type_clone(repl);
+            r->frozen = sub->frozen;
+            cql__type_free(sub);
+            t->sub[i] = r;
+        } else {
+            replace_udt(sub, ks, name, repl);
+        }
+    }
+}
+
+
+/* Nodes and levels of stored type t at level `depth` once every user type `name` in it
+ * has alt_nodes nodes and alt_levels levels. Stored types are within the limits, so
+ * the recursion is bounded by CQL_MAX_TYPE_DEPTH. */
+static void cost_with(const wire_type_t *t, const char *name, size_t alt_nodes, size_t alt_levels,
+                      size_t depth, size_t *nodes, size_t *levels)
+{
+    if (t->id == WIRE_TYPE_UDT && strcmp(t->name, name) == 0) {
+        *nodes += alt_nodes;
+        *levels = depth + alt_levels - 1 > *levels ? depth + alt_levels - 1 : *levels;
+        return;
+    }
+    *nodes += 1;
+    *levels = depth > *levels ? depth : *levels;
+    for (size_t i = 0; i < t->n_sub; i++) {
+        cost_with(t->sub[i], name, alt_nodes, alt_levels, depth + 1, nodes, levels);
+    }
+}
+
+
+static bool within_limits(const wire_type_t *t, const char *name, size_t alt_nodes,
+                          size_t alt_levels)
+{
+    size_t nodes = 0, levels = 0;
+    cost_with(t, name, alt_nodes, alt_levels, 1, &nodes, &levels);
+    return nodes <= CQL_MAX_TYPE_NODES && levels <= CQL_MAX_TYPE_DEPTH;
+}
+
+
+/* The schema limits hold for the altered type and for every type that holds a copy. */
+static int check_retype(const cql_keyspace_t *ks, const cql_udt_t *u, const wire_type_t *altered,
+                        base_error_t *err)
+{
+    size_t alt_nodes = 0, alt_levels = 0;
+    cost_with(altered, "", 0, 0, 1, &alt_nodes, &alt_levels);
+    bool ok = alt_nodes <= CQL_MAX_TYPE_NODES && alt_levels <= CQL_MAX_TYPE_DEPTH;
+    for (size_t i = 0; ok && i < ks->n_types; i++) {
+        ok = ks->types[i] == u || within_limits(ks->types[i]->type, u->name, alt_nodes, alt_levels);
+    }
+    for (size_t i = 0; ok && i < ks->n_tables; i++) {
+        for (size_t k = 0; ok && k < ks->tables[i]->n_cols; k++) {
+            ok = within_limits(ks->tables[i]->cols[k].type, u->name, alt_nodes, alt_levels);
+        }
+    }
+    if (!ok) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Altering type %s.%s would make a type nest deeper than %d levels "
+                              "or hold more than %d component types (the emulator's limits)",
+                              ks->name, u->name, CQL_MAX_TYPE_DEPTH, CQL_MAX_TYPE_NODES);
+    }
+    return BASE_OK;
+}
+
+
+/* Puts the new shape of user type u into every type of ks that holds a copy of it
+ * (types are resolved by copying, so the other user types and the table columns
+ * that name it each carry one), then into u itself, which takes `altered`. */
+static void retype_udt(cql_keyspace_t *ks, cql_udt_t *u, wire_type_t *altered)
+{
+    for (size_t i = 0; i < ks->n_types; i++) {
+        if (ks->types[i] != u) {
+            replace_udt(ks->types[i]->type, ks->name, u->name, altered);
+        }
+    }
+    for (size_t i = 0; i < ks->n_tables; i++) {
+        cql_table_t *t = ks->tables[i];
+        for (size_t k = 0; k < t->n_cols; k++) {
+            wire_type_t *ct = t->cols[k].type;
+            if (ct->id == WIRE_TYPE_UDT && strcmp(ct->keyspace, ks->name) == 0 &&
+                strcmp(ct->name, u->name) == 0) {
+                wire_type_t *r = cql__type_clone(altered);
+                r->frozen = ct->frozen;
+                cql__type_free(ct);
+                t->cols[k].type = r;
+            } else {
+                replace_udt(ct, ks->name, u->name, altered);
+            }
+        }
+    }
+    cql__type_free(u->type);
+    u->type = altered;
+}
+
+
+static int udt_field_index(const wire_type_t *u, const char *name)
+{
+    for (uint16_t i = 0; i < u->n_sub; i++) {
+        if (strcmp(u->field_names[i], name) == 0) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+
+/* ALTER TYPE ... ADD f type: the field goes last, so every value written before
+ * reads the new field as null (a serialized UDT may stop after any field). */
+static int alter_type_add(cql_keyspace_t *ks, cql_udt_t *u, const cql_column_def_t *f,
+                          wire_type_t **out, base_error_t *err)
+{
+    const wire_type_t *old = u->type;
+    const char *shown = f->name;
+    if (udt_field_index(old, f->name) >= 0) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Cannot add field %s to type %s.%s: a field with name %s already "
+                              "exists",
+                              f->name, ks->name, u->name, f->name);
+    }
+    if (old->n_sub >= CQL_MAX_TYPE_FIELDS) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Invalid number of fields in type %s: %d (1 to %d)", u->name,
+                              old->n_sub + 1, CQL_MAX_TYPE_FIELDS);
+    }
+    wire_type_t *ft = NULL;
+    if (cql__type_resolve(ks, f->type, &ft, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (ft->id == WIRE_TYPE_UDT && !ft->frozen) {
+        cql__type_free(ft);
+        return base_error_set(err, WIRE_ERR_INVALID, "A user type cannot contain non-frozen UDTs");
+    }
+    if (type_uses(ft, u->name)) {
+        cql__type_free(ft);
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Cannot add new field %s to user type %s.%s as it would create a "
+                              "circular reference",
+                              shown, ks->name, u->name);
+    }
+    for (size_t i = 0; i < ks->n_tables; i++) {
+        const cql_table_t *t = ks->tables[i];
+        for (size_t k = 0; k < t->n_pk; k++) {
+            if (type_uses(t->pk[k]->type, u->name)) {
+                cql__type_free(ft);
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "Cannot add new field %s to user type %s.%s as the type is "
+                                      "being used in partition key by the following tables: "
+                                      "%s.%s",
+                                      shown, ks->name, u->name, ks->name, t->name);
+            }
+        }
+    }
+    /* A shallow copy with one more field; cql__type_clone makes it heap-owned. */
+    size_t n = (size_t)old->n_sub + 1;
+    const wire_type_t **subs = base_calloc(n, sizeof(*subs));
+    const char **names = base_calloc(n, sizeof(*names));
+    memcpy(subs, old->sub, old->n_sub * sizeof(*subs));
+    memcpy(names, old->field_names, old->n_sub * sizeof(*names));
+    subs[n - 1] = ft;
+    names[n - 1] = f->name;
+    wire_type_t tmp = *old;
+    tmp.n_sub = (uint16_t)n;
+    tmp.sub = subs;
+    tmp.field_names = names;
+    *out = cql__type_clone(&tmp);
+    base_free(subs);
+    base_free(names);
+    cql__type_free(ft);
+    return BASE_OK;
+}
+
+
+/* ALTER TYPE ... RENAME a TO b [AND ...]: names only, values are positional. */
+static int alter_type_rename(cql_keyspace_t *ks, cql_udt_t *u, const cql_alter_table_t *d,
+                             wire_type_t **out, base_error_t *err)
+{
+    wire_type_t *t = cql__type_clone(u->type);
+    for (size_t i = 0; i + 1 < d->n_columns; i += 2) {
+        int k = udt_field_index(u->type, d->columns[i].name);
+        if (k < 0) {
+            cql__type_free(t);
+            return base_error_set(err, WIRE_ERR_INVALID, "Unkown field %s in user type %s.%s",
+                                  d->columns[i].name, ks->name, u->name);
+        }
+        base_free((char *)t->field_names[k]);
+        t->field_names[k] = base_strdup(d->columns[i + 1].name);
+    }
+    for (uint16_t i = 0; i < t->n_sub; i++) {
+        for (uint16_t j = 0; j < i; j++) {
+            if (strcmp(t->field_names[i], t->field_names[j]) == 0) {
+                const char *name = t->field_names[i];
+                base_error_set(err, WIRE_ERR_INVALID, "Duplicate field name %s in type %s.%s", name,
+                               ks->name, u->name);
+                cql__type_free(t);
+                return BASE_ERROR;
+            }
+        }
+    }
+    *out = t;
+    return BASE_OK;
+}
+
+
+static int alter_type(cql_ctx_t *c, const cql_alter_table_t *d, base_error_t *err)
+{
+    if (is_cosmos(c)) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "ALTER TYPE is not supported by Azure Cosmos DB for Apache "
+                              "Cassandra");
+    }
+    cql_keyspace_t *ks = NULL;
+    if (cql__resolve_keyspace(c, d->table.keyspace, &ks, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    cql_udt_t *u = cql__udt_find(ks, d->table.name);
+    if (u == NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Type %s.%s doesn't exist", ks->name,
+                              d->table.name);
+    }
+    wire_type_t *altered = NULL;
+    int rc;
+    switch (d->kind) {
+    case CQL_ALTER_ADD:
+        rc = alter_type_add(ks, u, &d->columns[0], &altered, err);
+        break;
+    case CQL_ALTER_RENAME:
+        rc = alter_type_rename(ks, u, d, &altered, err);
+        break;
+    default:
+        rc = base_error_set(err, WIRE_ERR_INVALID, "Altering field types is no longer supported");
+        break;
+    }
+    if (rc == BASE_OK && check_retype(ks, u, altered, err) != BASE_OK) {
+        cql__type_free(altered);
+        rc = BASE_ERROR;
+    }
+    if (rc != BASE_OK) {
+        return BASE_ERROR;
+    }
+    retype_udt(ks, u, altered);
+    cql__schema_notify(c, "UPDATED", "TYPE", ks->name, u->name);
+    return BASE_OK;
+}
+
+
 int cql__exec_ddl(cql_ctx_t *c, const cql_stmt_t *st, base_error_t *err)
 {
     switch (st->kind) {
@@ -1070,6 +1388,8 @@ int cql__exec_ddl(cql_ctx_t *c, const cql_stmt_t *st, base_error_t *err)
         return create_type(c, &st->u.create_type, err);
     case CQL_STMT_DROP_TYPE:
         return drop_type(c, &st->u.drop, err);
+    case CQL_STMT_ALTER_TYPE:
+        return alter_type(c, &st->u.alter_type, err);
     default:
         return base_error_set(err, WIRE_ERR_SERVER_ERROR, "unexpected statement kind %d",
                               (int)st->kind);

@@ -157,15 +157,15 @@ int cql__type_check_size(cql_keyspace_t *ks, const cql_type_ast_t *const *types,
 
 /* ---- resolving ---------------------------------------------------------------------- */
 
-static int resolve_type(cql_keyspace_t *ks, const cql_type_ast_t *ta, wire_type_t **out,
-                        base_error_t *err);
+static int resolve_type(cql_keyspace_t *ks, const cql_type_ast_t *ta, bool in_frozen,
+                        wire_type_t **out, base_error_t *err);
 
 
-static int resolve_params(cql_keyspace_t *ks, const cql_type_ast_t *ta, wire_type_t **sub, size_t n,
-                          base_error_t *err)
+static int resolve_params(cql_keyspace_t *ks, const cql_type_ast_t *ta, bool in_frozen,
+                          wire_type_t **sub, size_t n, base_error_t *err)
 {
     for (size_t i = 0; i < n; i++) {
-        if (resolve_type(ks, ta->params[i], &sub[i], err) != BASE_OK) {
+        if (resolve_type(ks, ta->params[i], in_frozen, &sub[i], err) != BASE_OK) {
             for (size_t j = 0; j < i; j++) {
                 cql__type_free(sub[j]);
             }
@@ -176,8 +176,43 @@ static int resolve_params(cql_keyspace_t *ks, const cql_type_ast_t *ta, wire_typ
 }
 
 
+/* CQL3Type.RawCollection's rules for the elements of a list, set or map (not a
+ * tuple): inside a collection that is not frozen every collection and user
+ * type must be frozen; no counters; no duration in a set or as a map key. The
+ * message names the collection as written. */
+static int check_elements(const cql_type_ast_t *ta, uint16_t id, bool frozen,
+                          wire_type_t *const *sub, base_error_t *err)
+{
+    const char *what = NULL;
+    for (size_t i = 0; i < ta->n_params && what == NULL; i++) {
+        const wire_type_t *e = sub[i];
+        if (!frozen && !e->frozen && cql__type_is_collection(e)) {
+            what = "Non-frozen collections are not allowed inside collections";
+        } else if (!frozen && !e->frozen && e->id == WIRE_TYPE_UDT) {
+            what = "Non-frozen UDTs are not allowed inside collections";
+        } else if (e->id == WIRE_TYPE_COUNTER) {
+            what = "Counters are not allowed inside collections";
+        } else if (i == 0 && e->id == WIRE_TYPE_DURATION && id == WIRE_TYPE_SET) {
+            what = "Durations are not allowed inside sets";
+        } else if (i == 0 && e->id == WIRE_TYPE_DURATION && id == WIRE_TYPE_MAP) {
+            what = "Durations are not allowed as map keys";
+        }
+    }
+    if (what == NULL) {
+        return BASE_OK;
+    }
+    base_arena_t tmp;
+    base_arena_init(&tmp, 256);
+    base_error_set(err, WIRE_ERR_INVALID, "%s: %s", what, cql__type_ast_text(ta, &tmp));
+    base_arena_fini(&tmp);
+    return BASE_ERROR;
+}
+
+
+/* Everything inside a frozen type is frozen (frozen<map<set<int>, list<int>>>); a
+ * tuple is always frozen. */
 static int resolve_collection(cql_keyspace_t *ks, const cql_type_ast_t *ta, uint16_t id,
-                              size_t want, wire_type_t **out, base_error_t *err)
+                              size_t want, bool in_frozen, wire_type_t **out, base_error_t *err)
 {
     if (want != 0 && ta->n_params != want) {
         return base_error_set(err, WIRE_ERR_SYNTAX_ERROR, "Invalid %s type: wrong parameter count",
@@ -188,33 +223,27 @@ static int resolve_collection(cql_keyspace_t *ks, const cql_type_ast_t *ta, uint
         return base_error_set(err, WIRE_ERR_INVALID, "Invalid %s type: %zu components (1 to %u)",
                               ta->name, ta->n_params, (unsigned)UINT16_MAX);
     }
+    bool frozen = ta->frozen || in_frozen || id == WIRE_TYPE_TUPLE;
     wire_type_t **sub = base_calloc(ta->n_params, sizeof(*sub));
-    if (resolve_params(ks, ta, sub, ta->n_params, err) != BASE_OK) {
+    if (resolve_params(ks, ta, frozen, sub, ta->n_params, err) != BASE_OK) {
         base_free(sub);
         return BASE_ERROR;
     }
-    for (size_t i = 0; i < ta->n_params && id != WIRE_TYPE_TUPLE; i++) {
-        if (cql__type_is_collection(sub[i]) && !sub[i]->frozen) {
-            for (size_t j = 0; j < ta->n_params; j++) {
-                cql__type_free(sub[j]);
-            }
-            base_free(sub);
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Non-frozen collections are not allowed inside collections: %s",
-                                  ta->name);
-        }
+    int rc =
+        id == WIRE_TYPE_TUPLE ? BASE_OK : check_elements(ta, id, ta->frozen || in_frozen, sub, err);
+    if (rc == BASE_OK) {
+        base_arena_t tmp;
+        base_arena_init(&tmp, 1024);
+        const wire_type_t *built =
+            cql__type_collection(&tmp, id, frozen, (const wire_type_t *const *)sub, ta->n_params);
+        *out = cql__type_clone(built);
+        base_arena_fini(&tmp);
     }
-    base_arena_t tmp;
-    base_arena_init(&tmp, 1024);
-    const wire_type_t *built = cql__type_collection(&tmp, id, ta->frozen || id == WIRE_TYPE_TUPLE,
-                                                    (const wire_type_t *const *)sub, ta->n_params);
-    *out = cql__type_clone(built);
-    base_arena_fini(&tmp);
     for (size_t i = 0; i < ta->n_params; i++) {
         cql__type_free(sub[i]);
     }
     base_free(sub);
-    return BASE_OK;
+    return rc;
 }
 
 
@@ -224,32 +253,37 @@ int cql__type_resolve(cql_keyspace_t *ks, const cql_type_ast_t *ta, wire_type_t 
     if (cql__type_check_size(ks, &ta, 1, NULL, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    return resolve_type(ks, ta, out, err);
+    return resolve_type(ks, ta, false, out, err);
 }
 
 
-static int resolve_type(cql_keyspace_t *ks, const cql_type_ast_t *ta, wire_type_t **out,
-                        base_error_t *err)
+static int resolve_type(cql_keyspace_t *ks, const cql_type_ast_t *ta, bool in_frozen,
+                        wire_type_t **out, base_error_t *err)
 {
     if (ta->custom != NULL) {
         return base_error_set(err, WIRE_ERR_INVALID, "Custom types are not supported");
     }
     const wire_type_t *native = ta->n_params == 0 ? cql__type_native(ta->name) : NULL;
+    if (native != NULL && ta->frozen) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "frozen<> is only allowed on collections, tuples, and user-defined "
+                              "types");
+    }
     if (native != NULL) {
         *out = cql__type_clone(native);
         return BASE_OK;
     }
     if (strcmp(ta->name, "list") == 0) {
-        return resolve_collection(ks, ta, WIRE_TYPE_LIST, 1, out, err);
+        return resolve_collection(ks, ta, WIRE_TYPE_LIST, 1, in_frozen, out, err);
     }
     if (strcmp(ta->name, "set") == 0) {
-        return resolve_collection(ks, ta, WIRE_TYPE_SET, 1, out, err);
+        return resolve_collection(ks, ta, WIRE_TYPE_SET, 1, in_frozen, out, err);
     }
     if (strcmp(ta->name, "map") == 0) {
-        return resolve_collection(ks, ta, WIRE_TYPE_MAP, 2, out, err);
+        return resolve_collection(ks, ta, WIRE_TYPE_MAP, 2, in_frozen, out, err);
     }
     if (strcmp(ta->name, "tuple") == 0) {
-        return resolve_collection(ks, ta, WIRE_TYPE_TUPLE, 0, out, err);
+        return resolve_collection(ks, ta, WIRE_TYPE_TUPLE, 0, in_frozen, out, err);
     }
     cql_udt_t *u = ks ? cql__udt_find(ks, ta->name) : NULL;
     if (u == NULL) {
@@ -257,7 +291,7 @@ static int resolve_type(cql_keyspace_t *ks, const cql_type_ast_t *ta, wire_type_
                               ta->name);
     }
     *out = cql__type_clone(u->type);
-    (*out)->frozen = ta->frozen;
+    (*out)->frozen = ta->frozen || in_frozen;
     return BASE_OK;
 }
 

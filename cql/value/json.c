@@ -20,7 +20,8 @@ typedef struct json_s {
 } json_t;
 
 
-static int fail(json_t *j, const char *what)
+/* Sets the Invalid error Cassandra gives for malformed JSON; returns BASE_ERROR. */
+static int invalid_json(json_t *j, const char *what)
 {
     return base_error_set(j->err, WIRE_ERR_INVALID, "Could not decode JSON string as a map: %s",
                           what);
@@ -35,7 +36,8 @@ static void skip_ws(json_t *j)
 }
 
 
-static bool eat(json_t *j, char c)
+/* Skips whitespace, then consumes c if it comes next. */
+static bool accept_char(json_t *j, char c)
 {
     skip_ws(j);
     if (j->p < j->end && *j->p == c) {
@@ -90,7 +92,7 @@ static int string(json_t *j, const char **out)
     int rc = BASE_OK;
     for (;;) {
         if (j->p >= j->end) {
-            rc = fail(j, "unterminated string");
+            rc = invalid_json(j, "unterminated string");
             break;
         }
         char c = *j->p++;
@@ -102,7 +104,7 @@ static int string(json_t *j, const char **out)
             continue;
         }
         if (j->p >= j->end) {
-            rc = fail(j, "unterminated escape");
+            rc = invalid_json(j, "unterminated escape");
             break;
         }
         char e = *j->p++;
@@ -119,7 +121,7 @@ static int string(json_t *j, const char **out)
             }
             put_utf8(&b, cp);
         } else {
-            rc = fail(j, "invalid escape");
+            rc = invalid_json(j, "invalid escape");
             break;
         }
     }
@@ -179,13 +181,13 @@ static int value(json_t *j, const wire_type_t *type, cql_term_t **out);
 /* "key": */
 static int read_key(json_t *j, const char **key)
 {
-    if (!eat(j, '"')) {
-        return fail(j, "expected a quoted key");
+    if (!accept_char(j, '"')) {
+        return invalid_json(j, "expected a quoted key");
     }
     if (string(j, key) != BASE_OK) {
         return BASE_ERROR;
     }
-    return eat(j, ':') ? BASE_OK : fail(j, "expected ':' after a key");
+    return accept_char(j, ':') ? BASE_OK : invalid_json(j, "expected ':' after a key");
 }
 
 
@@ -203,7 +205,7 @@ static int array(json_t *j, const wire_type_t *type, cql_term_t **out)
               : id == WIRE_TYPE_TUPLE ? CQL_TERM_TUPLE
                                       : CQL_TERM_LIST;
     size_t cap = 0;
-    if (eat(j, ']')) {
+    if (accept_char(j, ']')) {
         *out = t;
         return BASE_OK;
     }
@@ -221,9 +223,9 @@ static int array(json_t *j, const wire_type_t *type, cql_term_t **out)
             return BASE_ERROR;
         }
         t->n_items++;
-    } while (eat(j, ','));
-    if (!eat(j, ']')) {
-        return fail(j, "expected ',' or ']'");
+    } while (accept_char(j, ','));
+    if (!accept_char(j, ']')) {
+        return invalid_json(j, "expected ',' or ']'");
     }
     *out = t;
     return BASE_OK;
@@ -237,7 +239,7 @@ static int object(json_t *j, const wire_type_t *type, cql_term_t **out)
     cql_term_t *t = base_arena_calloc(j->a, 1, sizeof(*t));
     t->kind = udt ? CQL_TERM_UDT : CQL_TERM_MAP;
     size_t cap = 0, n_pairs = 0;
-    if (eat(j, '}')) {
+    if (accept_char(j, '}')) {
         *out = t;
         return BASE_OK;
     }
@@ -276,9 +278,9 @@ static int object(json_t *j, const wire_type_t *type, cql_term_t **out)
             }
         }
         n_pairs++;
-    } while (eat(j, ','));
-    if (!eat(j, '}')) {
-        return fail(j, "expected ',' or '}'");
+    } while (accept_char(j, ','));
+    if (!accept_char(j, '}')) {
+        return invalid_json(j, "expected ',' or '}'");
     }
     *out = t;
     return BASE_OK;
@@ -294,7 +296,7 @@ static int number(json_t *j, cql_term_t **out)
         j->p++;
     }
     if (j->p == start) {
-        return fail(j, "unexpected character");
+        return invalid_json(j, "unexpected character");
     }
     *out = literal(j, frac ? CQL_LIT_FLOAT : CQL_LIT_INTEGER,
                    base_arena_strndup(j->a, start, (size_t)(j->p - start)));
@@ -317,10 +319,10 @@ static int value(json_t *j, const wire_type_t *type, cql_term_t **out)
 {
     skip_ws(j);
     if (j->p >= j->end) {
-        return fail(j, "unexpected end of input");
+        return invalid_json(j, "unexpected end of input");
     }
     if (++j->depth > JSON_MAX_DEPTH) {
-        return fail(j, "nested too deeply");
+        return invalid_json(j, "nested too deeply");
     }
     int rc = BASE_OK;
     const char *s;
@@ -367,10 +369,10 @@ int cql__json_row(const char *text, size_t len, const cql_json_columns_t *cols, 
     json_t j = {text, text + len, a, err, 0};
     memset(row, 0, sizeof(*row));
     row->terms = base_arena_calloc(a, cols->n + 1, sizeof(*row->terms));
-    if (!eat(&j, '{')) {
-        return fail(&j, "expected a JSON object");
+    if (!accept_char(&j, '{')) {
+        return invalid_json(&j, "expected a JSON object");
     }
-    if (eat(&j, '}')) {
+    if (accept_char(&j, '}')) {
         return BASE_OK;
     }
     do {
@@ -400,13 +402,13 @@ int cql__json_row(const char *text, size_t len, const cql_json_columns_t *cols, 
             return BASE_ERROR;
         }
         row->terms[col] = term;
-    } while (eat(&j, ','));
-    if (!eat(&j, '}')) {
-        return fail(&j, "expected ',' or '}'");
+    } while (accept_char(&j, ','));
+    if (!accept_char(&j, '}')) {
+        return invalid_json(&j, "expected ',' or '}'");
     }
     skip_ws(&j);
     if (j.p != j.end) {
-        return fail(&j, "trailing characters after the object");
+        return invalid_json(&j, "trailing characters after the object");
     }
     return BASE_OK;
 }

@@ -304,8 +304,8 @@ _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _LITERAL_WORDS = {"true", "false", "null", "nan", "infinity"}
 
 
-def expand(text, keyspace):
-    """%s -> <ks>.t; {ks} -> the keyspace; {name} -> name (unqualified)."""
+def expand_names(text, keyspace):
+    """{ks} -> the keyspace; {name} -> name (unqualified); %s is left alone."""
 
     def sub(m):
         name = m.group(1)
@@ -313,8 +313,29 @@ def expand(text, keyspace):
             return m.group(0)
         return keyspace if name == "ks" else name
 
-    text = _PLACEHOLDER.sub(sub, text)
-    return text.replace("%s", keyspace + ".t")
+    return _PLACEHOLDER.sub(sub, text)
+
+
+def expand(text, keyspace):
+    """%s -> <ks>.t; {ks} -> the keyspace; {name} -> name (unqualified)."""
+    return expand_names(text, keyspace).replace("%s", keyspace + ".t")
+
+
+def expand_value(v, keyspace):
+    """An expected value with the names of every string in it expanded (a row
+    from system_schema names the case's keyspace as '{ks}')."""
+    if isinstance(v, str):
+        return expand_names(v, keyspace)
+    if isinstance(v, list):
+        return [expand_value(x, keyspace) for x in v]
+    if isinstance(v, tuple) and type(v) is tuple:
+        return tuple(expand_value(x, keyspace) for x in v)
+    if isinstance(v, (set, frozenset)):
+        return type(v)(expand_names(x, keyspace) if isinstance(x, str) else x for x in v)
+    if isinstance(v, dict):
+        return {expand_names(k, keyspace) if isinstance(k, str) else k: expand_value(x, keyspace)
+                for k, x in v.items()}
+    return v
 
 
 # -- literals (the simple variant and prepared=False) -----------------------
@@ -583,6 +604,9 @@ class Outcome:
 
 def error_of(exc):
     """(code, message) of a server error the driver raised, or None."""
+    from cassandra import AlreadyExists
+    if isinstance(exc, AlreadyExists):  # the driver keeps only the names of an ALREADY_EXISTS
+        return 0x2400, str(exc)
     code = getattr(exc, "code", None)
     message = getattr(exc, "message", None)
     if isinstance(code, int) and isinstance(message, str):
@@ -727,29 +751,31 @@ class Runner:
             out.error_code, out.error_message = err
         if _DDL.match(text):
             self.prepared.clear()  # schema (a UDT's fields) or the USE keyspace changed
-        return self._check(expects, out, shown, mode)
+        return self._check(expects, out, shown, mode, ks)
 
-    def _check(self, expects, out, shown, mode):
+    def _check(self, expects, out, shown, mode, ks):
         got = _describe_outcome(out)
         for e in expects:
             bad = None
+            # {ks} and the other names read in expected messages and values as in statements
+            sub = expand_names(e.substring, ks) if getattr(e, "substring", None) else None
             if e.kind == "error":
                 if out.error_code is None:
                     bad = "expected %s, got success: %s" % (e.describe(), got)
                 elif out.error_code != e.code:
                     bad = "expected %s, got %s" % (e.describe(), got)
-                elif e.substring is not None and e.substring not in out.error_message:
+                elif sub is not None and sub not in out.error_message:
                     bad = "expected %s, got %s" % (e.describe(), got)
             elif out.error_code is not None:
                 bad = "expected %s, got %s" % (e.describe(), got)
             elif e.kind == "rows":
-                if not rows_equal(e.rows, out.rows, e.ordered):
+                if not rows_equal(expand_value(e.rows, ks), out.rows, e.ordered):
                     bad = "expected %s, got %s" % (e.describe(), got)
             elif e.kind == "row_count":
                 if len(out.rows) != e.n:
                     bad = "expected %s, got %d rows: %s" % (e.describe(), len(out.rows), got)
             elif e.kind == "warning":
-                if not any(e.substring in w for w in out.warnings):
+                if not any(sub in w for w in out.warnings):
                     bad = "expected %s, got warnings %r" % (e.describe(), out.warnings)
             if bad:
                 return {"statement": shown, "mode": mode, "expected": _describe(expects),

@@ -45,8 +45,9 @@ def binary():
 
 
 class Emulator:
-    def __init__(self, tls=True, args=(), data_dir=None):
+    def __init__(self, tls=True, args=(), data_dir=None, preexec_fn=None):
         self.tls = tls
+        self.preexec_fn = preexec_fn  # run in the child before exec (resource limits)
         self.args = list(args)
         self.own_data_dir = data_dir is None
         self.data_dir = data_dir
@@ -72,7 +73,8 @@ class Emulator:
         env.setdefault("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=0")
         env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE, env=env, text=True, errors="replace")
+                                     stderr=subprocess.PIPE, env=env, text=True, errors="replace",
+                                     preexec_fn=self.preexec_fn)
         self._reader = threading.Thread(target=self._read_log, daemon=True)
         self._reader.start()
         m = self.wait_for_log(r"listening on (\S+):(\d+) \((TLS|plaintext)\)", START_TIMEOUT)

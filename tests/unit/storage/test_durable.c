@@ -105,8 +105,11 @@ static off_t file_size(const char *path)
 
 /* ---- a dump of every byte of state, tombstones included ----------------- */
 
-static void dump_cells(base_buf_t *b, const storage__row_t *r)
+static void dump_cells(base_buf_t *b, const uint8_t *blk)
 {
+    storage__row_t row = {0};
+    storage__row_decode(blk, &row);
+    const storage__row_t *r = &row;
     base_buf_printf(b, " del=%lld marker=%d/%lld/%lld/%d bytes=%zu\n", (long long)r->del_ts,
                     r->has_marker, (long long)(r->has_marker ? r->marker_ts : 0),
                     (long long)(r->has_marker ? r->marker_expires_us : 0),
@@ -120,6 +123,7 @@ static void dump_cells(base_buf_t *b, const storage__row_t *r)
         base_buf_printf(b, " t=%d ts=%lld exp=%lld ttl=%d\n", c->tombstone, (long long)c->ts,
                         (long long)c->expires_us, c->ttl);
     }
+    storage__row_fini(&row);
 }
 
 
@@ -146,10 +150,11 @@ static void dump_table(base_buf_t *b, const storage_table_t *t)
             dump_cells(b, p->statics);
         }
         for (storage__sl_node_t *m = storage__sl_first(&p->rows); m != NULL; m = m->next[0]) {
-            const storage__row_t *r = m->item;
+            size_t ck_len;
+            const uint8_t *ck = storage__blk_ck(m->item, &ck_len);
             base_buf_printf(b, " row ");
-            base_buf_put(b, r->ck, r->ck_len);
-            dump_cells(b, r);
+            base_buf_put(b, ck, ck_len);
+            dump_cells(b, m->item);
         }
     }
 }

@@ -377,6 +377,34 @@ static void drop_index_and_types(void **state)
     st = parse_ok(state, "DROP TYPE address");
     assert_int_equal(st->kind, CQL_STMT_DROP_TYPE);
     assert_string_equal(st->u.drop.name.name, "address");
+
+    st = parse_ok(state, "CREATE TYPE t (a int, b text,)"); /* trailing comma, as Cassandra */
+    assert_int_equal(st->u.create_type.n_fields, 2);
+}
+
+
+static void alter_type(void **state)
+{
+    cql_stmt_t *st = parse_ok(state, "ALTER TYPE ks.address ADD country text");
+    assert_int_equal(st->kind, CQL_STMT_ALTER_TYPE);
+    const cql_alter_table_t *at = &st->u.alter_type;
+    assert_string_equal(at->table.keyspace, "ks");
+    assert_string_equal(at->table.name, "address");
+    assert_int_equal(at->kind, CQL_ALTER_ADD);
+    assert_int_equal(at->n_columns, 1);
+    assert_string_equal(at->columns[0].name, "country");
+    assert_string_equal(at->columns[0].type->name, "text");
+
+    st = parse_ok(state, "ALTER TYPE address RENAME a TO b AND c TO d");
+    at = &st->u.alter_type;
+    assert_int_equal(at->kind, CQL_ALTER_RENAME);
+    assert_int_equal(at->n_columns, 4);
+    assert_string_equal(at->columns[2].name, "c");
+    assert_string_equal(at->columns[3].name, "d");
+
+    st = parse_ok(state, "ALTER TYPE address ALTER a TYPE blob");
+    assert_int_equal(st->u.alter_type.kind, CQL_ALTER_ALTER);
+    parse_err(state, "ALTER TYPE address RENAME b TO \"\""); /* an empty quoted name */
 }
 
 
@@ -411,7 +439,6 @@ static void recognised_statements_map_to_other(void **state)
          "CREATE MATERIALIZED VIEW"},
         {"ALTER MATERIALIZED VIEW v WITH comment = 'x'", "ALTER MATERIALIZED VIEW"},
         {"DROP MATERIALIZED VIEW v", "DROP MATERIALIZED VIEW"},
-        {"ALTER TYPE address ADD country text", "ALTER TYPE"},
         {"DESCRIBE KEYSPACES", "DESCRIBE"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -450,6 +477,7 @@ int main(void)
         T(drop_table_and_truncate),
         T(create_index_forms),
         T(drop_index_and_types),
+        T(alter_type),
         T(recognised_statements_map_to_other),
         T(other_statements_are_still_lexed),
     };
