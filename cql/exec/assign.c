@@ -195,6 +195,11 @@ static int assignment_type(cql_ctx_t *c, const cql_column_t *col, const cql_assi
                                   "Invalid operation (%s[?] = ?) for non list/map column %s",
                                   col->name, col->name);
         }
+        if (col->type->frozen) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Invalid operation (%s[?] = ?) for frozen collection column %s",
+                                  col->name, col->name);
+        }
         t = col->type->sub[col->type->id == WIRE_TYPE_MAP ? 1 : 0];
     }
     if (col->counter) {
@@ -236,16 +241,20 @@ static int assign_one(cql_ctx_t *c, cql_write_t *dst, const cql_column_t *col,
     case CQL_ASSIGN_PREPEND:
         if (!cql__multi_cell(col)) {
             return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Invalid operation (%s = %s + ?) for non counter column %s",
-                                  col->name, col->name, col->name);
+                                  "Invalid operation (%s = %s + ?) for %s %s", col->name, col->name,
+                                  cql__type_is_collection(col->type) ? "frozen collection column"
+                                                                     : "non counter column",
+                                  col->name);
         }
         return v.len < 0 ? BASE_OK
                          : cql__write_elements(dst, col, v, as->kind == CQL_ASSIGN_PREPEND, err);
     case CQL_ASSIGN_SUB:
         if (!cql__multi_cell(col)) {
             return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Invalid operation (%s = %s - ?) for non counter column %s",
-                                  col->name, col->name, col->name);
+                                  "Invalid operation (%s = %s - ?) for %s %s", col->name, col->name,
+                                  cql__type_is_collection(col->type) ? "frozen collection column"
+                                                                     : "non counter column",
+                                  col->name);
         }
         return v.len < 0 ? BASE_OK : remove_elements(dst, col, v, m, err);
     case CQL_ASSIGN_ELEMENT: {

@@ -17,8 +17,15 @@ static void lwt_result(cql_ctx_t *c, const cql_table_t *t, bool applied, const c
     wire_value_t *row = base_arena_calloc(c->a, t->n_cols + 1, sizeof(*row));
     cols[0] = (wire_col_spec_t){t->ks->name, t->name, "[applied]", cql__native_boolean()};
     row[0] = cql__value_bool(c->a, applied);
-    if (!applied && existing != NULL) {
+    /* Cassandra's order: key columns, then static columns, then regular ones (by
+     * name within each, as cols[] holds them) */
+    static const cql_col_kind_t order[] = {CQL_COL_PARTITION, CQL_COL_CLUSTERING, CQL_COL_STATIC,
+                                           CQL_COL_REGULAR};
+    for (size_t o = 0; !applied && existing != NULL && o < 4; o++) {
         for (size_t i = 0; i < t->n_cols; i++) {
+            if (t->cols[i].kind != order[o]) {
+                continue;
+            }
             bool want = cond->if_not_exists || cond->if_exists;
             for (size_t k = 0; !want && k < cond->n; k++) {
                 want = strcmp(cond->conds[k].column, t->cols[i].name) == 0;
@@ -55,9 +62,16 @@ static int element_condition(cql_ctx_t *c, const cql_column_t *col, const cql_te
     if (cql__term_eval(element, kt, col->name, &c->binds, c->a, &key, err) != BASE_OK) {
         return BASE_ERROR;
     }
+    if (key.len == WIRE_VALUE_UNSET) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid 'unset' value in condition");
+    }
     if (key.len < 0) {
         return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for %s element access",
                               map ? "map" : "list");
+    }
+    if (!map && key.len == 4 && (int32_t)base_load_u32(key.ptr) < 0) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid negative list index %d",
+                              (int32_t)base_load_u32(key.ptr));
     }
     *type = map ? col->type->sub[1] : col->type->sub[0];
     wire_value_t found = {NULL, WIRE_VALUE_NULL};
@@ -82,6 +96,88 @@ static int element_condition(cql_ctx_t *c, const cql_column_t *col, const cql_te
 }
 
 
+/* A condition's value: never unset, and null only for =, != and IN. */
+static int check_operand(cql_rel_op_t op, wire_value_t want, base_error_t *err)
+{
+    if (want.len == WIRE_VALUE_UNSET) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid 'unset' value in condition");
+    }
+    if (want.len < 0 && op != CQL_OP_EQ && op != CQL_OP_NEQ && op != CQL_OP_IN) {
+        const char *name = op == CQL_OP_LT    ? "<"
+                           : op == CQL_OP_LTE ? "<="
+                           : op == CQL_OP_GT  ? ">"
+                                              : ">=";
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Invalid comparison with null for operator \"%s\"", name);
+    }
+    return BASE_OK;
+}
+
+
+/* The values a condition compares with: one, or the list of an IN (literal or bound). */
+static int condition_values(cql_ctx_t *c, const cql_condition_t *cd, const cql_column_t *col,
+                            const wire_type_t *type, wire_value_t **out, size_t *n,
+                            base_error_t *err)
+{
+    if (cd->op == CQL_OP_IN && cd->rhs != NULL) { /* IF c IN ? */
+        const wire_type_t *lt = cql__type_collection(c->a, WIRE_TYPE_LIST, true, &type, 1);
+        wire_value_t list;
+        if (cql__term_eval(cd->rhs, lt, col->name, &c->binds, c->a, &list, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        if (list.len == WIRE_VALUE_UNSET) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Invalid 'unset' value in condition");
+        }
+        if (list.len < 0) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for IN condition");
+        }
+        ssize_t k = cql__collection_split(lt, list, c->a, out, NULL);
+        if (k < 0) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Invalid list value for IN condition");
+        }
+        *n = (size_t)k;
+        return BASE_OK;
+    }
+    *n = cd->op == CQL_OP_IN ? cd->n_in : 1;
+    *out = base_arena_alloc(c->a, (*n + 1) * sizeof(**out));
+    for (size_t i = 0; i < *n; i++) {
+        const cql_term_t *term = cd->op == CQL_OP_IN ? cd->in_values[i] : cd->rhs;
+        if (cql__term_eval(term, type, col->name, &c->binds, c->a, &(*out)[i], err) != BASE_OK ||
+            check_operand(cd->op, (*out)[i], err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    }
+    return BASE_OK;
+}
+
+
+/* Whether have op want holds; null compares equal only to null. */
+static bool compare_holds(cql_rel_op_t op, const wire_type_t *type, wire_value_t have,
+                          wire_value_t want)
+{
+    if (have.len < 0 || want.len < 0) {
+        bool both_null = have.len < 0 && want.len < 0;
+        return (op == CQL_OP_EQ || op == CQL_OP_IN) ? both_null : op == CQL_OP_NEQ && !both_null;
+    }
+    int cmp = cql__value_compare(type, have, want);
+    switch (op) {
+    case CQL_OP_EQ:
+    case CQL_OP_IN:
+        return cmp == 0;
+    case CQL_OP_NEQ:
+        return cmp != 0;
+    case CQL_OP_LT:
+        return cmp < 0;
+    case CQL_OP_LTE:
+        return cmp <= 0;
+    case CQL_OP_GT:
+        return cmp > 0;
+    default:
+        return cmp >= 0;
+    }
+}
+
+
 static int eval_condition(cql_ctx_t *c, const cql_table_t *t, const cql_condition_t *cd,
                           const cql_rec_t *rec, bool *holds, base_error_t *err)
 {
@@ -99,45 +195,24 @@ static int eval_condition(cql_ctx_t *c, const cql_table_t *t, const cql_conditio
         element_condition(c, col, cd->element, &have, &type, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    size_t n = cd->op == CQL_OP_IN ? cd->n_in : 1;
+    wire_value_t *wants = NULL;
+    size_t n = 0;
+    if (condition_values(c, cd, col, type, &wants, &n, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    static const uint8_t zero[4] = {0};
+    const wire_value_t empty = {zero, 4}; /* a collection of no element */
+    if (cd->element == NULL && cql__multi_cell(col)) {
+        /* a non-frozen collection has no null: no element is the empty collection */
+        have = have.len < 0 ? empty : have;
+    }
     *holds = false;
     for (size_t i = 0; i < n; i++) {
-        const cql_term_t *term = cd->op == CQL_OP_IN ? cd->in_values[i] : cd->rhs;
-        wire_value_t want;
-        if (cql__term_eval(term, type, col->name, &c->binds, c->a, &want, err) != BASE_OK) {
-            return BASE_ERROR;
+        wire_value_t want = wants[i];
+        if (cd->element == NULL && cql__multi_cell(col) && want.len < 0) {
+            want = empty;
         }
-        if (have.len < 0 || want.len < 0) {
-            bool both_null = have.len < 0 && want.len < 0;
-            *holds |= (cd->op == CQL_OP_EQ || cd->op == CQL_OP_IN) ? both_null
-                      : cd->op == CQL_OP_NEQ                       ? !both_null
-                                                                   : false;
-            continue;
-        }
-        int cmp = cql__value_compare(type, have, want);
-        switch (cd->op) {
-        case CQL_OP_EQ:
-        case CQL_OP_IN:
-            *holds |= cmp == 0;
-            break;
-        case CQL_OP_NEQ:
-            *holds |= cmp != 0;
-            break;
-        case CQL_OP_LT:
-            *holds |= cmp < 0;
-            break;
-        case CQL_OP_LTE:
-            *holds |= cmp <= 0;
-            break;
-        case CQL_OP_GT:
-            *holds |= cmp > 0;
-            break;
-        case CQL_OP_GTE:
-            *holds |= cmp >= 0;
-            break;
-        default:
-            return base_error_set(err, WIRE_ERR_INVALID, "Unsupported condition operator");
-        }
+        *holds |= compare_holds(cd->op, type, have, want);
     }
     return BASE_OK;
 }

@@ -49,11 +49,13 @@ void cql__write_clear(cql_write_t *w, const cql_column_t *col)
 
 
 /* List element ids: 8 bytes, big-endian, so memcmp order is insertion order. */
-static uint64_t list_seq;
+static uint64_t list_last_tick; /* ticks only grow: a statement's elements keep their order */
 
 static const uint8_t *list_id(cql_write_t *w, bool prepend)
 {
-    uint64_t tick = (uint64_t)w->c->now_us * 64 + (list_seq++ & 63);
+    uint64_t tick = (uint64_t)w->c->now_us * 64;
+    tick = tick > list_last_tick ? tick : list_last_tick + 1;
+    list_last_tick = tick;
     uint64_t id = prepend ? (1ULL << 63) - tick : (1ULL << 63) + tick;
     uint8_t *p = base_arena_alloc(w->c->a, 8);
     base_store_u64(p, id);
@@ -661,91 +663,111 @@ typedef struct where_shape_s {
     bool ck_any;       /* some clustering column is restricted */
     bool ck_full_eq;   /* every clustering column by = or IN */
     bool pk_in, ck_in; /* an IN on the partition or the clustering key */
+    /* gathered by where_scan */
+    bool *seen, *eq;     /* by column index: restricted, restricted by = or IN */
+    const char *non_key; /* the first restricted column outside the primary key */
+    bool pk_slice, ck_slice;
 } where_shape_t;
 
 
+/* The columns a DELETE or UPDATE writes and its conditions name, static or not. */
+typedef struct columns_used_s {
+    bool statics, regular;           /* written */
+    bool cond_statics, cond_regular; /* in IF conditions */
+} columns_used_t;
+
+
+/* One relation of a modification's WHERE clause, noted in shape. */
+static int where_relation(const cql_table_t *t, const cql_relation_t *r, where_shape_t *shape,
+                          base_error_t *err)
+{
+    bool is_eq = r->op == CQL_OP_EQ || r->op == CQL_OP_IN;
+    for (size_t k = 0; k < r->n_columns; k++) {
+        const cql_column_t *col = cql__column_find(t, r->columns[k]);
+        if (col == NULL) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", r->columns[k]);
+        }
+        size_t idx = (size_t)(col - t->cols);
+        bool key = col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING;
+        if (!key || r->lhs == CQL_LHS_ELEMENT || r->op == CQL_OP_CONTAINS ||
+            r->op == CQL_OP_CONTAINS_KEY || r->op == CQL_OP_NEQ || r->op == CQL_OP_LIKE ||
+            r->op == CQL_OP_IS_NOT_NULL) {
+            if (key && r->op == CQL_OP_CONTAINS && !cql__type_is_collection(col->type)) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "Cannot use CONTAINS on non-collection column %s", col->name);
+            }
+            shape->non_key = shape->non_key ? shape->non_key : col->name;
+            continue;
+        }
+        shape->seen[idx] = true;
+        shape->eq[idx] |= is_eq;
+        shape->pk_in |= r->op == CQL_OP_IN && col->kind == CQL_COL_PARTITION;
+        shape->ck_in |= r->op == CQL_OP_IN && col->kind == CQL_COL_CLUSTERING;
+        shape->pk_slice |= !is_eq && col->kind == CQL_COL_PARTITION;
+        shape->ck_slice |= !is_eq && col->kind == CQL_COL_CLUSTERING;
+    }
+    return BASE_OK;
+}
+
+
 /* UPDATE and DELETE name rows by = or IN on the whole partition key; UPDATE also on
- * the whole clustering key unless it writes static columns only. Checked in
- * Cassandra's order: the partition key, the clustering key, then other columns. */
+ * the whole clustering key unless it writes static columns only (static_only), and
+ * then neither names a clustering column. Checked in Cassandra's order: the
+ * partition key, the clustering key, then other columns. */
 static int check_modification_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *where,
-                                    size_t n_where, bool update, bool need_ck, where_shape_t *shape,
-                                    base_error_t *err)
+                                    size_t n_where, bool update, bool static_only,
+                                    where_shape_t *shape, base_error_t *err)
 {
     const char *stmt = update ? "UPDATE" : "DELETE";
-    bool *seen = base_arena_calloc(c->a, t->n_cols + 1, sizeof(bool));
-    bool *eq = base_arena_calloc(c->a, t->n_cols + 1, sizeof(bool));
-    const char *non_key = NULL, *pk_slice = NULL;
-    bool ck_slice = false;
     memset(shape, 0, sizeof(*shape));
+    shape->seen = base_arena_calloc(c->a, t->n_cols + 1, sizeof(bool));
+    shape->eq = base_arena_calloc(c->a, t->n_cols + 1, sizeof(bool));
     for (size_t i = 0; i < n_where; i++) {
-        const cql_relation_t *r = &where[i];
-        bool is_eq = r->op == CQL_OP_EQ || r->op == CQL_OP_IN;
-        if (r->lhs == CQL_LHS_TOKEN) {
+        if (where[i].lhs == CQL_LHS_TOKEN) {
             return base_error_set(err, WIRE_ERR_INVALID,
                                   "The token function cannot be used in WHERE clauses for %s "
                                   "statements",
                                   stmt);
         }
-        for (size_t k = 0; k < r->n_columns; k++) {
-            const cql_column_t *col = cql__column_find(t, r->columns[k]);
-            if (col == NULL) {
-                return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s",
-                                      r->columns[k]);
-            }
-            size_t idx = (size_t)(col - t->cols);
-            bool key = col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING;
-            if (!key || r->lhs == CQL_LHS_ELEMENT || r->op == CQL_OP_CONTAINS ||
-                r->op == CQL_OP_CONTAINS_KEY || r->op == CQL_OP_NEQ || r->op == CQL_OP_LIKE ||
-                r->op == CQL_OP_IS_NOT_NULL) {
-                if (key && r->op == CQL_OP_CONTAINS && !cql__type_is_collection(col->type)) {
-                    return base_error_set(err, WIRE_ERR_INVALID,
-                                          "Cannot use CONTAINS on non-collection column %s",
-                                          col->name);
-                }
-                if (non_key == NULL) {
-                    non_key = col->name;
-                }
-                continue;
-            }
-            seen[idx] = true;
-            eq[idx] |= is_eq;
-            shape->pk_in |= r->op == CQL_OP_IN && col->kind == CQL_COL_PARTITION;
-            shape->ck_in |= r->op == CQL_OP_IN && col->kind == CQL_COL_CLUSTERING;
-            if (!is_eq && col->kind == CQL_COL_PARTITION) {
-                pk_slice = col->name;
-            }
-            ck_slice |= !is_eq && col->kind == CQL_COL_CLUSTERING;
+        if (where_relation(t, &where[i], shape, err) != BASE_OK) {
+            return BASE_ERROR;
         }
     }
-    const char *missing = unrestricted(c, t, true, seen);
+    shape->ck_full_eq = true;
+    for (size_t i = 0; i < t->n_ck; i++) {
+        shape->ck_any |= shape->seen[t->ck[i] - t->cols];
+        shape->ck_full_eq &= shape->eq[t->ck[i] - t->cols];
+    }
+    const char *missing = unrestricted(c, t, true, shape->seen);
     if (missing != NULL) {
         return base_error_set(err, WIRE_ERR_INVALID, "Some partition key parts are missing: %s",
                               missing);
     }
-    if (pk_slice != NULL) {
+    if (shape->pk_slice) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Only EQ and IN relation are supported on the partition key "
                               "(unless you use the token() function) for %s statements",
                               stmt);
     }
-    if (update && ck_slice) {
+    if (update && shape->ck_slice) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Slice restrictions are not supported on the clustering columns in "
                               "UPDATE statements");
     }
-    missing = unrestricted(c, t, false, seen);
-    if (need_ck && missing != NULL) {
+    if (static_only && shape->ck_any) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Invalid restrictions on clustering columns since the %s statement "
+                              "modifies only static columns",
+                              stmt);
+    }
+    missing = unrestricted(c, t, false, shape->seen);
+    if (update && !static_only && missing != NULL) {
         return base_error_set(err, WIRE_ERR_INVALID, "Some clustering keys are missing: %s",
                               missing);
     }
-    if (non_key != NULL) {
+    if (shape->non_key != NULL) {
         return base_error_set(err, WIRE_ERR_INVALID,
-                              "Non PRIMARY KEY columns found in where clause: %s", non_key);
-    }
-    shape->ck_full_eq = true;
-    for (size_t i = 0; i < t->n_ck; i++) {
-        shape->ck_any |= seen[t->ck[i] - t->cols];
-        shape->ck_full_eq &= eq[t->ck[i] - t->cols];
+                              "Non PRIMARY KEY columns found in where clause: %s", shape->non_key);
     }
     return BASE_OK;
 }
@@ -768,8 +790,21 @@ static int modify_targets(cql_ctx_t *c, const cql_table_t *t, const cql_relation
 }
 
 
-/* Whether the conditions name static columns (*statics) and others (*regular); IF
- * EXISTS asks about the row, so it counts as regular for a DELETE (Cassandra 4.0). */
+/* Cosmos DB refuses a conditional statement that mixes static and regular columns
+ * across its assignments and conditions (cosmos-cassandra-api-facts.md s5). */
+static int cosmos_mixed(const cql_ctx_t *c, bool cas, const columns_used_t *u, base_error_t *err)
+{
+    if (c->e->cfg.profile != CQL_PROFILE_COSMOS || !cas ||
+        !((u->statics || u->cond_statics) && (u->regular || u->cond_regular))) {
+        return BASE_OK;
+    }
+    return base_error_set(err, WIRE_ERR_INVALID,
+                          "Conditions and assignments containing combination of Static and "
+                          "Regular columns are not supported.");
+}
+
+
+/* Whether the conditions name static columns (*statics) and others (*regular). */
 static void condition_columns(const cql_table_t *t, const cql_conditions_t *cond, bool *statics,
                               bool *regular)
 {
@@ -862,20 +897,19 @@ static int update_one(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q,
 }
 
 
-/* Whether an UPDATE's assignments and conditions name static columns only: then it
- * needs no clustering key and writes (and reads) the partition's static row. */
-static bool update_static_only(const cql_table_t *t, const cql_update_t *q)
+/* The columns an UPDATE's assignments and conditions name. */
+static columns_used_t update_columns(const cql_table_t *t, const cql_update_t *q)
 {
-    bool statics = false, regular = false;
+    columns_used_t u = {0};
     for (size_t i = 0; i < q->n_assign; i++) {
         const cql_column_t *col = cql__column_find(t, q->assign[i].column);
         if (col != NULL) {
-            statics |= col->kind == CQL_COL_STATIC;
-            regular |= col->kind != CQL_COL_STATIC;
+            u.statics |= col->kind == CQL_COL_STATIC;
+            u.regular |= col->kind != CQL_COL_STATIC;
         }
     }
-    condition_columns(t, &q->cond, &statics, &regular);
-    return statics && !regular;
+    condition_columns(t, &q->cond, &u.cond_statics, &u.cond_regular);
+    return u;
 }
 
 
@@ -888,8 +922,13 @@ int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
     }
     bool cas = cql__has_conditions(&q->cond);
     where_shape_t shape;
-    if (check_modification_where(c, t, q->where, q->n_where, true, !update_static_only(t, q),
-                                 &shape, err) != BASE_OK) {
+    /* assignments and conditions on static columns only need no clustering key: they
+     * write (and read) the partition's static row */
+    columns_used_t u = update_columns(t, q);
+    bool static_only = (u.statics || u.cond_statics) && !u.regular && !u.cond_regular;
+    if (check_modification_where(c, t, q->where, q->n_where, true, static_only, &shape, err) !=
+            BASE_OK ||
+        cosmos_mixed(c, cas, &u, err) != BASE_OK) {
         return BASE_ERROR;
     }
     cql_plan_t plan;
@@ -951,27 +990,23 @@ static int delete_columns(const cql_table_t *t, const cql_delete_t *q, bool *sta
 /* What a DELETE's shape allows: specific columns need one row (or only static
  * columns and no clustering key), conditions need the whole primary key unless
  * they and the columns are static. */
-static int check_delete_shape(const cql_table_t *t, const cql_delete_t *q,
-                              const where_shape_t *shape, bool statics, bool regular,
-                              base_error_t *err)
+static int check_delete_shape(const cql_delete_t *q, const where_shape_t *shape,
+                              const columns_used_t *u, base_error_t *err)
 {
     bool cas = cql__has_conditions(&q->cond);
-    bool cond_static = false, cond_regular = q->cond.if_exists;
-    condition_columns(t, &q->cond, &cond_static, &cond_regular);
     if (cas && !shape->ck_full_eq) {
-        if (regular) {
+        const char *why = u->regular          ? "delete non static columns"
+                          : q->n_targets == 0 ? "use IF conditions"
+                          : u->cond_regular   ? "use IF condition on non static columns"
+                                              : NULL;
+        if (why != NULL) {
             return base_error_set(err, WIRE_ERR_INVALID,
                                   "DELETE statements must restrict all PRIMARY KEY columns with "
-                                  "equality relations in order to delete non static columns");
-        }
-        if (cond_regular) {
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "DELETE statements must restrict all PRIMARY KEY columns with "
-                                  "equality relations in order to use IF conditions on non "
-                                  "static columns");
+                                  "equality relations in order to %s",
+                                  why);
         }
     }
-    if ((statics || regular) && !shape->ck_full_eq && (regular || shape->ck_any)) {
+    if ((u->statics || u->regular) && !shape->ck_full_eq && (u->regular || shape->ck_any)) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Range deletions are not supported for specific columns");
     }
@@ -1028,12 +1063,19 @@ static int delete_cells(cql_ctx_t *c, const cql_table_t *t, const cql_delete_t *
 static int delete_prepare(cql_ctx_t *c, const cql_table_t *t, const cql_delete_t *q,
                           where_shape_t *shape, cql_plan_t *plan, bool *none, base_error_t *err)
 {
-    bool statics = false, regular = false;
-    if (delete_columns(t, q, &statics, &regular, err) != BASE_OK ||
-        check_modification_where(c, t, q->where, q->n_where, false, false, shape, err) != BASE_OK) {
+    columns_used_t u = {0};
+    if (delete_columns(t, q, &u.statics, &u.regular, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    if (c->e->cfg.profile == CQL_PROFILE_COSMOS && q->n_targets == 0 && q->cond.if_exists) {
+    condition_columns(t, &q->cond, &u.cond_statics, &u.cond_regular);
+    bool static_only = u.statics && !u.regular && !u.cond_regular;
+    bool cas = cql__has_conditions(&q->cond);
+    if (check_modification_where(c, t, q->where, q->n_where, false, static_only, shape, err) !=
+            BASE_OK ||
+        cosmos_mixed(c, cas, &u, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (c->e->cfg.profile == CQL_PROFILE_COSMOS && q->n_targets == 0 && cas) {
         /* the service's text, without the cell-level timestamp table options */
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Conditional delete of an entire row is not supported.");
@@ -1041,7 +1083,7 @@ static int delete_prepare(cql_ctx_t *c, const cql_table_t *t, const cql_delete_t
     if (modify_targets(c, t, q->where, q->n_where, plan, none, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    return check_delete_shape(t, q, shape, statics, regular, err);
+    return check_delete_shape(q, shape, &u, err);
 }
 
 
