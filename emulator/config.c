@@ -47,6 +47,8 @@ typedef enum {
     OPT_HANDSHAKE_TIMEOUT_MS,
     OPT_FRAME_TIMEOUT_MS,
     OPT_IDLE_TIMEOUT_MS,
+    OPT_MAX_CONN_OUTPUT_MB,
+    OPT_MAX_INFLIGHT_MB,
     OPT_LOG_LEVEL,
     OPT_RATE_LIMITING,
     OPT_CONSISTENCY,
@@ -104,7 +106,12 @@ static const option_t options[] = {
      "data-center name drivers see (default \"" EMU_DEFAULT_REGION "\")"},
     {"--profile", OPT_PROFILE, "P", "COSMOS_EMULATOR_PROFILE",
      "cosmos (default) or cassandra: whose behaviour and messages to mimic"},
-    {"--max-frame-mb", OPT_MAX_FRAME_MB, "N", NULL, "largest accepted frame body (default 256)"},
+    {"--max-frame-mb", OPT_MAX_FRAME_MB, "N", NULL, "largest accepted frame body (default 16)"},
+    {"--max-conn-output-mb", OPT_MAX_CONN_OUTPUT_MB, "N", NULL,
+     "answers queued for a connection before its requests stop being read (default 8)"},
+    {"--max-inflight-mb", OPT_MAX_INFLIGHT_MB, "N", NULL,
+     "request bytes received and not yet answered, all connections; past it Overloaded "
+     "(default 256)"},
     {"--max-connections", OPT_MAX_CONNECTIONS, "N", "COSMOS_EMULATOR_MAX_CONNECTIONS",
      "open client connections at most; past it a new one is closed at once (default 10000)"},
     {"--handshake-timeout-ms", OPT_HANDSHAKE_TIMEOUT_MS, "N", NULL,
@@ -215,6 +222,8 @@ void emu_config_init(emu_config_t *c)
     c->handshake_timeout_ms = EMU_DEFAULT_HANDSHAKE_MS;
     c->frame_timeout_ms = EMU_DEFAULT_FRAME_MS;
     c->idle_timeout_ms = EMU_DEFAULT_IDLE_MS;
+    c->max_conn_output = (size_t)EMU_DEFAULT_CONN_OUT_MB * 1024 * 1024;
+    c->max_inflight = (size_t)EMU_DEFAULT_INFLIGHT_MB * 1024 * 1024;
     c->log_level = EMU_LOG_INFO;
     c->rate_limiting = false; /* as the Azure Cosmos DB emulator */
     c->consistency = RU_CONSISTENCY_SESSION;
@@ -307,6 +316,14 @@ static int apply(emu_config_t *c, const option_t *o, const char *val, const char
             return fail(msg, cap, "%s: '%s' is not a size in MB (1-2047)", src, val);
         }
         c->max_frame = (size_t)n * 1024 * 1024;
+        return 0;
+    case OPT_MAX_CONN_OUTPUT_MB:
+    case OPT_MAX_INFLIGHT_MB:
+        if (!parse_int(val, 1, 65536, &n)) {
+            return fail(msg, cap, "%s: '%s' is not a size in MB (1-65536)", src, val);
+        }
+        *(o->id == OPT_MAX_CONN_OUTPUT_MB ? &c->max_conn_output : &c->max_inflight) =
+            (size_t)n * 1024 * 1024;
         return 0;
     case OPT_MAX_CONNECTIONS:
         if (!parse_int(val, 1, 1000000, &n)) {

@@ -24,6 +24,15 @@
  * backpressure no input deadline runs: the wait is the server's. A timeout
  * closes the connection with one log line.
  *
+ * Memory: a connection whose queued answers pass --max-conn-output-mb is
+ * not read (nor are frames already in its input handled) until they drain
+ * below half of it, so a client that never reads pins at most that much.
+ * Every frame's declared length counts towards the server's in-flight
+ * bytes (emu_server_t.inflight_bytes) from its header until its answer is
+ * queued, and a held request's body until it is answered; a frame that
+ * would take the total past --max-inflight-mb is answered Overloaded and
+ * its body skipped as it arrives, never buffered nor executed.
+ *
  * Server-side retry: a statement throttled by the RU meter may be held
  * instead of answered. Its decompressed body is copied (the input buffer
  * moves on), and a timer runs it again after RetryAfterMs, until it passes
@@ -66,10 +75,9 @@
 #include "emulator/telemetry.h"
 #include "emulator/tls.h"
 
-#define OUTPUT_HIGH_WATER (64u * 1024 * 1024) /* stop reading past this much queued */
-#define ARENA_BLOCK       (64u * 1024)
-#define OUT_KEEP_MAX      (4u * 1024 * 1024) /* largest output buffer kept between reads */
-#define HELD_MAX          1024 /* requests held by server-side retry, per connection */
+#define ARENA_BLOCK  (64u * 1024)
+#define OUT_KEEP_MAX (4u * 1024 * 1024) /* largest output buffer kept between reads */
+#define HELD_MAX     1024               /* requests held by server-side retry, per connection */
 
 /* Output waiting for the fdatasync of commit log position pos. */
 typedef struct parked_s {
@@ -124,6 +132,8 @@ struct emu_conn_s {
     struct event *timer; /* the one deadline of timer_kind */
     timer_kind_t timer_kind;
     uint64_t frames; /* frames handled so far: a new one restarts the frame clock */
+    size_t reserved; /* in-flight bytes counted for the frame being received */
+    size_t skip;     /* body bytes still to drop of a frame refused as Overloaded */
     cql_session_t *session;
     base_arena_t arena;
     base_buf_t out; /* responses of this read, written to bev in one go */
@@ -180,6 +190,7 @@ void emu_conn_free(emu_conn_t *c)
     while (c->held != NULL) {
         held_free(c->held);
     }
+    s->inflight_bytes -= c->reserved;
     while (c->parked != NULL) {
         parked_t *p = c->parked;
         c->parked = p->next;
@@ -324,7 +335,7 @@ static void rearm(emu_conn_t *c, uint64_t frames_before)
     size_t pending = evbuffer_get_length(bufferevent_get_input(c->bev));
     if (c->paused) {
         arm(c, TIMER_NONE, 0);
-    } else if (pending > 0) {
+    } else if (pending > 0 || c->skip > 0) {
         if (c->timer_kind != TIMER_FRAME || c->frames != frames_before) {
             arm(c, TIMER_FRAME, cfg->frame_timeout_ms); /* a new frame has begun */
         }
@@ -649,6 +660,7 @@ static void held_free(held_t *h)
         h->next->prev = h->prev;
     }
     c->n_held--;
+    c->srv->inflight_bytes -= h->len;
     if (h->timer != NULL) {
         event_free(h->timer);
     }
@@ -682,6 +694,7 @@ static void hold(emu_conn_t *c, const wire_header_t *hdr, const uint8_t *body, s
     h->body = base_malloc(len > 0 ? len : 1);
     memcpy(h->body, body, len);
     h->len = len;
+    c->srv->inflight_bytes += len; /* until it is answered (held_free) */
     h->started_us = base_mono_us();
     h->deadline_us = h->started_us + (int64_t)budget_ms * 1000;
     h->read = eh->read;
@@ -839,12 +852,58 @@ static void reject_version(emu_conn_t *c, const uint8_t *hdr, int version)
     emu_log(EMU_LOG_DEBUG, c->id, "protocol version %d refused", version);
 }
 
+/* Counts h's body towards the server's in-flight bytes, or answers it
+ * Overloaded (returning false) when that would pass --max-inflight-mb. */
+static bool reserve(emu_conn_t *c, const wire_header_t *h)
+{
+    emu_server_t *s = c->srv;
+    if (h->length == 0) {
+        return true;
+    }
+    if (s->inflight_bytes + h->length > s->cfg->max_inflight) {
+        base_error_t err;
+        base_error_set(&err, WIRE_ERR_OVERLOADED,
+                       "Server is overloaded: in-flight request bytes exceed %zu MB",
+                       s->cfg->max_inflight / (1024 * 1024));
+        c->version = h->version;
+        send_error(c, h->stream, h->opcode, &err);
+        emu_log_limited(&s->inflight_log, 1000, EMU_LOG_WARN, c->id,
+                        "refused a %u-byte %s from %s: in-flight request bytes would pass "
+                        "--max-inflight-mb %zu",
+                        h->length, wire_opcode_name(h->opcode), c->peer,
+                        s->cfg->max_inflight / (1024 * 1024));
+        return false;
+    }
+    c->reserved = h->length;
+    s->inflight_bytes += h->length;
+    return true;
+}
+
+/* Answers queued for c: on the socket's buffer, parked for a sync (a short
+ * list: it is released at every fdatasync) and not yet flushed. */
+static bool over_output_cap(const emu_conn_t *c)
+{
+    size_t queued = evbuffer_get_length(bufferevent_get_output(c->bev)) + c->out.len;
+    for (const parked_t *p = c->parked; p != NULL; p = p->next) {
+        queued += p->len;
+    }
+    return queued > c->srv->cfg->max_conn_output;
+}
+
 /* Handles every complete frame in the input; returns false once the
  * connection must close (after flushing). */
 static bool process_input(emu_conn_t *c, struct evbuffer *in)
 {
     base_error_t err;
     for (;;) {
+        if (c->skip > 0) {
+            size_t n = evbuffer_get_length(in) < c->skip ? evbuffer_get_length(in) : c->skip;
+            evbuffer_drain(in, n);
+            c->skip -= n;
+            if (c->skip > 0) {
+                return true;
+            }
+        }
         size_t avail = evbuffer_get_length(in);
         uint8_t hdr[WIRE_HEADER_SIZE];
         if (avail < WIRE_HEADER_SIZE - 1) {
@@ -882,6 +941,13 @@ static bool process_input(emu_conn_t *c, struct evbuffer *in)
             send_error(c, stream, 0, &err);
             return false; /* the body cannot be skipped: the stream is lost */
         }
+        if (c->reserved == 0 && !reserve(c, &h)) {
+            c->version = (uint8_t)version;
+            evbuffer_drain(in, WIRE_HEADER_SIZE);
+            c->skip = h.length;
+            c->frames++;
+            continue; /* answered Overloaded; its body is dropped as it comes */
+        }
         if (avail - WIRE_HEADER_SIZE < h.length) {
             return true;
         }
@@ -896,9 +962,14 @@ static bool process_input(emu_conn_t *c, struct evbuffer *in)
         handle_frame(c, &h, frame + WIRE_HEADER_SIZE);
         evbuffer_drain(in, WIRE_HEADER_SIZE + h.length);
         c->frames++;
+        c->srv->inflight_bytes -= c->reserved;
+        c->reserved = 0;
         base_arena_reset(&c->arena);
         if (c->out.len >= 256 * 1024) {
             flush_out(c);
+        }
+        if (over_output_cap(c)) {
+            return true; /* the rest waits: on_read pauses reading */
         }
     }
 }
@@ -916,11 +987,11 @@ static void on_read(struct bufferevent *bev, void *arg)
         close_when_flushed(c);
         return;
     }
-    if (evbuffer_get_length(bufferevent_get_output(bev)) > OUTPUT_HIGH_WATER) {
+    if (over_output_cap(c)) {
         /* The client is not reading its answers: stop reading its requests. */
         c->paused = true;
         bufferevent_disable(bev, EV_READ);
-        bufferevent_setwatermark(bev, EV_WRITE, OUTPUT_HIGH_WATER / 2, 0);
+        bufferevent_setwatermark(bev, EV_WRITE, c->srv->cfg->max_conn_output / 2, 0);
     }
     rearm(c, frames_before);
 }

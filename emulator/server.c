@@ -16,6 +16,9 @@
  * reserve descriptor lets the pending connection be closed cleanly; both
  * floods log one line a second (on_accept_error).
  *
+ * SIGHUP reopens the log file (logrotate moves it, then signals) and keeps
+ * serving; it used to kill the process without a line or a checkpoint.
+ *
  * Shutdown (SIGINT/SIGTERM): stop accepting, ask every connection to flush
  * and close, leave the loop when the last one is gone (or after a short
  * grace period), then free everything, so ASan's leak check stays clean.
@@ -252,6 +255,20 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
     s->drain_timer = evtimer_new(s->base, on_drain_timeout, s);
     if (s->drain_timer == NULL || evtimer_add(s->drain_timer, &tv) != 0) {
         event_base_loopbreak(s->base);
+    }
+}
+
+static void on_sighup(evutil_socket_t sig, short what, void *arg)
+{
+    (void)sig;
+    (void)what;
+    const emu_server_t *s = arg;
+    if (s->cfg->log_file == NULL) {
+        emu_log(EMU_LOG_INFO, 0, "SIGHUP: logging to stderr, nothing to reopen; still serving");
+        return;
+    }
+    if (emu_log_reopen() == 0) { /* a failure is logged, and the old file kept */
+        emu_log(EMU_LOG_INFO, 0, "SIGHUP: log file %s reopened; still serving", s->cfg->log_file);
     }
 }
 
@@ -725,6 +742,9 @@ static void server_fini(emu_server_t *s)
     if (s->sigterm != NULL) {
         event_free(s->sigterm);
     }
+    if (s->sighup != NULL) {
+        event_free(s->sighup);
+    }
     if (s->drain_timer != NULL) {
         event_free(s->drain_timer);
     }
@@ -797,8 +817,10 @@ int emu_server_run(const emu_config_t *cfg)
     }
     s.sigint = evsignal_new(s.base, SIGINT, on_signal, &s);
     s.sigterm = evsignal_new(s.base, SIGTERM, on_signal, &s);
-    if (s.sigint == NULL || s.sigterm == NULL || evsignal_add(s.sigint, NULL) != 0 ||
-        evsignal_add(s.sigterm, NULL) != 0) {
+    s.sighup = evsignal_new(s.base, SIGHUP, on_sighup, &s);
+    if (s.sigint == NULL || s.sigterm == NULL || s.sighup == NULL ||
+        evsignal_add(s.sigint, NULL) != 0 || evsignal_add(s.sigterm, NULL) != 0 ||
+        evsignal_add(s.sighup, NULL) != 0) {
         emu_log(EMU_LOG_ERROR, 0, "cannot install signal handlers");
         goto done;
     }

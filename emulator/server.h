@@ -28,8 +28,11 @@ typedef struct emu_server_s {
     uint64_t refused_conns;          /* closed at accept: --max-connections, or EMFILE */
     emu_log_limit_t accept_log;      /* "accept failed", once a second */
     emu_log_limit_t conn_limit_log;  /* "--max-connections reached", once a second */
+    size_t inflight_bytes;           /* request bytes received, not yet answered (conn.c) */
+    emu_log_limit_t inflight_log;    /* "--max-inflight-mb", once a second */
     struct event *sigint;
     struct event *sigterm;
+    struct event *sighup;           /* reopens --log-file */
     struct event *drain_timer;      /* bounds the graceful shutdown */
     struct event *checkpoint_timer; /* durable storage: snapshots a long commit log */
     struct event *synced;           /* --fsync always: the sync thread finished a round */

@@ -251,7 +251,8 @@ typedef struct storage_row_view_s {
     size_t n_cells;
 } storage_row_view_t;
 
-/* Finds a partition by key; NULL if absent or fully deleted. */
+/* Finds a partition by key; NULL if absent or fully deleted. The pointer
+ * (and its key bytes) is valid until the next write to the table. */
 storage_partition_t *storage_partition_get(storage_table_t *t, int64_t token, const uint8_t *pk,
                                            size_t pk_len);
 const uint8_t *storage_partition_key(const storage_partition_t *p, size_t *len);
@@ -259,10 +260,11 @@ int64_t storage_partition_token(const storage_partition_t *p);
 /* The partition's live static row, or false if none. */
 bool storage_partition_static(storage_partition_t *p, int64_t now_us, storage_row_view_t *out);
 
-/* Row cursor over one partition's clustering range. Cursors see rows
- * written after their position; a write that frees rows (a partition or
- * range deletion) or a truncate ends them (using one after is asserted).
- * Partitions themselves stay valid until truncate or drop. */
+/* Row cursor over one partition's clustering range. Cursors remember the
+ * key of their position, so they see rows written after it and survive any
+ * write (a truncate ends them). A storage_partition_t pointer is valid until
+ * the next write to its table (a write may move the partition); cursors
+ * created from it stay usable across writes. */
 typedef struct storage_row_iter_s storage_row_iter_t;
 /* Creates a cursor (caller frees with storage_row_iter_free). reverse walks
  * from end to start. Bounds may be NULL for unbounded. */

@@ -4,13 +4,15 @@
  *
  * Shape of the data:
  *   storage_db_t      list of tables, plus the files behind it when durable
- *   storage_table_t   hash index (token, pk) -> partition, for point lookups,
- *                     plus a skiplist of the same partitions in (token, pk)
- *                     order, for scans and paging
- *   storage_partition_t  rows in a skiplist ordered by memcmp of clustering
- *                     bytes, an optional static row, the partition deletion
- *                     and the range tombstones
- *   storage__row_t    cells in an array sorted by (col, has path, path)
+ *   storage_table_t   one B+tree of partitions in (token, pk) order, for
+ *                     point lookups, scans and paging alike (ptree.c)
+ *   storage_partition_t  one allocation: key bytes and, compact, its only
+ *                     row; or (EXT) rows in a skiplist ordered by memcmp of
+ *                     clustering bytes, an optional static row, the
+ *                     partition deletion and the range tombstones
+ *   row               one encoded block (row.c); storage__row_t is its
+ *                     decoded working form, cells sorted by (col, has path,
+ *                     path)
  *
  * Deletions are applied at write time: a deletion at ts frees everything it
  * shadows and is remembered (partition, range, row or collection tombstone)
@@ -185,12 +187,17 @@ typedef struct storage__rt_s {
     int64_t ts;
 } storage__rt_t;
 
-struct storage_partition_s {
-    storage_table_t *table;
-    uint8_t *pk; /* owned */
-    size_t pk_len;
-    int64_t token;
-    uint64_t hash;
+/*
+ * A partition is one allocation: a few words, its key bytes, then either
+ * its only row's block (the compact form, what a table without clustering
+ * columns holds) or a pointer to a storage__pext_t holding everything else
+ * (ordered rows, static row, deletions). A partition turns into the second
+ * form on its second row, a static row or any partition or range deletion,
+ * and never back. A write to a compact partition re-allocates it, so
+ * partition pointers are valid until the next write to their table (the
+ * table index is updated; cursors resume by key).
+ */
+typedef struct storage__pext_s {
     int64_t del_ts;                 /* partition deletion, STORAGE__NO_DELETION for none */
     uint8_t *statics;               /* static row block, NULL for none */
     storage__cellbuf_t static_view; /* cells of the last static view */
@@ -200,15 +207,63 @@ struct storage_partition_s {
     size_t cap_rts;
     int64_t rt_max_ts; /* newest range tombstone, to skip the scan */
     size_t bytes;      /* pk + rows + static row */
+} storage__pext_t;
+
+enum {
+    STORAGE__PART_ROW = 0, /* data: pk, then one row block */
+    STORAGE__PART_EXT = 1, /* data: pk, then a storage__pext_t pointer */
 };
 
-storage_partition_t *storage__partition_new(storage_table_t *t, int64_t token, const uint8_t *pk,
-                                            size_t pk_len, uint64_t hash);
+struct storage_partition_s {
+    int64_t token;
+    storage_table_t *table;
+    uint32_t pk_len;
+    uint8_t form;
+    uint8_t data[];
+};
+
+static inline const uint8_t *storage__part_pk(const storage_partition_t *p)
+{
+    return p->data;
+}
+
+/* The extension of an EXT partition, NULL for a compact one. */
+static inline storage__pext_t *storage__part_ext(const storage_partition_t *p)
+{
+    storage__pext_t *x = NULL;
+    if (p->form == STORAGE__PART_EXT) {
+        memcpy(&x, p->data + p->pk_len, sizeof(x));
+    }
+    return x;
+}
+
+/* The row block of a compact partition, NULL for an EXT one. */
+static inline const uint8_t *storage__part_row(const storage_partition_t *p)
+{
+    return p->form == STORAGE__PART_ROW ? p->data + p->pk_len : NULL;
+}
+
+/* A compact partition holding the row r (non-empty). */
+storage_partition_t *storage__partition_new_row(storage_table_t *t, int64_t token,
+                                                const uint8_t *pk, size_t pk_len,
+                                                const storage__row_t *r);
+/* An empty EXT partition. */
+storage_partition_t *storage__partition_new_ext(storage_table_t *t, int64_t token,
+                                                const uint8_t *pk, size_t pk_len);
+/* p (compact) with its row replaced by r: a new allocation; p is freed. */
+storage_partition_t *storage__partition_rewrite_row(storage_partition_t *p,
+                                                    const storage__row_t *r);
+/* p in the EXT form (p itself if it already is; else p is freed). */
+storage_partition_t *storage__partition_promote(storage_partition_t *p);
 void storage__partition_free(storage_partition_t *p);
 /* Has rows or a static row: what readers can see. */
 bool storage__partition_has_data(const storage_partition_t *p);
 /* Has anything to remember, tombstones included. */
 bool storage__partition_has_state(const storage_partition_t *p);
+/* Bytes of memory p holds, allocations included (for the table's account). */
+size_t storage__partition_mem(const storage_partition_t *p);
+
+/* The rest operate on EXT partitions. */
 /* The node holding row ck (its item is the row block), NULL if none. */
 storage__sl_node_t *storage__partition_find_row(const storage_partition_t *p, const uint8_t *ck,
                                                 size_t ck_len);
@@ -217,12 +272,45 @@ void storage__partition_add_row(storage_partition_t *p, uint8_t *blk, size_t byt
 /* The first row node satisfying start (NULL or empty: the first row). */
 storage__sl_node_t *storage__partition_seek(const storage_partition_t *p,
                                             const storage_bound_t *start);
-/* The newest partition or range deletion covering ck. */
+/* The newest partition or range deletion covering ck (any form). */
 int64_t storage__partition_row_shadow(const storage_partition_t *p, const uint8_t *ck,
                                       size_t ck_len);
 void storage__partition_delete(storage_partition_t *p, int64_t ts);
 void storage__partition_delete_range(storage_partition_t *p, const storage_bound_t *start,
                                      const storage_bound_t *end, int64_t ts);
+
+/* ---- the partition index (ptree.c) -------------------------------------- */
+
+typedef struct storage__pt_leaf_s storage__pt_leaf_t;
+
+typedef struct storage__ptree_s {
+    void *root;                /* a leaf when height is 0 */
+    storage__pt_leaf_t *first; /* leftmost leaf */
+    int height;
+    size_t count;
+    size_t bytes; /* node memory */
+} storage__ptree_t;
+
+/* A place in the leaves: an entry, or the end (idx == n of the last leaf). */
+typedef struct storage__pt_pos_s {
+    storage__pt_leaf_t *leaf;
+    uint32_t idx;
+} storage__pt_pos_t;
+
+void storage__pt_init(storage__ptree_t *t);
+/* Frees the nodes, and every partition with free_item unless NULL. */
+void storage__pt_fini(storage__ptree_t *t, void (*free_item)(storage_partition_t *p));
+/* The first entry not before (token, pk); pk NULL: the first after every key of token. */
+storage__pt_pos_t storage__pt_seek(const storage__ptree_t *t, int64_t token, const uint8_t *pk,
+                                   size_t pk_len);
+storage__pt_pos_t storage__pt_first(const storage__ptree_t *t);
+storage__pt_pos_t storage__pt_next(storage__pt_pos_t pos);
+/* The partition at pos, NULL at the end. */
+storage_partition_t *storage__pt_at(storage__pt_pos_t pos);
+/* Where the pointer at pos (not the end) is kept, to replace a moved partition. */
+storage_partition_t **storage__pt_slot(storage__pt_pos_t pos);
+/* Inserts p at pos, a seek's answer for p's key (absent), with no change since. */
+void storage__pt_insert(storage__ptree_t *t, storage__pt_pos_t pos, storage_partition_t *p);
 
 /* ---- tables (table.c, db.c) --------------------------------------------- */
 
@@ -233,25 +321,16 @@ struct storage_table_s {
      * has not handed out yet. */
     bool claimed;
     storage_table_t *prev, *next; /* the db's list */
-    /* Open-addressing hash index; partitions are only removed all at once
-     * (truncate, drop), so slots need no tombstones. */
-    storage_partition_t **slots;
-    size_t n_slots;      /* power of two */
-    size_t n_parts;      /* all partitions, tombstone-only ones included */
-    storage__sl_t order; /* the same partitions by (token, pk) */
-    size_t n_visible;    /* partitions with data */
-    size_t bytes;        /* sum of visible partitions' bytes */
+    /* The one index of partitions, by (token, pk); partitions are only
+     * removed all at once (truncate, drop). */
+    storage__ptree_t parts;
+    size_t n_visible; /* partitions with data */
+    size_t bytes;     /* sum of visible partitions' bytes */
     uint32_t n_physical;
-    /* Bumped whenever a row is freed (and on truncate): a row cursor that
-     * spans such a write would read freed memory, so it asserts on it.
-     * Partitions are only freed by truncate, which bumps part_epoch. */
-    uint64_t epoch;
-    uint64_t part_epoch;
-    uint64_t seed; /* for skiplist levels */
-    /* Memory to free at the next write (views handed out may point into it). */
-    void **deferred;
-    size_t n_deferred;
-    size_t cap_deferred;
+    /* Bumped by every write and truncate: cursors holding a position
+     * re-find it by key when it moved. */
+    uint64_t version;
+    uint64_t seed;       /* for skiplist levels */
     storage__row_t work; /* the row a write is decoding and re-encoding */
 };
 
@@ -263,13 +342,7 @@ void storage__apply(storage_table_t *t, const storage_mutation_t *m, int64_t now
                     storage_write_stats_t *stats);
 /* The partition for (token, pk) whether or not it has data, NULL if none. */
 storage_partition_t *storage__table_lookup(const storage_table_t *t, int64_t token,
-                                           const uint8_t *pk, size_t pk_len, uint64_t hash);
-uint64_t storage__table_hash(int64_t token, const uint8_t *pk, size_t pk_len);
-void storage__table_add(storage_table_t *t, storage_partition_t *p);
-/* Keeps p until the next write, then frees it. */
-void storage__table_defer_free(storage_table_t *t, void *p);
-/* Start of a write: frees deferred memory (views die here). */
-void storage__table_begin_write(storage_table_t *t);
+                                           const uint8_t *pk, size_t pk_len);
 uint64_t storage__table_next_seed(storage_table_t *t);
 
 /* ---- the database (db.c) ------------------------------------------------ */

@@ -64,7 +64,8 @@ static void describe_term(desc_t *d, const cql_term_t *t, const char *name, cons
         break;
     case CQL_TERM_FUNCTION:
         for (size_t i = 0; i < t->n_items; i++) {
-            describe_term(d, t->items[i], name, cql__type_native("blob"));
+            const wire_type_t *at = cql__function_arg_type(t, i);
+            describe_term(d, t->items[i], name, at != NULL ? at : cql__type_native("blob"));
         }
         break;
     default:
@@ -119,7 +120,19 @@ static int describe_where(desc_t *d, const cql_relation_t *rel, size_t n, base_e
     for (size_t i = 0; i < n; i++) {
         const cql_relation_t *r = &rel[i];
         if (r->lhs == CQL_LHS_TOKEN) {
-            describe_term(d, r->rhs, "partition key token", cql__native_bigint());
+            if (cql__token_relation_check(d->c, d->t, r, err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+            const cql_term_t *rhs = r->rhs;
+            if (rhs != NULL && rhs->kind == CQL_TERM_FUNCTION && strcmp(rhs->text, "token") == 0 &&
+                rhs->n_items == d->t->n_pk) {
+                /* token(?, ?) binds the partition key columns, in order */
+                for (size_t k = 0; k < rhs->n_items; k++) {
+                    describe_term(d, rhs->items[k], d->t->pk[k]->name, d->t->pk[k]->type);
+                }
+            } else {
+                describe_term(d, rhs, "partition key token", cql__native_bigint());
+            }
             continue;
         }
         if (r->lhs == CQL_LHS_TUPLE) {

@@ -207,6 +207,10 @@ typedef struct cql_plan_s {
     bool uses_index;
 } cql_plan_t;
 
+/* The columns of a token() relation: the whole partition key, in order (Cassandra's
+ * TokenRelation checks and messages). PREPARE runs it too. */
+int cql__token_relation_check(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r,
+                              base_error_t *err);
 int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *where, size_t n_where,
                     bool allow_filtering, cql_plan_t *plan, base_error_t *err);
 bool cql__filter_match(cql_ctx_t *c, const cql_plan_t *plan, const cql_rec_t *r);

@@ -14,13 +14,12 @@
 typedef struct colr_s { /* restrictions gathered for one key column */
     size_t n_eq;        /* EQ: 1 value; IN: n values */
     wire_value_t *eq;
-    bool has_eq;
+    bool has_eq, is_in;
     bool lo_set, lo_incl, hi_set, hi_incl;
     wire_value_t lo, hi;
 } colr_t;
 
 
-/* Evaluates a key or filter value; an unset bind value is refused. */
 static int eval_set_value(cql_ctx_t *c, const cql_term_t *term, const wire_type_t *type,
                           const char *col, wire_value_t *out, base_error_t *err)
 {
@@ -101,14 +100,22 @@ static int eval_in(cql_ctx_t *c, const cql_relation_t *r, const cql_column_t *co
 static int restrict_key(cql_ctx_t *c, const cql_relation_t *r, const cql_column_t *col, colr_t *cr,
                         base_error_t *err)
 {
+    /* Cassandra's restriction merges: an EQ or IN takes no other relation, a slice no EQ. */
+    if (cr->has_eq) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "%s cannot be restricted by more than one relation if it includes "
+                              "%s",
+                              col->name, cr->is_in ? "a IN" : "an Equal");
+    }
     if (r->op == CQL_OP_EQ || r->op == CQL_OP_IN) {
-        if (cr->has_eq || cr->lo_set || cr->hi_set) {
+        if (cr->lo_set || cr->hi_set) {
             return base_error_set(err, WIRE_ERR_INVALID,
-                                  "%s cannot be restricted by more than one relation if it "
-                                  "includes an Equal",
+                                  "Column \"%s\" cannot be restricted by both an equality and an "
+                                  "inequality relation",
                                   col->name);
         }
         cr->has_eq = true;
+        cr->is_in = r->op == CQL_OP_IN;
         if (r->op == CQL_OP_IN) {
             return eval_in(c, r, col, &cr->eq, &cr->n_eq, err);
         }
@@ -128,12 +135,6 @@ static int restrict_key(cql_ctx_t *c, const cql_relation_t *r, const cql_column_
                                   col->name);
         }
         return BASE_OK;
-    }
-    if (cr->has_eq) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "%s cannot be restricted by both an equality and an inequality "
-                              "relation",
-                              col->name);
     }
     wire_value_t v;
     if (eval_set_value(c, r->rhs, col->type, col->name, &v, err) != BASE_OK) {
@@ -159,12 +160,30 @@ static int restrict_key(cql_ctx_t *c, const cql_relation_t *r, const cql_column_
 }
 
 
-static bool has_index(const cql_table_t *t, const char *col)
+/* Whether a secondary index on col answers the relation: EQ on a plain (or full(),
+ * for a frozen collection) index, CONTAINS on values(), CONTAINS KEY on keys(),
+ * m[k] = v on entries() (Cassandra's index targets). */
+static bool index_serves(const cql_table_t *t, const cql_column_t *col, cql_rel_op_t op,
+                         bool element)
 {
     for (size_t i = 0; i < t->n_indexes; i++) {
-        if (strcmp(t->indexes[i].column, col) == 0) {
+        const cql_index_t *ix = &t->indexes[i];
+        if (strcmp(ix->column, col->name) != 0) {
+            continue;
+        }
+        const char *paren = strchr(ix->target, '(');
+        size_t kl = paren ? (size_t)(paren - ix->target) : 0;
+        bool multi = cql__type_is_collection(col->type) && !col->type->frozen;
+        const char *kind = paren == NULL ? (multi ? "values" : "value") : NULL;
+#define IS(k) (kind ? strcmp(kind, k) == 0 : kl == strlen(k) && strncmp(ix->target, k, kl) == 0)
+        if (element                     ? IS("entries")
+            : op == CQL_OP_CONTAINS     ? IS("values")
+            : op == CQL_OP_CONTAINS_KEY ? IS("keys")
+            : op == CQL_OP_EQ           ? IS("value") || IS("full")
+                                        : false) {
             return true;
         }
+#undef IS
     }
     return false;
 }
@@ -273,41 +292,61 @@ static void combo_values(colr_t *cr, size_t n, size_t k, wire_value_t *out)
 }
 
 
-static int plan_partition(cql_ctx_t *c, const cql_table_t *t, colr_t *pkr, bool allow_filtering,
-                          cql_plan_t *p, base_error_t *err)
+static void key_filters(cql_plan_t *p, const cql_column_t *col, const colr_t *cr)
 {
-    size_t n_set = 0;
-    for (size_t i = 0; i < t->n_pk; i++) {
-        n_set += pkr[i].has_eq;
+    cql_filter_t base = {.idx = (int)(col - p->t->cols), .col = col, .cmp_type = col->type};
+    if (cr->has_eq) {
+        cql_filter_t *f = &p->filters[p->n_filters++];
+        *f = base;
+        f->op = CQL_OP_IN;
+        f->in = cr->eq;
+        f->n_in = cr->n_eq;
+        return;
     }
+    if (cr->lo_set) {
+        cql_filter_t *f = &p->filters[p->n_filters++];
+        *f = base;
+        f->op = cr->lo_incl ? CQL_OP_GTE : CQL_OP_GT;
+        f->v = cr->lo;
+    }
+    if (cr->hi_set) {
+        cql_filter_t *f = &p->filters[p->n_filters++];
+        *f = base;
+        f->op = cr->hi_incl ? CQL_OP_LTE : CQL_OP_LT;
+        f->v = cr->hi;
+    }
+}
+
+
+/* The partition key: EQ/IN on every part names keys; anything less (a part left out,
+ * a slice) scans and filters, which needs ALLOW FILTERING or a usable index
+ * (PartitionKeySingleRestrictionSet.needFiltering). *filtering says it did. */
+static int plan_partition(cql_ctx_t *c, const cql_table_t *t, colr_t *pkr, bool may_filter,
+                          bool *filtering, size_t *n_restricted, cql_plan_t *p, base_error_t *err)
+{
+    size_t n_eq = 0, n_set = 0;
+    for (size_t i = 0; i < t->n_pk; i++) {
+        n_eq += pkr[i].has_eq;
+        n_set += pkr[i].has_eq || pkr[i].lo_set || pkr[i].hi_set;
+    }
+    *n_restricted = n_set;
+    *filtering = false;
     if (n_set == 0) {
         p->scan = true;
         return BASE_OK;
     }
-    if (n_set < t->n_pk) {
-        if (!allow_filtering) {
-            for (size_t i = 0; i < t->n_pk; i++) {
-                if (!pkr[i].has_eq) {
-                    return base_error_set(err, WIRE_ERR_INVALID,
-                                          "Partition key parts: %s must be restricted as other "
-                                          "parts are",
-                                          t->pk[i]->name);
-                }
-            }
+    if (n_eq < t->n_pk) {
+        if (!may_filter) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Cannot execute this query as it might involve data filtering "
+                                  "and thus may have unpredictable performance. If you want to "
+                                  "execute this query despite the performance unpredictability, "
+                                  "use ALLOW FILTERING");
         }
-        /* ALLOW FILTERING: scan and keep the restricted parts as filters */
+        *filtering = true;
         p->scan = true;
         for (size_t i = 0; i < t->n_pk; i++) {
-            if (pkr[i].has_eq) {
-                cql_filter_t *f = &p->filters[p->n_filters++];
-                memset(f, 0, sizeof(*f));
-                f->idx = (int)(t->pk[i] - t->cols);
-                f->col = t->pk[i];
-                f->cmp_type = t->pk[i]->type;
-                f->op = CQL_OP_IN;
-                f->in = pkr[i].eq;
-                f->n_in = pkr[i].n_eq;
-            }
+            key_filters(p, t->pk[i], &pkr[i]);
         }
         return BASE_OK;
     }
@@ -348,7 +387,7 @@ static storage_bound_t bound_of(cql_ctx_t *c, const base_buf_t *prefix, const cq
 
 /* ALLOW FILTERING: the restrictions of clustering column i, past the prefix the
  * slices use, become filters (IN for equalities; a range is two filters). */
-static void ck_filters(const cql_table_t *t, size_t i, const colr_t *r, cql_plan_t *p)
+static void ck_filter(const cql_table_t *t, size_t i, const colr_t *r, cql_plan_t *p)
 {
     cql_filter_t *f = &p->filters[p->n_filters++];
     memset(f, 0, sizeof(*f));
@@ -376,10 +415,18 @@ static void ck_filters(const cql_table_t *t, size_t i, const colr_t *r, cql_plan
 }
 
 
-static int plan_clustering(cql_ctx_t *c, const cql_table_t *t, colr_t *ckr, bool allow_filtering,
-                           cql_plan_t *p, base_error_t *err)
+/* Clustering restrictions: an EQ/IN prefix and at most one slice become slices of the
+ * partitions read; restrictions past them are filters, which need ALLOW FILTERING or a
+ * usable index (*filtering says so). *n_restricted counts the restricted columns. */
+static int plan_clustering(cql_ctx_t *c, const cql_table_t *t, colr_t *ckr, bool may_filter,
+                           bool *filtering, size_t *n_restricted, cql_plan_t *p, base_error_t *err)
 {
     p->point = t->n_ck == 0; /* the partition key alone names the row */
+    *filtering = false;
+    *n_restricted = 0;
+    for (size_t i = 0; i < t->n_ck; i++) {
+        *n_restricted += ckr[i].has_eq || ckr[i].lo_set || ckr[i].hi_set;
+    }
     size_t n_eq = 0;
     while (n_eq < t->n_ck && ckr[n_eq].has_eq) {
         n_eq++;
@@ -390,7 +437,8 @@ static int plan_clustering(cql_ctx_t *c, const cql_table_t *t, colr_t *ckr, bool
         if (!ckr[i].has_eq && !ckr[i].lo_set && !ckr[i].hi_set) {
             continue;
         }
-        if (!allow_filtering) {
+        *filtering = true;
+        if (!may_filter) {
             if (slice) {
                 return base_error_set(err, WIRE_ERR_INVALID,
                                       "Clustering column \"%s\" cannot be restricted (preceding "
@@ -402,7 +450,7 @@ static int plan_clustering(cql_ctx_t *c, const cql_table_t *t, colr_t *ckr, bool
                                   "column \"%s\" is not restricted",
                                   t->ck[i]->name, t->ck[i - 1]->name);
         }
-        ck_filters(t, i, &ckr[i], p); /* filtered: its restrictions become filters */
+        ck_filter(t, i, &ckr[i], p);
     }
     if (used == 0) {
         return BASE_OK;
@@ -591,44 +639,148 @@ static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t 
 }
 
 
-static int plan_token(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r, cql_plan_t *p,
-                      base_error_t *err)
+static const char *pk_names(cql_ctx_t *c, const cql_table_t *t)
 {
-    bool ok = r->n_columns == t->n_pk;
-    for (size_t i = 0; ok && i < t->n_pk; i++) {
-        ok = strcmp(r->columns[i], t->pk[i]->name) == 0;
+    const char *s = t->pk[0]->name;
+    for (size_t i = 1; i < t->n_pk; i++) {
+        s = base_arena_sprintf(c->a, "%s, %s", s, t->pk[i]->name);
     }
-    if (!ok) {
+    return s;
+}
+
+
+int cql__token_relation_check(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r,
+                              base_error_t *err)
+{
+    for (size_t i = 0; i < r->n_columns; i++) {
+        const cql_column_t *col = cql__column_find(t, r->columns[i]);
+        if (col == NULL) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", r->columns[i]);
+        }
+        if (col->kind != CQL_COL_PARTITION) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "The token() function must contains only partition key "
+                                  "components");
+        }
+    }
+    if (r->n_columns != t->n_pk) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "The token() function must be applied to all partition key "
                               "components or none of them");
     }
-    wire_value_t v;
-    if (eval_set_value(c, r->rhs, cql__native_bigint(), "partition key token", &v, err) !=
-        BASE_OK) {
+    for (size_t i = 0; i < t->n_pk; i++) {
+        if (strcmp(r->columns[i], t->pk[i]->name) != 0) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "The token function arguments must be in the partition key "
+                                  "order: %s",
+                                  pk_names(c, t));
+        }
+    }
+    return BASE_OK;
+}
+
+
+/* The right side of a token relation: token(v1, ..., vn) over the partition key
+ * types, or a bigint. */
+static int token_value(cql_ctx_t *c, const cql_table_t *t, const cql_term_t *rhs, int64_t *out,
+                       base_error_t *err)
+{
+    bool fn = rhs->kind == CQL_TERM_FUNCTION && strcmp(rhs->text, "token") == 0 &&
+              (rhs->keyspace == NULL || strcmp(rhs->keyspace, "system") == 0);
+    if (!fn) {
+        wire_value_t v;
+        if (eval_set_value(c, rhs, cql__native_bigint(), "partition key token", &v, err) !=
+            BASE_OK) {
+            return BASE_ERROR;
+        }
+        if (v.len != 8) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for token");
+        }
+        *out = (int64_t)base_load_u64(v.ptr);
+        return BASE_OK;
+    }
+    if (rhs->n_items != t->n_pk) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Invalid number of arguments in call to function system.token: %zu "
+                              "required but %zu provided",
+                              t->n_pk, rhs->n_items);
+    }
+    wire_value_t *parts = base_arena_alloc(c->a, t->n_pk * sizeof(*parts));
+    for (size_t i = 0; i < t->n_pk; i++) {
+        const cql_column_t *col = t->pk[i];
+        if (cql__term_eval(rhs->items[i], col->type, col->name, &c->binds, c->a, &parts[i], err) !=
+            BASE_OK) {
+            return BASE_ERROR;
+        }
+        if (parts[i].len == WIRE_VALUE_UNSET) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Invalid unset value for argument in call to function token");
+        }
+        if (parts[i].len < 0) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Invalid null value for partition key part %s", col->name);
+        }
+    }
+    wire_value_t key = cql__pk_compose(parts, t->n_pk, c->a);
+    *out = storage_token(key.ptr, (size_t)key.len);
+    return BASE_OK;
+}
+
+
+/* One token() relation merged into the plan's token range, with the messages of
+ * Cassandra's TokenRestriction merges. */
+static int plan_token(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r, bool *tok_eq,
+                      cql_plan_t *p, base_error_t *err)
+{
+    if (cql__token_relation_check(c, t, r, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    if (v.len != 8) {
-        return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for token");
+    const char *names = pk_names(c, t);
+    if (*tok_eq) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "%s cannot be restricted by more than one relation if it includes "
+                              "an Equal",
+                              names);
     }
-    int64_t tok = (int64_t)base_load_u64(v.ptr);
+    int64_t tok;
     switch (r->op) {
     case CQL_OP_EQ:
+        if (p->tok_lo_set || p->tok_hi_set) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Columns \"%s\" cannot be restricted by both an equality and an "
+                                  "inequality relation",
+                                  names);
+        }
+        if (token_value(c, t, r->rhs, &tok, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        *tok_eq = true;
         p->tok_lo_set = p->tok_hi_set = p->tok_lo_incl = p->tok_hi_incl = true;
         p->tok_lo = p->tok_hi = tok;
-        break;
+        return BASE_OK;
     case CQL_OP_GT:
     case CQL_OP_GTE:
-        p->tok_lo_set = true, p->tok_lo = tok, p->tok_lo_incl = r->op == CQL_OP_GTE;
-        break;
     case CQL_OP_LT:
-    case CQL_OP_LTE:
-        p->tok_hi_set = true, p->tok_hi = tok, p->tok_hi_incl = r->op == CQL_OP_LTE;
-        break;
+    case CQL_OP_LTE: {
+        bool lower = r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
+        if (lower ? p->tok_lo_set : p->tok_hi_set) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "More than one restriction was found for the %s bound on %s",
+                                  lower ? "start" : "end", names);
+        }
+        if (token_value(c, t, r->rhs, &tok, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        if (lower) {
+            p->tok_lo_set = true, p->tok_lo = tok, p->tok_lo_incl = r->op == CQL_OP_GTE;
+        } else {
+            p->tok_hi_set = true, p->tok_hi = tok, p->tok_hi_incl = r->op == CQL_OP_LTE;
+        }
+        return BASE_OK;
+    }
     default:
         return base_error_set(err, WIRE_ERR_INVALID, "Unsupported operator on token()");
     }
-    return BASE_OK;
 }
 
 
@@ -656,19 +808,23 @@ static bool same_slice(const cql_slice_t *a, const cql_slice_t *b)
 }
 
 
-/* The WHERE clause sorted by what each relation restricts. */
+/* The WHERE clause sorted by what each relation restricts, with what Cassandra's
+ * StatementRestrictions weighs: whether some restriction has an index to serve it, and
+ * how many restrictions end up filtering rows. */
 typedef struct where_s {
     colr_t *pkr, *ckr; /* per partition / clustering key column */
     const cql_relation_t *tuples[2];
     size_t n_tuples;
-    bool token;           /* token(pk) relations were planned */
-    bool needs_filtering; /* a filter no index serves */
+    bool tok_eq, on_token;
+    bool has_qi, ck_qi, pk_slice;
+    size_t n_regular, n_contains;
 } where_t;
 
 
-/* A relation on one column: a partition or clustering key restriction, else a filter. */
-static int column_relation(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r, where_t *w,
-                           cql_plan_t *p, base_error_t *err)
+/* A single-column relation: a key restriction when the operator can serve the key,
+ * otherwise a filter. */
+static int sort_column_relation(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r,
+                                where_t *w, cql_plan_t *p, base_error_t *err)
 {
     const cql_column_t *col = cql__column_find(t, r->columns[0]);
     if (col == NULL) {
@@ -677,37 +833,34 @@ static int column_relation(cql_ctx_t *c, const cql_table_t *t, const cql_relatio
     bool key_op = r->op == CQL_OP_EQ || r->op == CQL_OP_IN || r->op == CQL_OP_LT ||
                   r->op == CQL_OP_LTE || r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
     if (col->kind == CQL_COL_PARTITION && key_op) {
-        if (r->op != CQL_OP_EQ && r->op != CQL_OP_IN) {
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Only EQ and IN relation are supported on the partition "
-                                  "key (unless you use the token() function)");
-        }
+        w->pk_slice |= r->op != CQL_OP_EQ && r->op != CQL_OP_IN;
+        w->has_qi |= index_serves(t, col, r->op, false);
         return restrict_key(c, r, col, &w->pkr[col->position], err);
     }
     if (col->kind == CQL_COL_CLUSTERING && key_op) {
+        w->ck_qi |= index_serves(t, col, r->op, false);
         return restrict_key(c, r, col, &w->ckr[col->position], err);
     }
     if (add_filter(c, p, r, col, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    bool indexed = r->op == CQL_OP_EQ && has_index(t, col->name);
-    p->uses_index |= indexed;
-    w->needs_filtering |= !indexed;
+    w->has_qi |= index_serves(t, col, r->op, false);
+    w->n_regular++;
+    w->n_contains += r->op == CQL_OP_CONTAINS || r->op == CQL_OP_CONTAINS_KEY;
     return BASE_OK;
 }
 
 
-/* Sorts the relations into w; token() relations and element filters go to the plan. */
 static int sort_relations(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *where,
                           size_t n_where, where_t *w, cql_plan_t *p, base_error_t *err)
 {
     for (size_t i = 0; i < n_where; i++) {
         const cql_relation_t *r = &where[i];
         if (r->lhs == CQL_LHS_TOKEN) {
-            if (plan_token(c, t, r, p, err) != BASE_OK) {
+            if (plan_token(c, t, r, &w->tok_eq, p, err) != BASE_OK) {
                 return BASE_ERROR;
             }
-            w->token = true;
+            w->on_token = true;
         } else if (r->lhs == CQL_LHS_TUPLE) {
             if (w->n_tuples == 2) {
                 return base_error_set(err, WIRE_ERR_INVALID,
@@ -719,23 +872,28 @@ static int sort_relations(cql_ctx_t *c, const cql_table_t *t, const cql_relation
             if (element_filter(c, p, r, err) != BASE_OK) {
                 return BASE_ERROR;
             }
-            bool indexed = has_index(t, r->columns[0]);
-            p->uses_index |= indexed;
-            w->needs_filtering |= !indexed;
-        } else if (column_relation(c, t, r, w, p, err) != BASE_OK) {
+            w->has_qi |= index_serves(t, p->filters[p->n_filters - 1].col, CQL_OP_EQ, true);
+            w->n_regular++;
+        } else if (sort_column_relation(c, t, r, w, p, err) != BASE_OK) {
             return BASE_ERROR;
         }
     }
+    w->has_qi |= w->ck_qi;
     return BASE_OK;
 }
 
 
-/* The clustering slices, from tuple relations or per-column restrictions (never both). */
-static int plan_slices(cql_ctx_t *c, const cql_table_t *t, const where_t *w, bool allow_filtering,
-                       cql_plan_t *p, base_error_t *err)
+/* The clustering slices, from tuple relations or per-column restrictions (never both).
+ * *empty_in says an IN () names no row. */
+static int plan_slices(cql_ctx_t *c, const cql_table_t *t, const where_t *w, bool may_filter,
+                       bool *filtering, size_t *n_restricted, bool *empty_in, cql_plan_t *p,
+                       base_error_t *err)
 {
+    for (size_t i = 0; i < t->n_ck; i++) {
+        *empty_in |= w->ckr[i].has_eq && w->ckr[i].n_eq == 0;
+    }
     if (w->n_tuples == 0) {
-        return plan_clustering(c, t, w->ckr, allow_filtering, p, err);
+        return plan_clustering(c, t, w->ckr, may_filter, filtering, n_restricted, p, err);
     }
     for (size_t i = 0; i < t->n_ck; i++) {
         if (w->ckr[i].has_eq || w->ckr[i].lo_set || w->ckr[i].hi_set) {
@@ -744,7 +902,13 @@ static int plan_slices(cql_ctx_t *c, const cql_table_t *t, const where_t *w, boo
                                   "on clustering columns is not allowed");
         }
     }
-    return plan_tuples(c, t, w->tuples, w->n_tuples, p, err);
+    if (plan_tuples(c, t, w->tuples, w->n_tuples, p, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    *filtering = false;
+    *n_restricted = 1;
+    *empty_in |= p->n_slices == 0 && w->tuples[0]->op == CQL_OP_IN;
+    return BASE_OK;
 }
 
 
@@ -766,6 +930,16 @@ static void sort_slices(cql_plan_t *p)
 }
 
 
+static int refuse_filtering(base_error_t *err)
+{
+    return base_error_set(err, WIRE_ERR_INVALID,
+                          "Cannot execute this query as it might involve data filtering and "
+                          "thus may have unpredictable performance. If you want to execute "
+                          "this query despite the performance unpredictability, use ALLOW "
+                          "FILTERING");
+}
+
+
 int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *where, size_t n_where,
                     bool allow_filtering, cql_plan_t *p, base_error_t *err)
 {
@@ -775,20 +949,36 @@ int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *wh
     w.pkr = base_arena_calloc(c->a, t->n_pk + 1, sizeof(*w.pkr));
     w.ckr = base_arena_calloc(c->a, t->n_ck + 1, sizeof(*w.ckr));
     p->filters =
-        base_arena_alloc(c->a, (2 * n_where + t->n_pk + 2 * t->n_ck + 1) * sizeof(*p->filters));
-    if (sort_relations(c, t, where, n_where, &w, p, err) != BASE_OK ||
-        plan_partition(c, t, w.pkr, allow_filtering, p, err) != BASE_OK) {
+        base_arena_alloc(c->a, (2 * n_where + 2 * t->n_pk + 2 * t->n_ck + 1) * sizeof(*p->filters));
+    if (sort_relations(c, t, where, n_where, &w, p, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    if (w.token && !p->scan) {
+    if (w.on_token && w.pk_slice) {
         return base_error_set(err, WIRE_ERR_INVALID,
-                              "Columns \"%s\" cannot be restricted by both a normal relation and "
-                              "a token relation",
-                              t->pk[0]->name);
+                              "Only EQ and IN relation are supported on the partition key "
+                              "(unless you use the token() function)");
     }
-    if (plan_slices(c, t, &w, allow_filtering, p, err) != BASE_OK) {
+    bool pk_filtering = false, ck_filtering = false, uses_index = false, empty_in = false;
+    size_t n_pk_restricted = 0, n_ck_restricted = 0, n_expr = 0;
+    bool may_filter = allow_filtering || w.has_qi;
+    if (plan_partition(c, t, w.pkr, may_filter, &pk_filtering, &n_pk_restricted, p, err) !=
+            BASE_OK ||
+        plan_slices(c, t, &w, may_filter, &ck_filtering, &n_ck_restricted, &empty_in, p, err) !=
+            BASE_OK) {
         return BASE_ERROR;
     }
+    uses_index = ((n_pk_restricted == 0 && !w.on_token) || pk_filtering) && w.has_qi;
+    n_expr += uses_index || pk_filtering ? n_pk_restricted : 0;
+    uses_index |= (ck_filtering && w.has_qi) || (p->scan && w.ck_qi);
+    n_expr += uses_index || ck_filtering ? n_ck_restricted : 0;
+    if (w.n_regular > 0) {
+        if (!w.has_qi && !allow_filtering) {
+            return refuse_filtering(err);
+        }
+        uses_index |= w.has_qi;
+        n_expr += w.n_regular;
+    }
+    p->uses_index = uses_index;
     sort_slices(p);
     /* Every key runs every slice: the product is what the statement reads or, for UPDATE
      * and DELETE, writes (Cassandra 4.1's in_select_cartesian_product guardrail). */
@@ -798,14 +988,18 @@ int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *wh
                               "clustering columns names %zu rows, more than the limit of %d",
                               p->n_keys * p->n_slices, MAX_KEYS);
     }
-    /* Clustering restrictions without the partition key scan every partition. */
-    bool needs_filtering = w.needs_filtering || (p->scan && p->ck_restricted && !p->uses_index);
+    /* SelectStatement.checkNeedsFiltering: a range or index read that filters needs ALLOW
+     * FILTERING (more than one filtering restriction, clustering restrictions alone over
+     * the whole ring, or several CONTAINS). */
+    bool needs_filtering =
+        (p->scan || uses_index) &&
+        (n_expr > 1 || (n_expr == 0 && p->ck_restricted) || (n_expr != 0 && w.n_contains > 1));
     if (needs_filtering && !allow_filtering) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "Cannot execute this query as it might involve data filtering and "
-                              "thus may have unpredictable performance. If you want to execute "
-                              "this query despite the performance unpredictability, use ALLOW "
-                              "FILTERING");
+        return refuse_filtering(err);
+    }
+    if (empty_in) { /* IN () on a clustering column names no row: read no partition */
+        p->scan = false;
+        p->n_keys = 0;
     }
     return BASE_OK;
 }

@@ -604,6 +604,33 @@ static int fsync_parent_dir(const char *path)
     return rc;
 }
 
+/* The compacted log: its magic, the records of objects still alive (and those kept
+ * whatever happens), then one counter record pinning the storage id counter. Returns
+ * the number of records kept. */
+static size_t live_image(const cql_engine_t *e, const catalog_t *cat, const uint8_t *data,
+                         const span_t *spans, size_t n_spans, base_buf_t *out)
+{
+    size_t kept = 0;
+    base_buf_put(out, LOG_MAGIC, LOG_MAGIC_LEN);
+    for (size_t i = 0; i < n_spans; i++) {
+        long o = spans[i].owner;
+        if (o == SPAN_KEEP || (o >= 0 && obj_alive(cat, o))) {
+            base_buf_put(out, data + spans[i].start, spans[i].end - spans[i].start);
+            kept++;
+        }
+    }
+    /* the counter record: no keyspace, no text */
+    size_t at = out->len;
+    base_buf_put_u32(out, REC_FIXED);
+    base_buf_put_u32(out, 0);
+    base_buf_put_u64(out, e->next_storage_id);
+    base_buf_put_u32(out, NO_COL_COUNTER);
+    base_buf_put_u16(out, 0);
+    base_buf_set_u32(out, at + 4, crc32_of(out->data + at + REC_HEADER, REC_FIXED));
+    return kept;
+}
+
+
 static int compact(cql_engine_t *e, base_error_t *err)
 {
     cql_schema_log_t *log = e->schema_log;
@@ -639,23 +666,7 @@ static int compact(cql_engine_t *e, base_error_t *err)
     if (rc == BASE_ERROR) {
         goto done;
     }
-    base_buf_put(&out, LOG_MAGIC, LOG_MAGIC_LEN);
-    for (size_t i = 0; i < n_spans; i++) {
-        long o = spans[i].owner;
-        if (o == SPAN_KEEP || (o >= 0 && obj_alive(&cat, o))) {
-            base_buf_put(&out, data + spans[i].start, spans[i].end - spans[i].start);
-            kept++;
-        }
-    }
-    /* the counter record: no keyspace, no text */
-    size_t at = out.len;
-    base_buf_put_u32(&out, REC_FIXED);
-    base_buf_put_u32(&out, 0);
-    base_buf_put_u64(&out, e->next_storage_id);
-    base_buf_put_u32(&out, NO_COL_COUNTER);
-    base_buf_put_u16(&out, 0);
-    base_buf_set_u32(&out, at + 4, crc32_of(out.data + at + REC_HEADER, REC_FIXED));
-
+    kept = live_image(e, &cat, data, spans, n_spans, &out);
     fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0 || write_all(fd, out.data, out.len) != 0 || fsync(fd) != 0) {
         rc = base_error_set(err, WIRE_ERR_SERVER_ERROR, "cannot write %s: %s (%s is kept as is)",

@@ -226,6 +226,31 @@ const wire_type_t *cql__function_return_type(const cql_term_t *term)
 }
 
 
+const wire_type_t *cql__function_arg_type(const cql_term_t *fn, size_t i)
+{
+    const char *name = fn->text != NULL ? fn->text : "";
+    if (fn->keyspace != NULL && strcmp(fn->keyspace, "system") != 0) {
+        return NULL;
+    }
+    fn_t conv;
+    if (conversion(name, &conv)) {
+        return i < conv.n_args ? native(conv.arg) : NULL;
+    }
+    const wire_type_t *t = NULL;
+    for (size_t k = 0; k < sizeof(catalog) / sizeof(catalog[0]); k++) {
+        if (strcmp(catalog[k].name, name) != 0 || catalog[k].n_args != fn->n_items ||
+            i >= catalog[k].n_args) {
+            continue;
+        }
+        if (t != NULL && t != native(catalog[k].arg)) {
+            return NULL; /* overloads disagree: Cassandra asks for a cast */
+        }
+        t = native(catalog[k].arg);
+    }
+    return t;
+}
+
+
 /* Unix ms of a timeuuid, timestamp or date argument. */
 static int64_t arg_ms(uint16_t id, wire_value_t v)
 {
@@ -336,6 +361,11 @@ int cql__function_eval(const cql_term_t *term, const wire_type_t *t, const char 
         const char *spec = base_arena_sprintf(a, "arg0(system.%s)", f.name);
         if (cql__term_eval(term->items[0], native(f.arg), spec, binds, a, &arg, err) != BASE_OK) {
             return BASE_ERROR;
+        }
+        if (arg.len == WIRE_VALUE_UNSET) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Invalid unset value for argument in call to function %s",
+                                  f.name);
         }
         if (arg.len < 0) {
             return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for argument to %s",

@@ -62,6 +62,11 @@ typedef struct cql_binds_s {
 int cql__term_eval(const cql_term_t *term, const wire_type_t *t, const char *col,
                    const cql_binds_t *binds, base_arena_t *a, wire_value_t *out, base_error_t *err);
 
+/* The type the i-th argument of a native function term takes, for the metadata of a
+ * bind marker there (blobAsInt(?) binds a blob); NULL when the function is unknown or
+ * its overloads disagree. */
+const wire_type_t *cql__function_arg_type(const cql_term_t *fn, size_t i);
+
 /* Checks serialized bytes against a type, with Cassandra's messages
  * ("Expected 4 or 0 byte int (3)", "Invalid UTF-8 bytes ..."). Null/unset
  * pass. */

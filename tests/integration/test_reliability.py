@@ -12,12 +12,15 @@ CPU time, a bounded RSS), never how fast.
 
 import errno
 import os
+import signal
 import re
 import resource
 import shutil
 import socket
 import subprocess
+import struct
 import tempfile
+import threading
 import time
 import unittest
 
@@ -120,6 +123,11 @@ def query_works(emu):
         return session.execute("SELECT release_version FROM system.local").one() is not None
     finally:
         cluster.shutdown()
+
+
+def rss_mb(pid):
+    m = re.search(r"VmRSS:\s+(\d+) kB", read("/proc/%d/status" % pid))
+    return int(m.group(1)) / 1024.0
 
 
 def free_port():
@@ -298,6 +306,172 @@ class Timeouts(unittest.TestCase):
             c.close()
         finally:
             emu.stop()
+
+
+class Memory(unittest.TestCase):
+    def test_a_client_that_never_reads_pins_bounded_memory(self):
+        emu = Emulator().start()
+        flooders = []
+        try:
+            cluster, session = connect_driver(emu)
+            session.execute("CREATE KEYSPACE mem WITH replication = "
+                            "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+            session.execute("CREATE TABLE mem.big (k int PRIMARY KEY, v blob)")
+            insert = session.prepare("INSERT INTO mem.big (k, v) VALUES (1, ?)")
+            session.execute(insert, [os.urandom(1 << 20)])
+            base = rss_mb(emu.proc.pid)
+            select = query_body("SELECT v FROM mem.big WHERE k = 1")
+            for _ in range(2):  # each asks for 400 MB of answers and reads none
+                c = RawClient(emu).ready(ACCOUNT, KEY)
+                frames = b"".join(c.frame_bytes(OP["QUERY"], select, stream=i % 30000)
+                                  for i in range(400))
+                c.sock.settimeout(20)
+                t = threading.Thread(target=lambda c=c, f=frames: self._send(c, f), daemon=True)
+                t.start()
+                flooders.append(c)
+            time.sleep(3)
+            # the other clients are served meanwhile
+            self.assertEqual(len(session.execute("SELECT k FROM mem.big").all()), 1)
+            grown = rss_mb(emu.proc.pid) - base
+            # before: each connection took up to 64 MB past one read's worth of answers
+            self.assertLess(grown, 100, "RSS grew %.0f MB" % grown)
+            cluster.shutdown()
+        finally:
+            for c in flooders:
+                c.close()
+            emu.stop()
+
+    @staticmethod
+    def _send(c, frames):
+        try:
+            c.send_raw(frames)
+        except OSError:
+            pass  # the server stopped reading: what the test wants
+
+    def test_past_max_inflight_a_request_is_answered_overloaded(self):
+        emu = Emulator(tls=False, args=["--max-inflight-mb", "1"]).start()
+        a = b = None
+        try:
+            a = RawClient(emu).ready(ACCOUNT, KEY)
+            b = RawClient(emu).ready(ACCOUNT, KEY)
+            pad = "x" * 900000
+            big = a.frame_bytes(OP["QUERY"],
+                                query_body("SELECT release_version FROM system.local /* %s */"
+                                           % pad), stream=1)
+            a.send_raw(big[:1000])  # 900 KB in flight, not yet whole
+            time.sleep(0.3)
+            f = b.request(OP["QUERY"], query_body("SELECT release_version FROM system.local "
+                                                  "/* %s */" % ("y" * 200000)), stream=7)
+            self.assertEqual((f.opcode, f.stream), (OP["ERROR"], 7))
+            code = struct.unpack(">i", f.body[:4])[0]
+            self.assertEqual(code, 0x1001)
+            self.assertIn("Server is overloaded: in-flight request bytes exceed 1 MB",
+                          f.body.decode(errors="replace"))
+            # the refused body was skipped: the stream is in step
+            self.assertEqual(b.query("SELECT release_version FROM system.local").opcode,
+                             OP["RESULT"])
+            a.send_raw(big[1000:])  # the one in flight completes and is served
+            f = a.recv()
+            self.assertEqual(f.stream, 1)
+            self.assertFalse(f.opcode == OP["ERROR"] and f.body[:4] == b"\0\0\x10\x01", f)
+            emu.wait_for_log(r"would pass --max-inflight-mb 1")
+        finally:
+            for c in (a, b):
+                if c is not None:
+                    c.close()
+            emu.stop()
+
+
+class Tls(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.emu = Emulator().start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.emu.stop()
+
+    def s_client(self, *args):
+        return subprocess.run(["openssl", "s_client", "-connect", "127.0.0.1:%d" % self.emu.port,
+                               "-CAfile", self.emu.ca_path, *args], stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, timeout=30)
+
+    def test_tls12_offers_aead_suites_only(self):
+        for cipher in ("ECDHE-ECDSA-AES128-SHA", "ECDHE-ECDSA-AES256-SHA", "AES128-SHA",
+                       "ECDHE-ECDSA-AES128-SHA256"):
+            with self.subTest(cipher=cipher):
+                r = self.s_client("-tls1_2", "-cipher", cipher)
+                self.assertNotEqual(r.returncode, 0, r.stdout[-2000:])
+        for cipher in ("ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-ECDSA-AES256-GCM-SHA384",
+                       "ECDHE-ECDSA-CHACHA20-POLY1305"):
+            with self.subTest(cipher=cipher):
+                r = self.s_client("-tls1_2", "-cipher", cipher)
+                self.assertEqual(r.returncode, 0, r.stdout[-2000:] + r.stderr[-2000:])
+                self.assertIn("Cipher is %s" % cipher, r.stdout)
+        r = self.s_client("-tls1_3")
+        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        self.assertIn("TLSv1.3", r.stdout)
+
+
+class FileLogEmulator(Emulator):
+    """An Emulator logging to --log-file: the launcher's log lines are read
+    from that file (by descriptor, so still from the old one once it is
+    renamed)."""
+
+    def __init__(self, log_path, **kw):
+        super().__init__(args=["--log-file", log_path], **kw)
+        self.log_path = log_path
+
+    def _read_log(self):
+        f = None
+        while f is None:
+            try:
+                f = open(self.log_path, errors="replace")
+            except FileNotFoundError:
+                if self.proc.poll() is not None:
+                    break
+                time.sleep(0.02)
+        partial = ""
+        while f is not None:
+            exited = self.proc.poll() is not None
+            chunk = f.read()
+            partial += chunk
+            *lines, partial = partial.split("\n")
+            with self._cond:
+                self._lines.extend(lines)
+                self._cond.notify_all()
+            if exited and not chunk:
+                break
+            if not chunk:
+                time.sleep(0.02)
+        if f is not None:
+            f.close()
+        with self._cond:
+            self._lines.append(None)
+            self._cond.notify_all()
+
+
+class Signals(unittest.TestCase):
+    def test_sighup_reopens_the_log_file_and_keeps_serving(self):
+        d = tempfile.mkdtemp(prefix="emu-rel-log-")
+        path = os.path.join(d, "emulator.log")
+        emu = FileLogEmulator(path).start()
+        try:
+            os.rename(path, path + ".1")  # logrotate moves it, then signals
+            emu.proc.send_signal(signal.SIGHUP)
+            deadline = time.monotonic() + 15
+            while not (os.path.exists(path) and "SIGHUP" in read(path)):
+                self.assertIsNone(emu.proc.poll(), "SIGHUP ended the process")
+                self.assertLess(time.monotonic(), deadline, "no new log file after SIGHUP")
+                time.sleep(0.05)
+            self.assertIn("SIGHUP: log file %s reopened; still serving" % path, read(path))
+            self.assertTrue(query_works(emu))
+            self.assertIsNone(emu.proc.poll())
+            self.assertRegex(read(path + ".1"), r"(?m) ready$")
+            self.assertNotRegex(read(path), r"(?m) ready$")
+        finally:
+            emu.stop()
+            shutil.rmtree(d, ignore_errors=True)
 
 
 if __name__ == "__main__":

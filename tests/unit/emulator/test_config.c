@@ -52,7 +52,13 @@ static void defaults_match_the_documented_values(void **state)
                                        "mGGyPMbIZnqyMsEcaGQy67XIw/Jw==");
     assert_string_equal(c.region, "South Central US");
     assert_int_equal(c.profile, CQL_PROFILE_COSMOS);
-    assert_int_equal(c.max_frame, 256u * 1024 * 1024);
+    assert_int_equal(c.max_frame, 16u * 1024 * 1024); /* the service refuses over 2 MB */
+    assert_int_equal(c.max_connections, 10000);
+    assert_int_equal(c.handshake_timeout_ms, 10000);
+    assert_int_equal(c.frame_timeout_ms, 10000);
+    assert_int_equal(c.idle_timeout_ms, 0);
+    assert_int_equal(c.max_conn_output, 8u * 1024 * 1024);
+    assert_int_equal(c.max_inflight, 256u * 1024 * 1024);
     assert_int_equal(c.log_level, EMU_LOG_INFO);
     assert_non_null(strstr(c.data_dir, "/.cosmos-cassandra-emulator"));
     assert_null(c.cert_file);
