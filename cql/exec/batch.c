@@ -128,6 +128,20 @@ static int batch_guardrails(cql_ctx_t *c, int type, const batch_shape_t *b, base
 }
 
 
+static bool batch_has_conditions(const cql_batch_t *b)
+{
+    for (size_t i = 0; i < b->n_stmts; i++) {
+        const cql_stmt_t *st = b->stmts[i];
+        if ((st->kind == CQL_STMT_INSERT && st->u.insert.if_not_exists) ||
+            (st->kind == CQL_STMT_UPDATE && cql__has_conditions(&st->u.update.cond)) ||
+            (st->kind == CQL_STMT_DELETE && cql__has_conditions(&st->u.del.cond))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+
 int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, base_error_t *err)
 {
     bool cosmos = c->e->cfg.profile == CQL_PROFILE_COSMOS;
@@ -136,6 +150,10 @@ int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, 
         return base_error_set(err, WIRE_ERR_SERVER_ERROR,
                               "Logged batches are not supported by the service yet. Please use "
                               "unlogged batches instead.");
+    }
+    if (b->using_.timestamp != NULL && batch_has_conditions(b)) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Cannot provide custom timestamp for conditional BATCH");
     }
     bool ok;
     c->batch_ts = cql__write_timestamp(c, &b->using_, err, &ok);

@@ -117,6 +117,47 @@ int cql__write_set(cql_write_t *w, const cql_column_t *col, wire_value_t v, base
 }
 
 
+/* Cassandra 3.11/4.0 stores expiry times as 32-bit seconds and, under its default
+ * REJECT policy, refuses a TTL that would expire past 2038-01-19T03:14:06Z. Cosmos DB
+ * has no such limit. */
+#define MAX_DELETION_TIME 2147483646LL
+
+static int expiry_overflow(const cql_ctx_t *c, const cql_table_t *t, int64_t ttl, bool by_default,
+                           base_error_t *err)
+{
+    if (c->e->cfg.profile == CQL_PROFILE_COSMOS || ttl <= 0 ||
+        c->now_us / 1000000 + ttl <= MAX_DELETION_TIME) {
+        return BASE_OK;
+    }
+    return base_error_set(err, WIRE_ERR_INVALID,
+                          "Request on table %s.%s with %sttl of %lld seconds exceeds maximum "
+                          "supported expiration date of 2038-01-19T03:14:06+00:00. In order to "
+                          "avoid this use a lower TTL or upgrade to a version where this "
+                          "limitation is fixed. See CASSANDRA-14092 for more details.",
+                          t->ks->name, t->name, by_default ? "default " : "", (long long)ttl);
+}
+
+
+/* USING TIMESTAMP / TTL where Cassandra refuses them: counters take neither, a
+ * conditional statement takes no timestamp. */
+static int check_using(const cql_table_t *t, const cql_using_t *u, bool cas, base_error_t *err)
+{
+    if (t->has_counters && u->timestamp != NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Cannot provide custom timestamp for counter updates");
+    }
+    if (t->has_counters && u->ttl != NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Cannot provide custom TTL for counter updates");
+    }
+    if (cas && u->timestamp != NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Cannot provide custom timestamp for conditional updates");
+    }
+    return BASE_OK;
+}
+
+
 static int write_init(cql_write_t *w, cql_ctx_t *c, const cql_table_t *t, const cql_using_t *u,
                       bool allow_ttl, base_error_t *err)
 {
@@ -143,7 +184,7 @@ static int write_init(cql_write_t *w, cql_ctx_t *c, const cql_table_t *t, const 
         if (v.len == 4) {
             ttl = (int32_t)base_load_u32(v.ptr);
         } else if (v.len != WIRE_VALUE_UNSET) {
-            return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value of TTL");
+            ttl = 0; /* a null TTL is no TTL (unset keeps the table's default) */
         }
         if (ttl < 0) {
             return base_error_set(err, WIRE_ERR_INVALID,
@@ -155,6 +196,9 @@ static int write_init(cql_write_t *w, cql_ctx_t *c, const cql_table_t *t, const 
                                   "ttl is too large. requested (%lld) maximum (%d)", (long long)ttl,
                                   MAX_TTL);
         }
+    }
+    if (expiry_overflow(c, t, ttl, u->ttl == NULL, err) != BASE_OK) {
+        return BASE_ERROR;
     }
     w->ttl = (int32_t)ttl;
     w->expires_us = ttl > 0 ? c->now_us + ttl * 1000000 : STORAGE_NO_EXPIRY;
@@ -173,6 +217,11 @@ int64_t cql__write_timestamp(cql_ctx_t *c, const cql_using_t *u, base_error_t *e
         if (cql__term_eval(u->timestamp, cql__native_bigint(), "[timestamp]", &c->binds, c->a, &v,
                            err) != BASE_OK) {
             *ok = false;
+            return 0;
+        }
+        if (v.len == 8 && (int64_t)base_load_u64(v.ptr) == INT64_MIN) {
+            *ok = false; /* Cassandra keeps Long.MIN_VALUE for "no timestamp" */
+            base_error_set(err, WIRE_ERR_INVALID, "Invalid timestamp: Long.MIN_VALUE is reserved");
             return 0;
         }
         if (v.len == 8) {
@@ -354,11 +403,58 @@ static size_t row_bytes_after(cql_ctx_t *c, const cql_table_t *t, const storage_
 }
 
 
+/* An index entry is keyed by the indexed value and clustered by the row's keys (and
+ * the element's key for a collection index); Cassandra refuses either part
+ * reaching 64 KiB. */
+#define MAX_INDEXED 65535u
+
+static int index_too_large(const cql_table_t *t, const cql_index_t *ix, size_t size,
+                           base_error_t *err)
+{
+    return base_error_set(err, WIRE_ERR_INVALID,
+                          "Cannot index value of size %zu for index %s on %s.%s(%s) (maximum "
+                          "allowed size=%u)",
+                          size, ix->name, t->ks->name, t->name, ix->column, MAX_INDEXED);
+}
+
+
+static int check_index_sizes(const cql_table_t *t, const storage_mutation_t *m, base_error_t *err)
+{
+    for (size_t i = 0; i < t->n_indexes; i++) {
+        const cql_index_t *ix = &t->indexes[i];
+        const cql_column_t *col = cql__column_find(t, ix->column);
+        if (col == NULL || col->kind == CQL_COL_PARTITION) {
+            continue;
+        }
+        size_t keys = m->pk_len + m->ck_len;
+        if (col->kind == CQL_COL_CLUSTERING && m->row_marker && keys >= MAX_INDEXED) {
+            return index_too_large(t, ix, keys, err);
+        }
+        bool by_key = strncmp(ix->target, "keys(", 5) == 0;
+        for (size_t k = 0; k < m->n_cells; k++) {
+            const storage_cell_t *cell = &m->cells[k];
+            if (cell->col != col->id || cell->tombstone) {
+                continue;
+            }
+            size_t value = by_key ? cell->path_len : cell->value_len;
+            size_t clustering = keys + (by_key ? 0 : cell->path_len);
+            if (value >= MAX_INDEXED || clustering >= MAX_INDEXED) {
+                return index_too_large(t, ix, value >= MAX_INDEXED ? value : clustering, err);
+            }
+        }
+    }
+    return BASE_OK;
+}
+
+
 /* Refuses a row past the Cosmos DB item limit (cosmos profile), then writes m
  * now or, inside a batch, queues it until the whole batch has been checked. */
 static int write_or_defer(cql_ctx_t *c, const cql_table_t *t, storage_mutation_t *m,
                           base_error_t *err)
 {
+    if (t->n_indexes > 0 && check_index_sizes(t, m, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
     bool cosmos = c->e->cfg.profile == CQL_PROFILE_COSMOS;
     size_t bytes = cosmos ? row_bytes_after(c, t, m) : 0;
     if (cosmos && bytes > COSMOS_MAX_ITEM) {
@@ -425,6 +521,8 @@ static int insert_keys(cql_ctx_t *c, const cql_table_t *t, const bool *given, bo
 }
 
 
+/* One key value of an INSERT, refused in Cassandra's words: INSERT turns its key
+ * values into = relations, so a null one is a null "in condition". */
 static int key_value(const cql_column_t *col, wire_value_t v, base_error_t *err)
 {
     if (v.len == WIRE_VALUE_UNSET) {
@@ -432,13 +530,36 @@ static int key_value(const cql_column_t *col, wire_value_t v, base_error_t *err)
                               col->name);
     }
     if (v.len < 0) {
-        return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for %s key part %s",
-                              col->kind == CQL_COL_PARTITION ? "partition" : "clustering",
-                              col->name);
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Invalid null value in condition for column %s", col->name);
     }
     if (col->kind == CQL_COL_PARTITION && v.len > 65535) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Key length of %d is longer than maximum of 65535", v.len);
+    }
+    if (col->kind == CQL_COL_PARTITION && v.len == 0) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Key may not be empty");
+    }
+    return BASE_OK;
+}
+
+
+/* The serialized sizes of a row's keys: a composite partition key stores each part
+ * with a 2-byte length and an end byte; the clustering values add up. */
+static int key_lengths(const cql_table_t *t, const wire_value_t *vals, bool static_only,
+                       base_error_t *err)
+{
+    size_t pk = 0, ck = 0;
+    for (size_t i = 0; t->n_pk > 1 && i < t->n_pk; i++) {
+        pk += 3 + (size_t)vals[t->pk[i] - t->cols].len;
+    }
+    for (size_t i = 0; !static_only && i < t->n_ck; i++) {
+        ck += (size_t)vals[t->ck[i] - t->cols].len;
+    }
+    size_t over = pk > 65535 ? pk : ck > 65535 ? ck : 0;
+    if (over > 0) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Key length of %zu is longer than maximum of 65535", over);
     }
     return BASE_OK;
 }
@@ -503,8 +624,7 @@ static int insert_values(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t 
         }
         size_t idx = (size_t)(col - t->cols);
         if (given[idx]) {
-            return base_error_set(err, WIRE_ERR_INVALID, "Multiple definitions found for column %s",
-                                  col->name);
+            return base_error_set(err, WIRE_ERR_INVALID, "The column names contains duplicates");
         }
         given[idx] = true;
         if (cql__term_eval(q->values[i], col->type, col->name, &c->binds, c->a, &vals[idx], err) !=
@@ -525,7 +645,7 @@ static int insert_values(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t 
             return BASE_ERROR;
         }
     }
-    return BASE_OK;
+    return key_lengths(t, vals, *static_only, err);
 }
 
 
@@ -626,7 +746,8 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
                               "instead");
     }
     cql_write_t w;
-    if (write_init(&w, c, t, &q->using_, true, err) != BASE_OK) {
+    if (check_using(t, &q->using_, q->if_not_exists, err) != BASE_OK ||
+        write_init(&w, c, t, &q->using_, true, err) != BASE_OK) {
         return BASE_ERROR;
     }
     bool *given = base_arena_calloc(c->a, t->n_cols, sizeof(bool));
@@ -921,6 +1042,9 @@ int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
         return BASE_ERROR;
     }
     bool cas = cql__has_conditions(&q->cond);
+    if (check_using(t, &q->using_, cas, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
     where_shape_t shape;
     /* assignments and conditions on static columns only need no clustering key: they
      * write (and read) the partition's static row */
@@ -1095,6 +1219,9 @@ int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err)
         return BASE_ERROR;
     }
     bool cas = cql__has_conditions(&q->cond);
+    if (check_using(t, &q->using_, cas, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
     where_shape_t shape;
     cql_plan_t plan;
     cql_write_t w;
