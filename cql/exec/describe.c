@@ -187,6 +187,27 @@ static void describe_using(desc_t *d, const cql_using_t *u)
 }
 
 
+/* The type a condition compares: the column's, an element's (binding its key
+ * too: m[?] a map key, l[?] an int) or a user type field's. */
+static const wire_type_t *condition_type(desc_t *d, const cql_column_t *col,
+                                         const cql_condition_t *cd)
+{
+    const wire_type_t *type = col->type;
+    if (cd->element != NULL && (type->id == WIRE_TYPE_MAP || type->id == WIRE_TYPE_LIST)) {
+        bool map = type->id == WIRE_TYPE_MAP;
+        describe_term(d, cd->element, base_arena_sprintf(d->c->a, "key(%s)", col->name),
+                      map ? type->sub[0] : cql__native_int());
+        return type->sub[map ? 1 : 0];
+    }
+    for (uint16_t k = 0; cd->field != NULL && type->id == WIRE_TYPE_UDT && k < type->n_sub; k++) {
+        if (strcmp(type->field_names[k], cd->field) == 0) {
+            return type->sub[k];
+        }
+    }
+    return type;
+}
+
+
 static int describe_conditions(desc_t *d, const cql_conditions_t *cond, base_error_t *err)
 {
     for (size_t i = 0; i < cond->n; i++) {
@@ -194,9 +215,16 @@ static int describe_conditions(desc_t *d, const cql_conditions_t *cond, base_err
         if (col == NULL) {
             return BASE_ERROR;
         }
-        describe_term(d, cond->conds[i].rhs, col->name, col->type);
-        for (size_t k = 0; k < cond->conds[i].n_in; k++) {
-            describe_term(d, cond->conds[i].in_values[k], col->name, col->type);
+        const cql_condition_t *cd = &cond->conds[i];
+        const wire_type_t *type = condition_type(d, col, cd);
+        const char *name = col->name;
+        if (cd->op == CQL_OP_IN && cd->rhs != NULL) { /* IF c IN ?: a list of the type */
+            type = cql__type_collection(d->c->a, WIRE_TYPE_LIST, true, &type, 1);
+            name = base_arena_sprintf(d->c->a, "in(%s)", col->name);
+        }
+        describe_term(d, cd->rhs, name, type);
+        for (size_t k = 0; k < cd->n_in; k++) {
+            describe_term(d, cd->in_values[k], col->name, type);
         }
     }
     return BASE_OK;

@@ -9,6 +9,37 @@
 #include "cql/exec/exec.h"
 
 
+/* The columns a failed condition shows. IF [NOT] EXISTS: the whole row, key
+ * columns, then static, then regular ones (by name within each, as cols[] holds
+ * them). Column conditions: their columns, regular ones then static ones, each in
+ * the order of the IF clause, as Cassandra's ColumnConditions lists them. */
+static size_t failed_columns(const cql_table_t *t, const cql_rec_t *existing,
+                             const cql_conditions_t *cond, wire_col_spec_t *cols, wire_value_t *row)
+{
+    static const cql_col_kind_t order[] = {CQL_COL_PARTITION, CQL_COL_CLUSTERING, CQL_COL_STATIC,
+                                           CQL_COL_REGULAR};
+    bool all = cond->if_not_exists || cond->if_exists;
+    bool *shown = base_calloc(t->n_cols + 1, sizeof(bool));
+    size_t n = 0;
+    for (size_t o = 0; o < 4; o++) {
+        cql_col_kind_t kind = all ? order[o] : o == 0 ? CQL_COL_REGULAR : CQL_COL_STATIC;
+        for (size_t k = 0; k < (all ? t->n_cols : (o < 2 ? cond->n : 0)); k++) {
+            const cql_column_t *col =
+                all ? &t->cols[k] : cql__column_find(t, cond->conds[k].column);
+            if (col == NULL || col->kind != kind || shown[col - t->cols]) {
+                continue;
+            }
+            size_t i = (size_t)(col - t->cols);
+            shown[i] = true;
+            cols[n] = (wire_col_spec_t){t->ks->name, t->name, col->name, col->type};
+            row[n++] = existing->vals[i];
+        }
+    }
+    base_free(shown);
+    return n;
+}
+
+
 static void lwt_result(cql_ctx_t *c, const cql_table_t *t, bool applied, const cql_rec_t *existing,
                        const cql_conditions_t *cond)
 {
@@ -17,25 +48,8 @@ static void lwt_result(cql_ctx_t *c, const cql_table_t *t, bool applied, const c
     wire_value_t *row = base_arena_calloc(c->a, t->n_cols + 1, sizeof(*row));
     cols[0] = (wire_col_spec_t){t->ks->name, t->name, "[applied]", cql__native_boolean()};
     row[0] = cql__value_bool(c->a, applied);
-    /* Cassandra's order: key columns, then static columns, then regular ones (by
-     * name within each, as cols[] holds them) */
-    static const cql_col_kind_t order[] = {CQL_COL_PARTITION, CQL_COL_CLUSTERING, CQL_COL_STATIC,
-                                           CQL_COL_REGULAR};
-    for (size_t o = 0; !applied && existing != NULL && o < 4; o++) {
-        for (size_t i = 0; i < t->n_cols; i++) {
-            if (t->cols[i].kind != order[o]) {
-                continue;
-            }
-            bool want = cond->if_not_exists || cond->if_exists;
-            for (size_t k = 0; !want && k < cond->n; k++) {
-                want = strcmp(cond->conds[k].column, t->cols[i].name) == 0;
-            }
-            if (!want) {
-                continue;
-            }
-            cols[n] = (wire_col_spec_t){t->ks->name, t->name, t->cols[i].name, t->cols[i].type};
-            row[n++] = existing->vals[i];
-        }
+    if (!applied && existing != NULL) {
+        n += failed_columns(t, existing, cond, cols + 1, row + 1);
     }
     c->out->kind = WIRE_RESULT_ROWS;
     /* the columns depend on the outcome, so the metadata always goes with them */
@@ -129,7 +143,7 @@ static int condition_values(cql_ctx_t *c, const cql_condition_t *cd, const cql_c
             return base_error_set(err, WIRE_ERR_INVALID, "Invalid 'unset' value in condition");
         }
         if (list.len < 0) {
-            return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for IN condition");
+            return base_error_set(err, WIRE_ERR_INVALID, "Invalid null list in IN condition");
         }
         ssize_t k = cql__collection_split(lt, list, c->a, out, NULL);
         if (k < 0) {
@@ -138,14 +152,22 @@ static int condition_values(cql_ctx_t *c, const cql_condition_t *cd, const cql_c
         *n = (size_t)k;
         return BASE_OK;
     }
-    *n = cd->op == CQL_OP_IN ? cd->n_in : 1;
-    *out = base_arena_alloc(c->a, (*n + 1) * sizeof(**out));
-    for (size_t i = 0; i < *n; i++) {
+    size_t n_terms = cd->op == CQL_OP_IN ? cd->n_in : 1;
+    *out = base_arena_alloc(c->a, (n_terms + 1) * sizeof(**out));
+    *n = 0;
+    for (size_t i = 0; i < n_terms; i++) {
         const cql_term_t *term = cd->op == CQL_OP_IN ? cd->in_values[i] : cd->rhs;
-        if (cql__term_eval(term, type, col->name, &c->binds, c->a, &(*out)[i], err) != BASE_OK ||
-            check_operand(cd->op, (*out)[i], err) != BASE_OK) {
+        wire_value_t v;
+        if (cql__term_eval(term, type, col->name, &c->binds, c->a, &v, err) != BASE_OK) {
             return BASE_ERROR;
         }
+        if (cd->op == CQL_OP_IN && v.len == WIRE_VALUE_UNSET) {
+            continue; /* an unset value in an IN list is left out */
+        }
+        if (check_operand(cd->op, v, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        (*out)[(*n)++] = v;
     }
     return BASE_OK;
 }
@@ -178,6 +200,42 @@ static bool compare_holds(cql_rel_op_t op, const wire_type_t *type, wire_value_t
 }
 
 
+/* IF u.f op v: narrows the stored user type value to one field. */
+static int field_condition(cql_ctx_t *c, const cql_column_t *col, const char *field,
+                           wire_value_t *have, const wire_type_t **type, base_error_t *err)
+{
+    const wire_type_t *u = col->type;
+    int k = -1;
+    for (uint16_t i = 0; u->id == WIRE_TYPE_UDT && i < u->n_sub; i++) {
+        k = strcmp(u->field_names[i], field) == 0 ? (int)i : k;
+    }
+    if (u->id != WIRE_TYPE_UDT) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Invalid field selection: %s of type %s is not a user type",
+                              col->name, cql__type_name(u, c->a));
+    }
+    if (k < 0) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Unknown field %s in user type %s", field,
+                              u->name);
+    }
+    *type = u->sub[k];
+    wire_value_t found = {NULL, WIRE_VALUE_NULL};
+    if (have->len > 0) {
+        wire_reader_t rd;
+        wire_reader_init(&rd, have->ptr, (size_t)have->len);
+        for (int i = 0; i <= k && wire_reader_remaining(&rd) > 0; i++) {
+            wire_value_t f = wire_read_bytes(&rd);
+            if (!wire_reader_ok(&rd)) {
+                break;
+            }
+            found = i == k ? f : found;
+        }
+    }
+    *have = found;
+    return BASE_OK;
+}
+
+
 static int eval_condition(cql_ctx_t *c, const cql_table_t *t, const cql_condition_t *cd,
                           const cql_rec_t *rec, bool *holds, base_error_t *err)
 {
@@ -195,6 +253,9 @@ static int eval_condition(cql_ctx_t *c, const cql_table_t *t, const cql_conditio
         element_condition(c, col, cd->element, &have, &type, err) != BASE_OK) {
         return BASE_ERROR;
     }
+    if (cd->field != NULL && field_condition(c, col, cd->field, &have, &type, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
     wire_value_t *wants = NULL;
     size_t n = 0;
     if (condition_values(c, cd, col, type, &wants, &n, err) != BASE_OK) {
@@ -202,14 +263,15 @@ static int eval_condition(cql_ctx_t *c, const cql_table_t *t, const cql_conditio
     }
     static const uint8_t zero[4] = {0};
     const wire_value_t empty = {zero, 4}; /* a collection of no element */
-    if (cd->element == NULL && cql__multi_cell(col)) {
+    bool whole = cd->element == NULL && cd->field == NULL;
+    if (whole && cql__multi_cell(col)) {
         /* a non-frozen collection has no null: no element is the empty collection */
         have = have.len < 0 ? empty : have;
     }
     *holds = false;
     for (size_t i = 0; i < n; i++) {
         wire_value_t want = wants[i];
-        if (cd->element == NULL && cql__multi_cell(col) && want.len < 0) {
+        if (whole && cql__multi_cell(col) && want.len < 0) {
             want = empty;
         }
         *holds |= compare_holds(cd->op, type, have, want);

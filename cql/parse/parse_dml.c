@@ -356,9 +356,8 @@ static void condition(cql_parser_t *p, cql_condition_t *c)
     if (cql__accept(p, CQL_TOK_LBRACKET)) {
         c->element = cql__parse_term(p);
         cql__expect(p, CQL_TOK_RBRACKET);
-    } else if (!p->failed && cql__peek_is(p, 0, CQL_TOK_DOT)) {
-        cql__error_invalid(p, "Conditions on UDT fields are not supported");
-        return;
+    } else if (cql__accept(p, CQL_TOK_DOT)) {
+        c->field = cql__parse_ident(p);
     }
     if (cql__accept_kw(p, CQL_KW_IN)) {
         c->op = CQL_OP_IN;

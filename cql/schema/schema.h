@@ -9,8 +9,9 @@
  * Schema invariants:
  *  - names are stored normalised (as the parser produces them);
  *  - a table's cols[] are in Cassandra's canonical order: partition key
- *    columns by position, clustering columns by position, then the other
- *    columns sorted by name; SELECT * returns that order;
+ *    columns by position, clustering columns by position, then the static
+ *    columns and then the regular ones, each sorted by name; SELECT *
+ *    returns that order;
  *  - a column's id (the storage cell id) never changes or gets reused in
  *    the table's life, so ALTER TABLE DROP/ADD cannot resurrect old cells;
  *  - every DDL bumps the engine's schema version uuid.
