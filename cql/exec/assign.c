@@ -226,6 +226,56 @@ typedef struct stored_row_s {
 } stored_row_t;
 
 
+static bool udt_all_null(wire_value_t v)
+{
+    wire_reader_t rd;
+    wire_reader_init(&rd, v.len > 0 ? v.ptr : NULL, v.len > 0 ? (size_t)v.len : 0);
+    while (wire_reader_remaining(&rd) > 0) {
+        wire_value_t f = wire_read_bytes(&rd);
+        if (!wire_reader_ok(&rd) || f.len >= 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+
+/* The plain cell of col this statement already wrote, if any. */
+static storage_cell_t *written_cell(cql_write_t *w, const cql_column_t *col)
+{
+    for (size_t i = 0; i < w->n_cells; i++) {
+        if (w->cells[i].col == col->id && w->cells[i].path_len == 0) {
+            return &w->cells[i];
+        }
+    }
+    return NULL;
+}
+
+
+/* u.f = v (or DELETE u.f with v null) on the stored value: several fields set in
+ * one statement build on each other in the one cell (a second cell at the same
+ * timestamp would race it), and a value left with no field is no value. */
+static void write_field(cql_write_t *w, const cql_column_t *col, int field, wire_value_t v,
+                        wire_value_t stored)
+{
+    storage_cell_t *cell = written_cell(w, col);
+    wire_value_t old = cell == NULL      ? stored
+                       : cell->tombstone ? (wire_value_t){NULL, WIRE_VALUE_NULL}
+                                         : (wire_value_t){cell->value, (int32_t)cell->value_len};
+    wire_value_t nv = udt_with_field(w->c->a, col->type, old, field, v);
+    bool gone = udt_all_null(nv);
+    if (cell == NULL) {
+        cql__write_cell(w, col, NULL, 0, nv, gone);
+        return;
+    }
+    cell->tombstone = gone;
+    cell->value = gone ? NULL : nv.ptr;
+    cell->value_len = gone ? 0 : (uint32_t)nv.len;
+    cell->ttl = gone ? 0 : w->ttl;
+    cell->expires_us = gone ? STORAGE_NO_EXPIRY : w->expires_us;
+}
+
+
 static int assign_one(cql_ctx_t *c, cql_write_t *dst, const cql_column_t *col,
                       const cql_assignment_t *as, int field, wire_value_t v, const stored_row_t *sr,
                       const storage_mutation_t *m, base_error_t *err)
@@ -281,7 +331,7 @@ static int assign_one(cql_ctx_t *c, cql_write_t *dst, const cql_column_t *col,
     default: { /* CQL_ASSIGN_FIELD */
         wire_value_t old =
             sr->exists ? sr->rec.vals[col - t->cols] : (wire_value_t){NULL, WIRE_VALUE_NULL};
-        cql__write_cell(dst, col, NULL, 0, udt_with_field(c->a, col->type, old, field, v), false);
+        write_field(dst, col, field, v, old);
         return BASE_OK;
     }
     }
@@ -337,18 +387,21 @@ int cql__delete_column(cql_write_t *w, const cql_column_t *col, const cql_delete
     cql_ctx_t *c = w->c;
     wire_value_t none = {NULL, WIRE_VALUE_NULL};
     if (d->field != NULL) {
+        if (col->type->id != WIRE_TYPE_UDT || col->type->frozen) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  col->type->id != WIRE_TYPE_UDT
+                                      ? "Invalid field deletion operation for non-UDT column %s"
+                                      : "Frozen UDT column %s does not support field deletion",
+                                  col->name);
+        }
         int field = udt_field_index(col, d->field, err);
         if (field < 0) {
             return BASE_ERROR;
         }
         cql_rec_t rec;
         wire_value_t pk = {m->pk, (int32_t)m->pk_len};
-        if (!cql__rec_read(c, w->t, pk, m->token, m->ck, m->ck_len, &rec) ||
-            rec.vals[col - w->t->cols].len < 0) {
-            return BASE_OK; /* nothing stored, nothing to delete */
-        }
-        wire_value_t old = rec.vals[col - w->t->cols];
-        cql__write_cell(w, col, NULL, 0, udt_with_field(c->a, col->type, old, field, none), false);
+        bool found = cql__rec_read(c, w->t, pk, m->token, m->ck, m->ck_len, &rec);
+        write_field(w, col, field, none, found ? rec.vals[col - w->t->cols] : none);
         return BASE_OK;
     }
     if (d->element == NULL) {

@@ -25,20 +25,26 @@ void cql__batch_defer(cql_ctx_t *c, const cql_table_t *t, const storage_mutation
 
 
 /* A counter value a batch already holds for this cell, newest first: two
- * increments of one counter in one batch add up. */
+ * increments of one counter in one batch add up. The older cell is taken out of
+ * its pending mutation, since the newer one (at the same batch timestamp) holds
+ * the sum; left in, the larger value would win the timestamp tie. */
 bool cql__batch_pending_counter(const cql_ctx_t *c, const cql_table_t *t,
                                 const storage_mutation_t *m, uint32_t col, wire_value_t *out)
 {
     for (size_t i = c->n_pending; i-- > 0;) {
-        const cql_pending_t *p = &c->pending[i];
+        cql_pending_t *p = &c->pending[i];
         if (p->t != t || p->m.pk_len != m->pk_len || p->m.ck_len != m->ck_len ||
             memcmp(p->m.pk, m->pk, m->pk_len) != 0 ||
             (m->ck_len > 0 && memcmp(p->m.ck, m->ck, m->ck_len) != 0)) {
             continue;
         }
+        /* the pending cells are the batch's own arena copies */
+        storage_cell_t *cells = (storage_cell_t *)p->m.cells;
         for (size_t k = 0; k < p->m.n_cells; k++) {
-            if (p->m.cells[k].col == col) {
-                *out = (wire_value_t){p->m.cells[k].value, (int32_t)p->m.cells[k].value_len};
+            if (cells[k].col == col) {
+                *out = (wire_value_t){cells[k].value, (int32_t)cells[k].value_len};
+                memmove(&cells[k], &cells[k + 1], (p->m.n_cells - k - 1) * sizeof(*cells));
+                p->m.n_cells--;
                 return true;
             }
         }
@@ -154,6 +160,10 @@ int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, 
     if (b->using_.timestamp != NULL && batch_has_conditions(b)) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Cannot provide custom timestamp for conditional BATCH");
+    }
+    if (b->using_.timestamp != NULL && type == WIRE_BATCH_COUNTER) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Cannot provide custom timestamp for counter BATCH");
     }
     bool ok;
     c->batch_ts = cql__write_timestamp(c, &b->using_, err, &ok);

@@ -248,6 +248,13 @@ static int describe_assignments(desc_t *d, const cql_update_t *q, base_error_t *
             describe_term(d, as->value, base_arena_sprintf(d->c->a, "value(%s)", col->name), type);
             continue;
         }
+        for (uint16_t k = 0;
+             as->kind == CQL_ASSIGN_FIELD && type->id == WIRE_TYPE_UDT && k < type->n_sub; k++) {
+            if (strcmp(type->field_names[k], as->field) == 0) {
+                type = type->sub[k]; /* u.f = ?: the field's type */
+                break;
+            }
+        }
         if (as->kind == CQL_ASSIGN_SUB && type->id == WIRE_TYPE_MAP) {
             type = cql__type_collection(d->c->a, WIRE_TYPE_SET, true, &type->sub[0], 1);
         }
