@@ -347,3 +347,16 @@ bool cql__has_conditions(const cql_conditions_t *cond)
 {
     return cond->if_exists || cond->if_not_exists || cond->n > 0;
 }
+
+
+int cql__lwt_validate(cql_ctx_t *c, const cql_table_t *t, const cql_conditions_t *cond,
+                      base_error_t *err)
+{
+    for (size_t i = 0; i < cond->n; i++) {
+        bool holds = false;
+        if (eval_condition(c, t, &cond->conds[i], NULL, &holds, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    }
+    return BASE_OK;
+}

@@ -191,7 +191,7 @@ static int write_init(cql_write_t *w, cql_ctx_t *c, const cql_table_t *t, const 
                                   "A TTL must be greater or equal to 0, but was %lld",
                                   (long long)ttl);
         }
-        if (ttl > MAX_TTL) {
+        if (ttl > MAX_TTL && c->e->cfg.profile != CQL_PROFILE_COSMOS) { /* Cosmos: any int */
             return base_error_set(err, WIRE_ERR_INVALID,
                                   "ttl is too large. requested (%lld) maximum (%d)", (long long)ttl,
                                   MAX_TTL);
@@ -1196,18 +1196,21 @@ static int delete_prepare(cql_ctx_t *c, const cql_table_t *t, const cql_delete_t
     bool cas = cql__has_conditions(&q->cond);
     if (check_modification_where(c, t, q->where, q->n_where, false, static_only, shape, err) !=
             BASE_OK ||
+        modify_targets(c, t, q->where, q->n_where, plan, none, err) != BASE_OK ||
+        check_delete_shape(q, shape, &u, err) != BASE_OK ||
         cosmos_mixed(c, cas, &u, err) != BASE_OK) {
         return BASE_ERROR;
     }
     if (c->e->cfg.profile == CQL_PROFILE_COSMOS && q->n_targets == 0 && cas) {
-        /* the service's text, without the cell-level timestamp table options */
+        /* the service's text, without the cell-level timestamp table options; the
+         * conditions' own values are checked first */
+        if (cql__lwt_validate(c, t, &q->cond, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Conditional delete of an entire row is not supported.");
     }
-    if (modify_targets(c, t, q->where, q->n_where, plan, none, err) != BASE_OK) {
-        return BASE_ERROR;
-    }
-    return check_delete_shape(q, shape, &u, err);
+    return BASE_OK;
 }
 
 
