@@ -134,6 +134,24 @@ static int batch_guardrails(cql_ctx_t *c, int type, const batch_shape_t *b, base
 }
 
 
+/* A conditional batch is one Paxos round on one partition of one table. */
+static int batch_spans(const cql_ctx_t *c, base_error_t *err)
+{
+    for (size_t i = 1; i < c->n_pending; i++) {
+        const cql_pending_t *a = &c->pending[0], *p = &c->pending[i];
+        if (p->t != a->t) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Batch with conditions cannot span multiple tables");
+        }
+        if (p->m.pk_len != a->m.pk_len || memcmp(p->m.pk, a->m.pk, a->m.pk_len) != 0) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Batch with conditions cannot span multiple partitions");
+        }
+    }
+    return BASE_OK;
+}
+
+
 static bool batch_has_conditions(const cql_batch_t *b)
 {
     for (size_t i = 0; i < b->n_stmts; i++) {
@@ -217,6 +235,10 @@ int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, 
     total->n_statements = b->n_stmts;
     total->shape = c->shape;
     total->rows_read = rows_read;
+    if (c->batch_cas != NULL && batch_spans(c, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    cql__lwt_batch_result(c);
     if (!c->lwt_refused && cql__write_pending(c, err) != BASE_OK) {
         return BASE_ERROR; /* only a commit log failure: nothing was applied */
     }

@@ -103,6 +103,9 @@ int cql__lwt_check(cql_ctx_t *c, const cql_table_t *t, wire_value_t pk, int64_t 
                    base_error_t *err);
 /* IF NOT EXISTS, IF EXISTS or IF conditions: the statement is a lightweight transaction. */
 bool cql__has_conditions(const cql_conditions_t *cond);
+/* Sets the one [applied] result of a conditional batch (no-op for a batch without
+ * conditions). */
+void cql__lwt_batch_result(cql_ctx_t *c);
 /* Checks the values of the conditions (null keys, unset values...) without a row. */
 int cql__lwt_validate(cql_ctx_t *c, const cql_table_t *t, const cql_conditions_t *cond,
                       base_error_t *err);

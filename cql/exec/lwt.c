@@ -308,6 +308,101 @@ static bool cas_read(cql_ctx_t *c, const cql_table_t *t, wire_value_t pk, int64_
 }
 
 
+/* What a conditional batch's conditions read: the existing rows they name (each
+ * once, by clustering key), the static row when they name no existing row, and
+ * which columns they name (all of them for IF [NOT] EXISTS). Cassandra shows
+ * those rows with the key columns and the named ones when a condition fails. */
+typedef struct cql_batch_cas_s {
+    const cql_table_t *t;
+    size_t n_rows;
+    cql_rec_t rows[16];
+    bool have_static;
+    cql_rec_t static_rec;
+    bool *wanted; /* by column index */
+} batch_cas_t;
+
+
+static void batch_note(cql_ctx_t *c, const cql_table_t *t, const cql_rec_t *rec, bool row,
+                       const cql_conditions_t *cond)
+{
+    batch_cas_t *b = c->batch_cas;
+    if (b == NULL) {
+        b = c->batch_cas = base_arena_calloc(c->a, 1, sizeof(*b));
+        b->t = t;
+        b->wanted = base_arena_calloc(c->a, t->n_cols + 1, sizeof(bool));
+    }
+    for (size_t i = 0; i < t->n_cols; i++) {
+        bool want = cond->if_exists || cond->if_not_exists;
+        for (size_t k = 0; !want && k < cond->n; k++) {
+            want = strcmp(cond->conds[k].column, t->cols[i].name) == 0;
+        }
+        b->wanted[i] |= want;
+    }
+    if (rec == NULL || t != b->t) {
+        return;
+    }
+    if (!row) {
+        b->have_static = true, b->static_rec = *rec;
+        return;
+    }
+    for (size_t i = 0; i < b->n_rows; i++) {
+        if (b->rows[i].ck_len == rec->ck_len && memcmp(b->rows[i].ck, rec->ck, rec->ck_len) == 0) {
+            return;
+        }
+    }
+    size_t at = b->n_rows; /* in clustering order */
+    while (at > 0 && memcmp(b->rows[at - 1].ck, rec->ck,
+                            rec->ck_len < b->rows[at - 1].ck_len ? rec->ck_len
+                                                                 : b->rows[at - 1].ck_len) > 0) {
+        at--;
+    }
+    if (b->n_rows < sizeof(b->rows) / sizeof(b->rows[0])) {
+        memmove(&b->rows[at + 1], &b->rows[at], (b->n_rows - at) * sizeof(b->rows[0]));
+        b->rows[at] = *rec;
+        b->n_rows++;
+    }
+}
+
+
+void cql__lwt_batch_result(cql_ctx_t *c)
+{
+    batch_cas_t *b = c->batch_cas;
+    if (b == NULL) {
+        return;
+    }
+    const cql_table_t *t = b->t;
+    const cql_rec_t *rows = b->n_rows > 0 ? b->rows : b->have_static ? &b->static_rec : NULL;
+    size_t n_rows = c->lwt_refused ? (b->n_rows > 0 ? b->n_rows : rows != NULL) : 1;
+    size_t n = 1;
+    wire_col_spec_t *cols = base_arena_calloc(c->a, t->n_cols + 1, sizeof(*cols));
+    cols[0] = (wire_col_spec_t){t->ks->name, t->name, "[applied]", cql__native_boolean()};
+    for (size_t i = 0; c->lwt_refused && rows != NULL && i < t->n_cols; i++) {
+        const cql_column_t *col = &t->cols[i];
+        if (col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING || b->wanted[i]) {
+            cols[n++] = (wire_col_spec_t){t->ks->name, t->name, col->name, col->type};
+        }
+    }
+    n_rows = n_rows ? n_rows : 1;
+    wire_value_t *cells = base_arena_calloc(c->a, n_rows * n, sizeof(*cells));
+    for (size_t r = 0; r < n_rows; r++) {
+        wire_value_t *row = &cells[r * n];
+        row[0] = cql__value_bool(c->a, !c->lwt_refused);
+        for (size_t i = 0, k = 1; rows != NULL && c->lwt_refused && i < t->n_cols; i++) {
+            const cql_column_t *col = &t->cols[i];
+            if (col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING || b->wanted[i]) {
+                row[k++] = rows[r].vals[i];
+            }
+        }
+    }
+    c->out->kind = WIRE_RESULT_ROWS;
+    c->out->no_metadata = false;
+    c->out->cols = cols;
+    c->out->n_cols = n;
+    c->out->cells = cells;
+    c->out->n_rows = n_rows;
+}
+
+
 /* Decides a conditional write; *go says whether to apply it. */
 int cql__lwt_check(cql_ctx_t *c, const cql_table_t *t, wire_value_t pk, int64_t token,
                    const storage_bound_t *ck, const cql_conditions_t *cond, bool *go,
@@ -336,7 +431,11 @@ int cql__lwt_check(cql_ctx_t *c, const cql_table_t *t, wire_value_t pk, int64_t 
     /* IF [NOT] EXISTS shows the row asked about; a column condition also static
      * values of a partition without that row */
     bool show = cond->if_not_exists || cond->if_exists ? exists : found;
-    lwt_result(c, t, applied, show ? &rec : NULL, cond);
+    if (c->in_batch) {
+        batch_note(c, t, found ? &rec : NULL, exists && ck != NULL && ck->len > 0, cond);
+    } else {
+        lwt_result(c, t, applied, show ? &rec : NULL, cond);
+    }
     *go = applied;
     c->lwt_refused |= !applied; /* a conditional batch applies all or nothing */
     return BASE_OK;

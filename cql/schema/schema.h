@@ -153,6 +153,9 @@ typedef struct cql_ctx_s {
      * a failing statement leaves nothing behind (Cassandra validates first). */
     bool defer;
     bool lwt_refused; /* a condition in the batch did not hold */
+    /* A conditional batch answers once, for all its conditions (lwt.c): the rows
+     * they read and the columns they name. */
+    struct cql_batch_cas_s *batch_cas;
     size_t n_pending, cap_pending;
     struct cql_pending_s *pending;
     const char *shape;
