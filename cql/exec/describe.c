@@ -326,7 +326,10 @@ static int describe_stmt(desc_t *d, const cql_stmt_t *st, base_error_t *err)
                 return BASE_ERROR;
             }
             if (q->targets[i].element != NULL && col->type->n_sub > 0) {
-                describe_term(d, q->targets[i].element, col->name, col->type->sub[0]);
+                /* DELETE l[?] binds a list index, m[?] a map key, s[?] a set element */
+                bool list = col->type->id == WIRE_TYPE_LIST;
+                describe_term(d, q->targets[i].element, col->name,
+                              list ? cql__native_int() : col->type->sub[0]);
             }
         }
         describe_using(d, &q->using_);
