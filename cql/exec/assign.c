@@ -30,8 +30,9 @@ static int counter_add(cql_write_t *w, const cql_column_t *col, const cql_rec_t 
 }
 
 
-/* The stored element cells of a multi-cell column in the row m targets; they
- * borrow from storage and stay valid until the next write. */
+/* The stored element cells of a multi-cell column in the row m targets (the
+ * static row for a static column); they borrow from storage and stay valid
+ * until the next write. */
 static size_t stored_elements(cql_write_t *w, const storage_mutation_t *m, const cql_column_t *col,
                               const storage_cell_t **out)
 {
@@ -42,7 +43,9 @@ static size_t stored_elements(cql_write_t *w, const storage_mutation_t *m, const
     }
     storage_row_view_t rv;
     size_t n = 0;
-    if (cql__stored_row(w->c, p, m->ck, m->ck_len, &rv)) {
+    bool found = col->kind == CQL_COL_STATIC ? storage_partition_static(p, w->c->now_us, &rv)
+                                             : cql__stored_row(w->c, p, m->ck, m->ck_len, &rv);
+    if (found) {
         for (size_t i = 0; i < rv.n_cells; i++) {
             if (rv.cells[i].col == col->id) {
                 *out = *out ? *out : &rv.cells[i];
@@ -57,12 +60,22 @@ static size_t stored_elements(cql_write_t *w, const storage_mutation_t *m, const
 static int list_set_index(cql_write_t *w, const cql_column_t *col, wire_value_t key, wire_value_t v,
                           const storage_mutation_t *m, base_error_t *err)
 {
+    if (key.len == WIRE_VALUE_UNSET) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid unset value for list index");
+    }
     if (key.len != 4) {
         return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for list index");
+    }
+    if (v.len == WIRE_VALUE_UNSET) {
+        return BASE_OK;
     }
     int32_t idx = (int32_t)base_load_u32(key.ptr);
     const storage_cell_t *cells;
     size_t n = stored_elements(w, m, col, &cells);
+    if (n == 0) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Attempted to set an element on a list which is null");
+    }
     if (idx < 0 || (size_t)idx >= n) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "List index %d out of bound, list has size %zu", idx, n);
@@ -182,6 +195,11 @@ static int assignment_type(cql_ctx_t *c, const cql_column_t *col, const cql_assi
                                   "Invalid operation (%s[?] = ?) for non list/map column %s",
                                   col->name, col->name);
         }
+        if (col->type->frozen) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Invalid operation (%s[?] = ?) for frozen collection column %s",
+                                  col->name, col->name);
+        }
         t = col->type->sub[col->type->id == WIRE_TYPE_MAP ? 1 : 0];
     }
     if (col->counter) {
@@ -208,6 +226,56 @@ typedef struct stored_row_s {
 } stored_row_t;
 
 
+static bool udt_all_null(wire_value_t v)
+{
+    wire_reader_t rd;
+    wire_reader_init(&rd, v.len > 0 ? v.ptr : NULL, v.len > 0 ? (size_t)v.len : 0);
+    while (wire_reader_remaining(&rd) > 0) {
+        wire_value_t f = wire_read_bytes(&rd);
+        if (!wire_reader_ok(&rd) || f.len >= 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+
+/* The plain cell of col this statement already wrote, if any. */
+static storage_cell_t *written_cell(cql_write_t *w, const cql_column_t *col)
+{
+    for (size_t i = 0; i < w->n_cells; i++) {
+        if (w->cells[i].col == col->id && w->cells[i].path_len == 0) {
+            return &w->cells[i];
+        }
+    }
+    return NULL;
+}
+
+
+/* u.f = v (or DELETE u.f with v null) on the stored value: several fields set in
+ * one statement build on each other in the one cell (a second cell at the same
+ * timestamp would race it), and a value left with no field is no value. */
+static void write_field(cql_write_t *w, const cql_column_t *col, int field, wire_value_t v,
+                        wire_value_t stored)
+{
+    storage_cell_t *cell = written_cell(w, col);
+    wire_value_t old = cell == NULL      ? stored
+                       : cell->tombstone ? (wire_value_t){NULL, WIRE_VALUE_NULL}
+                                         : (wire_value_t){cell->value, (int32_t)cell->value_len};
+    wire_value_t nv = udt_with_field(w->c->a, col->type, old, field, v);
+    bool gone = udt_all_null(nv);
+    if (cell == NULL) {
+        cql__write_cell(w, col, NULL, 0, nv, gone);
+        return;
+    }
+    cell->tombstone = gone;
+    cell->value = gone ? NULL : nv.ptr;
+    cell->value_len = gone ? 0 : (uint32_t)nv.len;
+    cell->ttl = gone ? 0 : w->ttl;
+    cell->expires_us = gone ? STORAGE_NO_EXPIRY : w->expires_us;
+}
+
+
 static int assign_one(cql_ctx_t *c, cql_write_t *dst, const cql_column_t *col,
                       const cql_assignment_t *as, int field, wire_value_t v, const stored_row_t *sr,
                       const storage_mutation_t *m, base_error_t *err)
@@ -223,16 +291,20 @@ static int assign_one(cql_ctx_t *c, cql_write_t *dst, const cql_column_t *col,
     case CQL_ASSIGN_PREPEND:
         if (!cql__multi_cell(col)) {
             return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Invalid operation (%s = %s + ?) for non counter column %s",
-                                  col->name, col->name, col->name);
+                                  "Invalid operation (%s = %s + ?) for %s %s", col->name, col->name,
+                                  cql__type_is_collection(col->type) ? "frozen collection column"
+                                                                     : "non counter column",
+                                  col->name);
         }
         return v.len < 0 ? BASE_OK
                          : cql__write_elements(dst, col, v, as->kind == CQL_ASSIGN_PREPEND, err);
     case CQL_ASSIGN_SUB:
         if (!cql__multi_cell(col)) {
             return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Invalid operation (%s = %s - ?) for non counter column %s",
-                                  col->name, col->name, col->name);
+                                  "Invalid operation (%s = %s - ?) for %s %s", col->name, col->name,
+                                  cql__type_is_collection(col->type) ? "frozen collection column"
+                                                                     : "non counter column",
+                                  col->name);
         }
         return v.len < 0 ? BASE_OK : remove_elements(dst, col, v, m, err);
     case CQL_ASSIGN_ELEMENT: {
@@ -245,16 +317,21 @@ static int assign_one(cql_ctx_t *c, cql_write_t *dst, const cql_column_t *col,
         if (!map) {
             return list_set_index(dst, col, key, v, m, err);
         }
+        if (key.len == WIRE_VALUE_UNSET) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Invalid unset map key");
+        }
         if (key.len < 0) {
             return base_error_set(err, WIRE_ERR_INVALID, "Invalid null map key");
         }
-        cql__write_cell(dst, col, key.ptr, (size_t)key.len, v, v.len < 0);
+        if (v.len != WIRE_VALUE_UNSET) {
+            cql__write_cell(dst, col, key.ptr, (size_t)key.len, v, v.len < 0);
+        }
         return BASE_OK;
     }
     default: { /* CQL_ASSIGN_FIELD */
         wire_value_t old =
             sr->exists ? sr->rec.vals[col - t->cols] : (wire_value_t){NULL, WIRE_VALUE_NULL};
-        cql__write_cell(dst, col, NULL, 0, udt_with_field(c->a, col->type, old, field, v), false);
+        write_field(dst, col, field, v, old);
         return BASE_OK;
     }
     }
@@ -291,13 +368,96 @@ int cql__update_row(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q, c
             cql__term_eval(as->value, type, col->name, &c->binds, c->a, &v, err) != BASE_OK) {
             return BASE_ERROR;
         }
-        if (v.len == WIRE_VALUE_UNSET) {
-            continue;
+        if (v.len == WIRE_VALUE_UNSET && as->kind != CQL_ASSIGN_ELEMENT) {
+            continue; /* an element write still checks its key */
         }
         cql_write_t *dst = col->kind == CQL_COL_STATIC ? ws : w;
         if (assign_one(c, dst, col, as, field, v, &sr, m, err) != BASE_OK) {
             return BASE_ERROR;
         }
     }
+    return BASE_OK;
+}
+
+
+/* DELETE c, c[k] (a map key, a set element, a list index) or u.f of one row. */
+int cql__delete_column(cql_write_t *w, const cql_column_t *col, const cql_delete_target_t *d,
+                       const storage_mutation_t *m, base_error_t *err)
+{
+    cql_ctx_t *c = w->c;
+    wire_value_t none = {NULL, WIRE_VALUE_NULL};
+    if (d->field != NULL) {
+        if (col->type->id != WIRE_TYPE_UDT || col->type->frozen) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  col->type->id != WIRE_TYPE_UDT
+                                      ? "Invalid field deletion operation for non-UDT column %s"
+                                      : "Frozen UDT column %s does not support field deletion",
+                                  col->name);
+        }
+        int field = udt_field_index(col, d->field, err);
+        if (field < 0) {
+            return BASE_ERROR;
+        }
+        cql_rec_t rec;
+        wire_value_t pk = {m->pk, (int32_t)m->pk_len};
+        bool found = cql__rec_read(c, w->t, pk, m->token, m->ck, m->ck_len, &rec);
+        write_field(w, col, field, none, found ? rec.vals[col - w->t->cols] : none);
+        return BASE_OK;
+    }
+    if (d->element == NULL) {
+        if (cql__multi_cell(col)) {
+            cql__write_clear(w, col);
+        } else {
+            cql__write_cell(w, col, NULL, 0, none, true);
+        }
+        return BASE_OK;
+    }
+    if (!cql__type_is_collection(col->type)) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Invalid deletion operation for non collection column %s", col->name);
+    }
+    if (col->type->frozen) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Invalid deletion operation for frozen collection column %s",
+                              col->name);
+    }
+    bool list = col->type->id == WIRE_TYPE_LIST;
+    wire_value_t key;
+    if (cql__term_eval(d->element, list ? cql__native_int() : col->type->sub[0], col->name,
+                       &c->binds, c->a, &key, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (col->type->id == WIRE_TYPE_MAP && key.len == WIRE_VALUE_UNSET) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid unset map key");
+    }
+    if (key.len == WIRE_VALUE_UNSET) {
+        return BASE_OK;
+    }
+    if (key.len < 0) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              list                             ? "Invalid null value for list index"
+                              : col->type->id == WIRE_TYPE_MAP ? "Invalid null map key"
+                                                               : "Invalid null set element");
+    }
+    if (!list) {
+        cql__write_cell(w, col, key.ptr, (size_t)key.len, none, true);
+        return BASE_OK;
+    }
+    if (key.len != 4) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid list index");
+    }
+    int32_t idx = (int32_t)base_load_u32(key.ptr);
+    const storage_cell_t *cells;
+    size_t n = stored_elements(w, m, col, &cells);
+    if (n == 0) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Attempted to delete an element from a list which is null");
+    }
+    if (idx < 0 || (size_t)idx >= n) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "List index %d out of bound, list has size %zu", idx, n);
+    }
+    const uint8_t *path = base_arena_memdup(c->a, cells[idx].path, cells[idx].path_len);
+    cql__write_cell(w, col, path, cells[idx].path_len, none, true);
     return BASE_OK;
 }

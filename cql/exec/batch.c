@@ -25,20 +25,26 @@ void cql__batch_defer(cql_ctx_t *c, const cql_table_t *t, const storage_mutation
 
 
 /* A counter value a batch already holds for this cell, newest first: two
- * increments of one counter in one batch add up. */
+ * increments of one counter in one batch add up. The older cell is taken out of
+ * its pending mutation, since the newer one (at the same batch timestamp) holds
+ * the sum; left in, the larger value would win the timestamp tie. */
 bool cql__batch_pending_counter(const cql_ctx_t *c, const cql_table_t *t,
                                 const storage_mutation_t *m, uint32_t col, wire_value_t *out)
 {
     for (size_t i = c->n_pending; i-- > 0;) {
-        const cql_pending_t *p = &c->pending[i];
+        cql_pending_t *p = &c->pending[i];
         if (p->t != t || p->m.pk_len != m->pk_len || p->m.ck_len != m->ck_len ||
             memcmp(p->m.pk, m->pk, m->pk_len) != 0 ||
             (m->ck_len > 0 && memcmp(p->m.ck, m->ck, m->ck_len) != 0)) {
             continue;
         }
+        /* the pending cells are the batch's own arena copies */
+        storage_cell_t *cells = (storage_cell_t *)p->m.cells;
         for (size_t k = 0; k < p->m.n_cells; k++) {
-            if (p->m.cells[k].col == col) {
-                *out = (wire_value_t){p->m.cells[k].value, (int32_t)p->m.cells[k].value_len};
+            if (cells[k].col == col) {
+                *out = (wire_value_t){cells[k].value, (int32_t)cells[k].value_len};
+                memmove(&cells[k], &cells[k + 1], (p->m.n_cells - k - 1) * sizeof(*cells));
+                p->m.n_cells--;
                 return true;
             }
         }
@@ -139,24 +145,43 @@ static void count_statement(cql_ctx_t *c, uint16_t consistency)
 }
 
 
-int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, base_error_t *err)
+/* A conditional batch is one Paxos round on one partition of one table. */
+static int batch_spans(const cql_ctx_t *c, base_error_t *err)
 {
-    bool cosmos = c->e->cfg.profile == CQL_PROFILE_COSMOS;
-    int type = wb ? wb->type : b->type;
-    if (cosmos && type == WIRE_BATCH_LOGGED) {
-        return base_error_set(err, WIRE_ERR_SERVER_ERROR,
-                              "Logged batches are not supported by the service yet. Please use "
-                              "unlogged batches instead.");
+    for (size_t i = 1; i < c->n_pending; i++) {
+        const cql_pending_t *a = &c->pending[0], *p = &c->pending[i];
+        if (p->t != a->t) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Batch with conditions cannot span multiple tables");
+        }
+        if (p->m.pk_len != a->m.pk_len || memcmp(p->m.pk, a->m.pk, a->m.pk_len) != 0) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Batch with conditions cannot span multiple partitions");
+        }
     }
-    bool ok;
-    c->batch_ts = cql__write_timestamp(c, &b->using_, err, &ok);
-    if (!ok) {
-        return BASE_ERROR;
+    return BASE_OK;
+}
+
+
+static bool batch_has_conditions(const cql_batch_t *b)
+{
+    for (size_t i = 0; i < b->n_stmts; i++) {
+        const cql_stmt_t *st = b->stmts[i];
+        if ((st->kind == CQL_STMT_INSERT && st->u.insert.if_not_exists) ||
+            (st->kind == CQL_STMT_UPDATE && cql__has_conditions(&st->u.update.cond)) ||
+            (st->kind == CQL_STMT_DELETE && cql__has_conditions(&st->u.del.cond))) {
+            return true;
+        }
     }
-    uint16_t consistency = c->out->stats.consistency;
-    size_t rows_read = 0;
-    c->in_batch = true;
-    c->defer = true;
+    return false;
+}
+
+
+/* Checks and runs each statement of a batch with its bind values; their mutations
+ * are deferred (c->defer), so a refusal leaves nothing written. */
+static int run_statements(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb,
+                          uint16_t consistency, size_t *rows_read, base_error_t *err)
+{
     for (size_t i = 0; i < b->n_stmts; i++) {
         const cql_stmt_t *st = b->stmts[i];
         if (st->kind != CQL_STMT_INSERT && st->kind != CQL_STMT_UPDATE &&
@@ -180,8 +205,41 @@ int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, 
         if (cql__exec_stmt(c, st, err) != BASE_OK) {
             return BASE_ERROR; /* nothing was written */
         }
-        rows_read += c->out->stats.rows_read;
+        *rows_read += c->out->stats.rows_read;
         count_statement(c, consistency);
+    }
+    return BASE_OK;
+}
+
+
+int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, base_error_t *err)
+{
+    bool cosmos = c->e->cfg.profile == CQL_PROFILE_COSMOS;
+    int type = wb ? wb->type : b->type;
+    if (cosmos && type == WIRE_BATCH_LOGGED) {
+        return base_error_set(err, WIRE_ERR_SERVER_ERROR,
+                              "Logged batches are not supported by the service yet. Please use "
+                              "unlogged batches instead.");
+    }
+    if (b->using_.timestamp != NULL && batch_has_conditions(b)) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Cannot provide custom timestamp for conditional BATCH");
+    }
+    if (b->using_.timestamp != NULL && type == WIRE_BATCH_COUNTER) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Cannot provide custom timestamp for counter BATCH");
+    }
+    bool ok;
+    c->batch_ts = cql__write_timestamp(c, &b->using_, err, &ok);
+    if (!ok) {
+        return BASE_ERROR;
+    }
+    uint16_t consistency = c->out->stats.consistency;
+    size_t rows_read = 0;
+    c->in_batch = true;
+    c->defer = true;
+    if (run_statements(c, b, wb, consistency, &rows_read, err) != BASE_OK) {
+        return BASE_ERROR; /* nothing was written */
     }
     c->defer = false;
     batch_shape_t shape;
@@ -206,6 +264,10 @@ int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, 
         total->parts = c->parts;
         total->n_parts = c->n_parts;
     }
+    if (c->batch_cas != NULL && batch_spans(c, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    cql__lwt_batch_result(c);
     if (!c->lwt_refused && cql__write_pending(c, err) != BASE_OK) {
         return BASE_ERROR; /* only a commit log failure: nothing was applied */
     }

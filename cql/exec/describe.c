@@ -156,7 +156,10 @@ static int describe_where(desc_t *d, const cql_relation_t *rel, size_t n, base_e
             continue;
         }
         const wire_type_t *type = col->type;
-        if (r->op == CQL_OP_CONTAINS) {
+        if ((r->op == CQL_OP_CONTAINS || r->op == CQL_OP_CONTAINS_KEY) &&
+            !cql__type_is_collection(type)) {
+            /* refused when run ("Cannot use CONTAINS on non-collection column") */
+        } else if (r->op == CQL_OP_CONTAINS) {
             type = type->id == WIRE_TYPE_MAP ? type->sub[1] : type->sub[0];
         } else if (r->op == CQL_OP_CONTAINS_KEY) {
             type = type->sub[0];
@@ -184,6 +187,27 @@ static void describe_using(desc_t *d, const cql_using_t *u)
 }
 
 
+/* The type a condition compares: the column's, an element's (binding its key
+ * too: m[?] a map key, l[?] an int) or a user type field's. */
+static const wire_type_t *condition_type(desc_t *d, const cql_column_t *col,
+                                         const cql_condition_t *cd)
+{
+    const wire_type_t *type = col->type;
+    if (cd->element != NULL && (type->id == WIRE_TYPE_MAP || type->id == WIRE_TYPE_LIST)) {
+        bool map = type->id == WIRE_TYPE_MAP;
+        describe_term(d, cd->element, base_arena_sprintf(d->c->a, "key(%s)", col->name),
+                      map ? type->sub[0] : cql__native_int());
+        return type->sub[map ? 1 : 0];
+    }
+    for (uint16_t k = 0; cd->field != NULL && type->id == WIRE_TYPE_UDT && k < type->n_sub; k++) {
+        if (strcmp(type->field_names[k], cd->field) == 0) {
+            return type->sub[k];
+        }
+    }
+    return type;
+}
+
+
 static int describe_conditions(desc_t *d, const cql_conditions_t *cond, base_error_t *err)
 {
     for (size_t i = 0; i < cond->n; i++) {
@@ -191,9 +215,16 @@ static int describe_conditions(desc_t *d, const cql_conditions_t *cond, base_err
         if (col == NULL) {
             return BASE_ERROR;
         }
-        describe_term(d, cond->conds[i].rhs, col->name, col->type);
-        for (size_t k = 0; k < cond->conds[i].n_in; k++) {
-            describe_term(d, cond->conds[i].in_values[k], col->name, col->type);
+        const cql_condition_t *cd = &cond->conds[i];
+        const wire_type_t *type = condition_type(d, col, cd);
+        const char *name = col->name;
+        if (cd->op == CQL_OP_IN && cd->rhs != NULL) { /* IF c IN ?: a list of the type */
+            type = cql__type_collection(d->c->a, WIRE_TYPE_LIST, true, &type, 1);
+            name = base_arena_sprintf(d->c->a, "in(%s)", col->name);
+        }
+        describe_term(d, cd->rhs, name, type);
+        for (size_t k = 0; k < cd->n_in; k++) {
+            describe_term(d, cd->in_values[k], col->name, type);
         }
     }
     return BASE_OK;
@@ -216,6 +247,13 @@ static int describe_assignments(desc_t *d, const cql_update_t *q, base_error_t *
             type = type->n_sub ? type->sub[map ? 1 : 0] : type;
             describe_term(d, as->value, base_arena_sprintf(d->c->a, "value(%s)", col->name), type);
             continue;
+        }
+        for (uint16_t k = 0;
+             as->kind == CQL_ASSIGN_FIELD && type->id == WIRE_TYPE_UDT && k < type->n_sub; k++) {
+            if (strcmp(type->field_names[k], as->field) == 0) {
+                type = type->sub[k]; /* u.f = ?: the field's type */
+                break;
+            }
         }
         if (as->kind == CQL_ASSIGN_SUB && type->id == WIRE_TYPE_MAP) {
             type = cql__type_collection(d->c->a, WIRE_TYPE_SET, true, &type->sub[0], 1);
@@ -288,7 +326,10 @@ static int describe_stmt(desc_t *d, const cql_stmt_t *st, base_error_t *err)
                 return BASE_ERROR;
             }
             if (q->targets[i].element != NULL && col->type->n_sub > 0) {
-                describe_term(d, q->targets[i].element, col->name, col->type->sub[0]);
+                /* DELETE l[?] binds a list index, m[?] a map key, s[?] a set element */
+                bool list = col->type->id == WIRE_TYPE_LIST;
+                describe_term(d, q->targets[i].element, col->name,
+                              list ? cql__native_int() : col->type->sub[0]);
             }
         }
         describe_using(d, &q->using_);

@@ -81,6 +81,10 @@ bool cql__multi_cell(const cql_column_t *col);
 int cql__update_row(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q, cql_write_t *w,
                     cql_write_t *ws, storage_mutation_t *m, base_error_t *err);
 
+/* DELETE c, c[k] or u.f of the row m targets, into w. */
+int cql__delete_column(cql_write_t *w, const cql_column_t *col, const cql_delete_target_t *d,
+                       const storage_mutation_t *m, base_error_t *err);
+
 /* The payload bytes of a mutation (keys, values, element paths). */
 size_t cql__mutation_bytes(const storage_mutation_t *m);
 /* Writes one mutation to storage now and meters it; refuses it when the commit
@@ -92,12 +96,19 @@ int cql__write_now(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t 
 int cql__write_pending(cql_ctx_t *c, base_error_t *err);
 
 /* Decides a conditional write and sets the [applied] result; *go says whether
- * to apply it. ck may be NULL (a partition-level condition). */
+ * to apply it. ck NULL reads the partition's static row (a statement naming no
+ * clustering column of a table that has some). */
 int cql__lwt_check(cql_ctx_t *c, const cql_table_t *t, wire_value_t pk, int64_t token,
                    const storage_bound_t *ck, const cql_conditions_t *cond, bool *go,
                    base_error_t *err);
 /* IF NOT EXISTS, IF EXISTS or IF conditions: the statement is a lightweight transaction. */
 bool cql__has_conditions(const cql_conditions_t *cond);
+/* Sets the one [applied] result of a conditional batch (no-op for a batch without
+ * conditions). */
+void cql__lwt_batch_result(cql_ctx_t *c);
+/* Checks the values of the conditions (null keys, unset values...) without a row. */
+int cql__lwt_validate(cql_ctx_t *c, const cql_table_t *t, const cql_conditions_t *cond,
+                      base_error_t *err);
 
 /* A mutation waiting for its batch to be fully checked. */
 typedef struct cql_pending_s {

@@ -49,11 +49,13 @@ void cql__write_clear(cql_write_t *w, const cql_column_t *col)
 
 
 /* List element ids: 8 bytes, big-endian, so memcmp order is insertion order. */
-static uint64_t list_seq;
+static uint64_t list_last_tick; /* ticks only grow: a statement's elements keep their order */
 
 static const uint8_t *list_id(cql_write_t *w, bool prepend)
 {
-    uint64_t tick = (uint64_t)w->c->now_us * 64 + (list_seq++ & 63);
+    uint64_t tick = (uint64_t)w->c->now_us * 64;
+    tick = tick > list_last_tick ? tick : list_last_tick + 1;
+    list_last_tick = tick;
     uint64_t id = prepend ? (1ULL << 63) - tick : (1ULL << 63) + tick;
     uint8_t *p = base_arena_alloc(w->c->a, 8);
     base_store_u64(p, id);
@@ -115,6 +117,47 @@ int cql__write_set(cql_write_t *w, const cql_column_t *col, wire_value_t v, base
 }
 
 
+/* Cassandra 3.11/4.0 stores expiry times as 32-bit seconds and, under its default
+ * REJECT policy, refuses a TTL that would expire past 2038-01-19T03:14:06Z. Cosmos DB
+ * has no such limit. */
+#define MAX_DELETION_TIME 2147483646LL
+
+static int expiry_overflow(const cql_ctx_t *c, const cql_table_t *t, int64_t ttl, bool by_default,
+                           base_error_t *err)
+{
+    if (c->e->cfg.profile == CQL_PROFILE_COSMOS || ttl <= 0 ||
+        c->now_us / 1000000 + ttl <= MAX_DELETION_TIME) {
+        return BASE_OK;
+    }
+    return base_error_set(err, WIRE_ERR_INVALID,
+                          "Request on table %s.%s with %sttl of %lld seconds exceeds maximum "
+                          "supported expiration date of 2038-01-19T03:14:06+00:00. In order to "
+                          "avoid this use a lower TTL or upgrade to a version where this "
+                          "limitation is fixed. See CASSANDRA-14092 for more details.",
+                          t->ks->name, t->name, by_default ? "default " : "", (long long)ttl);
+}
+
+
+/* USING TIMESTAMP / TTL where Cassandra refuses them: counters take neither, a
+ * conditional statement takes no timestamp. */
+static int check_using(const cql_table_t *t, const cql_using_t *u, bool cas, base_error_t *err)
+{
+    if (t->has_counters && u->timestamp != NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Cannot provide custom timestamp for counter updates");
+    }
+    if (t->has_counters && u->ttl != NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Cannot provide custom TTL for counter updates");
+    }
+    if (cas && u->timestamp != NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Cannot provide custom timestamp for conditional updates");
+    }
+    return BASE_OK;
+}
+
+
 static int write_init(cql_write_t *w, cql_ctx_t *c, const cql_table_t *t, const cql_using_t *u,
                       bool allow_ttl, base_error_t *err)
 {
@@ -141,18 +184,21 @@ static int write_init(cql_write_t *w, cql_ctx_t *c, const cql_table_t *t, const 
         if (v.len == 4) {
             ttl = (int32_t)base_load_u32(v.ptr);
         } else if (v.len != WIRE_VALUE_UNSET) {
-            return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value of TTL");
+            ttl = 0; /* a null TTL is no TTL (unset keeps the table's default) */
         }
         if (ttl < 0) {
             return base_error_set(err, WIRE_ERR_INVALID,
                                   "A TTL must be greater or equal to 0, but was %lld",
                                   (long long)ttl);
         }
-        if (ttl > MAX_TTL) {
+        if (ttl > MAX_TTL && c->e->cfg.profile != CQL_PROFILE_COSMOS) { /* Cosmos: any int */
             return base_error_set(err, WIRE_ERR_INVALID,
                                   "ttl is too large. requested (%lld) maximum (%d)", (long long)ttl,
                                   MAX_TTL);
         }
+    }
+    if (expiry_overflow(c, t, ttl, u->ttl == NULL, err) != BASE_OK) {
+        return BASE_ERROR;
     }
     w->ttl = (int32_t)ttl;
     w->expires_us = ttl > 0 ? c->now_us + ttl * 1000000 : STORAGE_NO_EXPIRY;
@@ -171,6 +217,11 @@ int64_t cql__write_timestamp(cql_ctx_t *c, const cql_using_t *u, base_error_t *e
         if (cql__term_eval(u->timestamp, cql__native_bigint(), "[timestamp]", &c->binds, c->a, &v,
                            err) != BASE_OK) {
             *ok = false;
+            return 0;
+        }
+        if (v.len == 8 && (int64_t)base_load_u64(v.ptr) == INT64_MIN) {
+            *ok = false; /* Cassandra keeps Long.MIN_VALUE for "no timestamp" */
+            base_error_set(err, WIRE_ERR_INVALID, "Invalid timestamp: Long.MIN_VALUE is reserved");
             return 0;
         }
         if (v.len == 8) {
@@ -402,11 +453,58 @@ static size_t row_bytes_after(cql_ctx_t *c, const cql_table_t *t, const storage_
 }
 
 
+/* An index entry is keyed by the indexed value and clustered by the row's keys (and
+ * the element's key for a collection index); Cassandra refuses either part
+ * reaching 64 KiB. */
+#define MAX_INDEXED 65535u
+
+static int index_too_large(const cql_table_t *t, const cql_index_t *ix, size_t size,
+                           base_error_t *err)
+{
+    return base_error_set(err, WIRE_ERR_INVALID,
+                          "Cannot index value of size %zu for index %s on %s.%s(%s) (maximum "
+                          "allowed size=%u)",
+                          size, ix->name, t->ks->name, t->name, ix->column, MAX_INDEXED);
+}
+
+
+static int check_index_sizes(const cql_table_t *t, const storage_mutation_t *m, base_error_t *err)
+{
+    for (size_t i = 0; i < t->n_indexes; i++) {
+        const cql_index_t *ix = &t->indexes[i];
+        const cql_column_t *col = cql__column_find(t, ix->column);
+        if (col == NULL || col->kind == CQL_COL_PARTITION) {
+            continue;
+        }
+        size_t keys = m->pk_len + m->ck_len;
+        if (col->kind == CQL_COL_CLUSTERING && m->row_marker && keys >= MAX_INDEXED) {
+            return index_too_large(t, ix, keys, err);
+        }
+        bool by_key = strncmp(ix->target, "keys(", 5) == 0;
+        for (size_t k = 0; k < m->n_cells; k++) {
+            const storage_cell_t *cell = &m->cells[k];
+            if (cell->col != col->id || cell->tombstone) {
+                continue;
+            }
+            size_t value = by_key ? cell->path_len : cell->value_len;
+            size_t clustering = keys + (by_key ? 0 : cell->path_len);
+            if (value >= MAX_INDEXED || clustering >= MAX_INDEXED) {
+                return index_too_large(t, ix, value >= MAX_INDEXED ? value : clustering, err);
+            }
+        }
+    }
+    return BASE_OK;
+}
+
+
 /* Refuses a row past the Cosmos DB item limit (cosmos profile), then writes m
  * now or, inside a batch, queues it until the whole batch has been checked. */
 static int write_or_defer(cql_ctx_t *c, const cql_table_t *t, storage_mutation_t *m,
                           base_error_t *err)
 {
+    if (t->n_indexes > 0 && check_index_sizes(t, m, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
     bool cosmos = c->e->cfg.profile == CQL_PROFILE_COSMOS;
     size_t bytes = cosmos ? row_bytes_after(c, t, m) : 0;
     if (cosmos && bytes > COSMOS_MAX_ITEM) {
@@ -428,24 +526,53 @@ static int write_or_defer(cql_ctx_t *c, const cql_table_t *t, storage_mutation_t
 
 /* ---- INSERT ------------------------------------------------------------------------------ */
 
-static int missing_key(const cql_table_t *t, const bool *given, base_error_t *err)
+/* Names of the key columns of kind (pk or ck) not in seen, joined as Cassandra lists them. */
+static const char *unrestricted(cql_ctx_t *c, const cql_table_t *t, bool partition,
+                                const bool *seen)
 {
-    for (size_t i = 0; i < t->n_pk; i++) {
-        if (!given[t->pk[i] - t->cols]) {
-            return base_error_set(err, WIRE_ERR_INVALID, "Some partition key parts are missing: %s",
-                                  t->pk[i]->name);
+    base_buf_t b;
+    base_buf_init(&b);
+    size_t n = partition ? t->n_pk : t->n_ck;
+    for (size_t i = 0; i < n; i++) {
+        const cql_column_t *col = partition ? t->pk[i] : t->ck[i];
+        if (!seen[col - t->cols]) {
+            base_buf_printf(&b, "%s%s", b.len ? ", " : "", col->name);
         }
     }
-    for (size_t i = 0; i < t->n_ck; i++) {
-        if (!given[t->ck[i] - t->cols]) {
-            return base_error_set(err, WIRE_ERR_INVALID, "Some clustering keys are missing: %s",
-                                  t->ck[i]->name);
-        }
+    const char *out = b.len ? base_arena_strndup(c->a, (const char *)b.data, b.len) : NULL;
+    base_buf_fini(&b);
+    return out;
+}
+
+
+/* INSERT names the whole primary key, or only the partition key when it writes
+ * static columns only (*static_only): those go to the partition's static row. */
+static int insert_keys(cql_ctx_t *c, const cql_table_t *t, const bool *given, bool *static_only,
+                       base_error_t *err)
+{
+    const char *missing = unrestricted(c, t, true, given);
+    if (missing != NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Some partition key parts are missing: %s",
+                              missing);
+    }
+    bool ck = false, statics = false, regular = false;
+    for (size_t i = 0; i < t->n_cols; i++) {
+        ck |= given[i] && t->cols[i].kind == CQL_COL_CLUSTERING;
+        statics |= given[i] && t->cols[i].kind == CQL_COL_STATIC;
+        regular |= given[i] && t->cols[i].kind == CQL_COL_REGULAR;
+    }
+    *static_only = t->n_ck > 0 && !ck && statics && !regular;
+    missing = unrestricted(c, t, false, given);
+    if (missing != NULL && !*static_only) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Some clustering keys are missing: %s",
+                              missing);
     }
     return BASE_OK;
 }
 
 
+/* One key value of an INSERT, refused in Cassandra's words: INSERT turns its key
+ * values into = relations, so a null one is a null "in condition". */
 static int key_value(const cql_column_t *col, wire_value_t v, base_error_t *err)
 {
     if (v.len == WIRE_VALUE_UNSET) {
@@ -453,13 +580,36 @@ static int key_value(const cql_column_t *col, wire_value_t v, base_error_t *err)
                               col->name);
     }
     if (v.len < 0) {
-        return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for %s key part %s",
-                              col->kind == CQL_COL_PARTITION ? "partition" : "clustering",
-                              col->name);
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Invalid null value in condition for column %s", col->name);
     }
     if (col->kind == CQL_COL_PARTITION && v.len > 65535) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Key length of %d is longer than maximum of 65535", v.len);
+    }
+    if (col->kind == CQL_COL_PARTITION && v.len == 0) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Key may not be empty");
+    }
+    return BASE_OK;
+}
+
+
+/* The serialized sizes of a row's keys: a composite partition key stores each part
+ * with a 2-byte length and an end byte; the clustering values add up. */
+static int key_lengths(const cql_table_t *t, const wire_value_t *vals, bool static_only,
+                       base_error_t *err)
+{
+    size_t pk = 0, ck = 0;
+    for (size_t i = 0; t->n_pk > 1 && i < t->n_pk; i++) {
+        pk += 3 + (size_t)vals[t->pk[i] - t->cols].len;
+    }
+    for (size_t i = 0; !static_only && i < t->n_ck; i++) {
+        ck += (size_t)vals[t->ck[i] - t->cols].len;
+    }
+    size_t over = pk > 65535 ? pk : ck > 65535 ? ck : 0;
+    if (over > 0) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Key length of %zu is longer than maximum of 65535", over);
     }
     return BASE_OK;
 }
@@ -509,9 +659,10 @@ static int json_values(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t *q
 
 
 /* The named (or JSON) values of an INSERT by column index, given[] marking
- * the ones named; the whole primary key must be there and valid. */
+ * the ones named; the whole primary key must be there and valid, or only the
+ * partition key when static columns alone are written (*static_only). */
 static int insert_values(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t *q, bool *given,
-                         wire_value_t *vals, base_error_t *err)
+                         wire_value_t *vals, bool *static_only, base_error_t *err)
 {
     if (q->json != NULL && json_values(c, t, q, given, vals, err) != BASE_OK) {
         return BASE_ERROR;
@@ -523,8 +674,7 @@ static int insert_values(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t 
         }
         size_t idx = (size_t)(col - t->cols);
         if (given[idx]) {
-            return base_error_set(err, WIRE_ERR_INVALID, "Multiple definitions found for column %s",
-                                  col->name);
+            return base_error_set(err, WIRE_ERR_INVALID, "The column names contains duplicates");
         }
         given[idx] = true;
         if (cql__term_eval(q->values[i], col->type, col->name, &c->binds, c->a, &vals[idx], err) !=
@@ -532,7 +682,7 @@ static int insert_values(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t 
             return BASE_ERROR;
         }
     }
-    if (missing_key(t, given, err) != BASE_OK) {
+    if (insert_keys(c, t, given, static_only, err) != BASE_OK) {
         return BASE_ERROR;
     }
     for (size_t i = 0; i < t->n_pk; i++) {
@@ -540,19 +690,19 @@ static int insert_values(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t 
             return BASE_ERROR;
         }
     }
-    for (size_t i = 0; i < t->n_ck; i++) {
+    for (size_t i = 0; i < t->n_ck && !*static_only; i++) {
         if (key_value(t->ck[i], vals[t->ck[i] - t->cols], err) != BASE_OK) {
             return BASE_ERROR;
         }
     }
-    return BASE_OK;
+    return key_lengths(t, vals, *static_only, err);
 }
 
 
 /* Sets m's partition key, token and clustering key from the checked key values;
  * returns the composed partition key. */
 static wire_value_t insert_key(cql_ctx_t *c, const cql_table_t *t, const wire_value_t *vals,
-                               storage_mutation_t *m)
+                               bool static_only, storage_mutation_t *m)
 {
     /* Key arrays are sized from the schema: a table may have any number of key columns. */
     wire_value_t *parts = base_arena_alloc(c->a, t->n_pk * sizeof(*parts));
@@ -563,6 +713,9 @@ static wire_value_t insert_key(cql_ctx_t *c, const cql_table_t *t, const wire_va
     m->pk = pk.ptr;
     m->pk_len = (size_t)pk.len;
     m->token = storage_token(m->pk, m->pk_len);
+    if (static_only) {
+        return pk; /* the static row has no clustering key */
+    }
     base_buf_t ck;
     base_buf_init(&ck);
     wire_value_t *ckv = base_arena_alloc(c->a, (t->n_ck ? t->n_ck : 1) * sizeof(*ckv));
@@ -578,9 +731,9 @@ static wire_value_t insert_key(cql_ctx_t *c, const cql_table_t *t, const wire_va
 
 
 /* Writes the static cells ws gathered, if any, as a second mutation of m's
- * partition (its static row). */
+ * partition (its static row); cleared collections are deleted at delete_ts. */
 static int write_static(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t *m,
-                        const cql_write_t *ws, base_error_t *err)
+                        const cql_write_t *ws, int64_t delete_ts, base_error_t *err)
 {
     if (ws->n_cells == 0 && ws->n_clear == 0) {
         return BASE_OK;
@@ -591,16 +744,19 @@ static int write_static(cql_ctx_t *c, const cql_table_t *t, const storage_mutati
     sm.n_cells = ws->n_cells;
     sm.clear_cols = ws->clear;
     sm.n_clear_cols = ws->n_clear;
-    sm.delete_ts = ws->ts - 1;
+    sm.delete_ts = delete_ts;
     return write_or_defer(c, t, &sm, err);
 }
 
 
-/* The row marker and the given cells of an INSERT, static ones in their own mutation. */
+/* The row marker and the given cells of an INSERT, static ones in their own
+ * mutation. A static-only insert writes no row and so no row marker: the
+ * partition lives as long as its static cells do. */
 static int insert_row(cql_ctx_t *c, const cql_table_t *t, cql_write_t *w, const bool *given,
-                      const wire_value_t *vals, storage_mutation_t *m, base_error_t *err)
+                      const wire_value_t *vals, bool static_only, storage_mutation_t *m,
+                      base_error_t *err)
 {
-    m->row_marker = true;
+    m->row_marker = !static_only;
     m->marker_ts = w->ts;
     m->marker_ttl = w->ttl;
     m->marker_expires_us = w->expires_us;
@@ -620,10 +776,10 @@ static int insert_row(cql_ctx_t *c, const cql_table_t *t, cql_write_t *w, const 
     m->clear_cols = w->clear;
     m->n_clear_cols = w->n_clear;
     m->delete_ts = w->ts - 1; /* replacing a collection deletes it just before the write */
-    if (write_or_defer(c, t, m, err) != BASE_OK) {
+    if (!static_only && write_or_defer(c, t, m, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    return write_static(c, t, m, &ws, err);
+    return write_static(c, t, m, &ws, ws.ts - 1, err);
 }
 
 
@@ -640,109 +796,263 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
                               "instead");
     }
     cql_write_t w;
-    if (write_init(&w, c, t, &q->using_, true, err) != BASE_OK) {
+    if (check_using(t, &q->using_, q->if_not_exists, err) != BASE_OK ||
+        write_init(&w, c, t, &q->using_, true, err) != BASE_OK) {
         return BASE_ERROR;
     }
     bool *given = base_arena_calloc(c->a, t->n_cols, sizeof(bool));
     wire_value_t *vals = base_arena_alloc(c->a, t->n_cols * sizeof(*vals));
-    if (insert_values(c, t, q, given, vals, err) != BASE_OK) {
+    bool static_only = false;
+    if (insert_values(c, t, q, given, vals, &static_only, err) != BASE_OK) {
         return BASE_ERROR;
     }
     storage_mutation_t m = {0};
-    wire_value_t pk = insert_key(c, t, vals, &m);
+    wire_value_t pk = insert_key(c, t, vals, static_only, &m);
     if (cql__admit(c, t, q->if_not_exists ? CQL_OP_LWT : CQL_OP_WRITE, true, m.token, err) !=
         BASE_OK) {
         return BASE_ERROR;
     }
     if (q->if_not_exists) {
+        /* a static-only insert asks whether the partition's static row exists */
         cql_conditions_t cond = {.if_not_exists = true};
         storage_bound_t b = {m.ck, m.ck_len, true};
         bool go = false;
-        if (cql__lwt_check(c, t, pk, m.token, &b, &cond, &go, err) != BASE_OK || !go) {
+        if (cql__lwt_check(c, t, pk, m.token, static_only ? NULL : &b, &cond, &go, err) !=
+                BASE_OK ||
+            !go) {
             return go ? BASE_ERROR : BASE_OK;
         }
     }
-    return insert_row(c, t, &w, given, vals, &m, err);
+    return insert_row(c, t, &w, given, vals, static_only, &m, err);
 }
 
 
 /* ---- UPDATE / DELETE ---------------------------------------------------------------------- */
 
-/* UPDATE and DELETE name rows by EQ/IN on the whole partition key and, unless
- * only static columns or whole partitions are touched, on the clustering key. */
-static int check_modification_where(const cql_table_t *t, const cql_relation_t *where,
-                                    size_t n_where, bool need_ck, bool allow_ck_slice,
-                                    base_error_t *err)
+/* What the WHERE clause of an UPDATE or DELETE restricts of the primary key. */
+typedef struct where_shape_s {
+    bool ck_any;       /* some clustering column is restricted */
+    bool ck_full_eq;   /* every clustering column by = or IN */
+    bool pk_in, ck_in; /* an IN on the partition or the clustering key */
+    /* gathered by where_scan */
+    bool *seen, *eq;     /* by column index: restricted, restricted by = or IN */
+    const char *non_key; /* the first restricted column outside the primary key */
+    bool pk_slice, ck_slice;
+} where_shape_t;
+
+
+/* The columns a DELETE or UPDATE writes and its conditions name, static or not. */
+typedef struct columns_used_s {
+    bool statics, regular;           /* written */
+    bool cond_statics, cond_regular; /* in IF conditions */
+} columns_used_t;
+
+
+/* One relation of a modification's WHERE clause, noted in shape. */
+static int where_relation(const cql_table_t *t, const cql_relation_t *r, where_shape_t *shape,
+                          base_error_t *err)
 {
-    bool *seen = base_calloc(t->n_cols + 1, sizeof(bool));
-    int rc = BASE_OK;
-    for (size_t i = 0; i < n_where && rc == BASE_OK; i++) {
-        const cql_relation_t *r = &where[i];
-        if (r->lhs != CQL_LHS_COLUMN) {
-            rc = base_error_set(err, WIRE_ERR_INVALID,
-                                "Only column relations are supported in the WHERE clause of "
-                                "modification statements");
-            break;
-        }
-        const cql_column_t *col = cql__column_find(t, r->columns[0]);
+    bool is_eq = r->op == CQL_OP_EQ || r->op == CQL_OP_IN;
+    for (size_t k = 0; k < r->n_columns; k++) {
+        const cql_column_t *col = cql__column_find(t, r->columns[k]);
         if (col == NULL) {
-            rc = base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", r->columns[0]);
-        } else if (col->kind != CQL_COL_PARTITION && col->kind != CQL_COL_CLUSTERING) {
-            rc = base_error_set(err, WIRE_ERR_INVALID,
-                                "Non PRIMARY KEY columns found in where clause: %s", col->name);
-        } else if (r->op != CQL_OP_EQ && r->op != CQL_OP_IN &&
-                   (col->kind == CQL_COL_PARTITION || !allow_ck_slice)) {
-            rc = base_error_set(err, WIRE_ERR_INVALID,
-                                col->kind == CQL_COL_PARTITION
-                                    ? "Only EQ and IN relation are supported on the partition key "
-                                      "(unless you use the token() function)"
-                                    : "Slice restrictions are not supported on the clustering "
-                                      "columns in UPDATE statements");
-        } else {
-            seen[col - t->cols] = true;
+            return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", r->columns[k]);
         }
-    }
-    for (size_t i = 0; i < t->n_pk && rc == BASE_OK; i++) {
-        if (!seen[t->pk[i] - t->cols]) {
-            rc = base_error_set(err, WIRE_ERR_INVALID, "Some partition key parts are missing: %s",
-                                t->pk[i]->name);
+        size_t idx = (size_t)(col - t->cols);
+        bool key = col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING;
+        if (!key || r->lhs == CQL_LHS_ELEMENT || r->op == CQL_OP_CONTAINS ||
+            r->op == CQL_OP_CONTAINS_KEY || r->op == CQL_OP_NEQ || r->op == CQL_OP_LIKE ||
+            r->op == CQL_OP_IS_NOT_NULL) {
+            if (key && r->op == CQL_OP_CONTAINS && !cql__type_is_collection(col->type)) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "Cannot use CONTAINS on non-collection column %s", col->name);
+            }
+            shape->non_key = shape->non_key ? shape->non_key : col->name;
+            continue;
         }
-    }
-    for (size_t i = 0; need_ck && i < t->n_ck && rc == BASE_OK; i++) {
-        if (!seen[t->ck[i] - t->cols]) {
-            rc = base_error_set(err, WIRE_ERR_INVALID, "Some clustering keys are missing: %s",
-                                t->ck[i]->name);
-        }
-    }
-    base_free(seen);
-    return rc;
-}
-
-
-/* Iterates the partition keys and clustering slices a modification names. */
-static int modify_targets(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *where,
-                          size_t n_where, cql_plan_t *plan, base_error_t *err)
-{
-    if (cql__plan_where(c, t, where, n_where, false, plan, err) != BASE_OK) {
-        return BASE_ERROR;
-    }
-    if (plan->scan || plan->n_keys == 0) {
-        return base_error_set(err, WIRE_ERR_INVALID, "Some partition key parts are missing: %s",
-                              t->pk[0]->name);
+        shape->seen[idx] = true;
+        shape->eq[idx] |= is_eq;
+        shape->pk_in |= r->op == CQL_OP_IN && col->kind == CQL_COL_PARTITION;
+        shape->ck_in |= r->op == CQL_OP_IN && col->kind == CQL_COL_CLUSTERING;
+        shape->pk_slice |= !is_eq && col->kind == CQL_COL_PARTITION;
+        shape->ck_slice |= !is_eq && col->kind == CQL_COL_CLUSTERING;
     }
     return BASE_OK;
 }
 
 
-/* Writes one row an UPDATE names (m holds its keys): the SET clause's regular
- * cells in m, its static cells in a mutation of the partition's static row. */
-static int update_target(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q, cql_write_t *w,
-                         storage_mutation_t *m, base_error_t *err)
+/* UPDATE and DELETE name rows by = or IN on the whole partition key; UPDATE also on
+ * the whole clustering key unless it writes static columns only (static_only), and
+ * then neither names a clustering column. Checked in Cassandra's order: the
+ * partition key, the clustering key, then other columns. */
+static int check_modification_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *where,
+                                    size_t n_where, bool update, bool static_only,
+                                    where_shape_t *shape, base_error_t *err)
+{
+    const char *stmt = update ? "UPDATE" : "DELETE";
+    memset(shape, 0, sizeof(*shape));
+    shape->seen = base_arena_calloc(c->a, t->n_cols + 1, sizeof(bool));
+    shape->eq = base_arena_calloc(c->a, t->n_cols + 1, sizeof(bool));
+    for (size_t i = 0; i < n_where; i++) {
+        if (where[i].lhs == CQL_LHS_TOKEN) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "The token function cannot be used in WHERE clauses for %s "
+                                  "statements",
+                                  stmt);
+        }
+        if (where_relation(t, &where[i], shape, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    }
+    shape->ck_full_eq = true;
+    for (size_t i = 0; i < t->n_ck; i++) {
+        shape->ck_any |= shape->seen[t->ck[i] - t->cols];
+        shape->ck_full_eq &= shape->eq[t->ck[i] - t->cols];
+    }
+    const char *missing = unrestricted(c, t, true, shape->seen);
+    if (missing != NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Some partition key parts are missing: %s",
+                              missing);
+    }
+    if (shape->pk_slice) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Only EQ and IN relation are supported on the partition key "
+                              "(unless you use the token() function) for %s statements",
+                              stmt);
+    }
+    if (update && shape->ck_slice) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Slice restrictions are not supported on the clustering columns in "
+                              "UPDATE statements");
+    }
+    if (static_only && shape->ck_any) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Invalid restrictions on clustering columns since the %s statement "
+                              "modifies only static columns",
+                              stmt);
+    }
+    missing = unrestricted(c, t, false, shape->seen);
+    if (update && !static_only && missing != NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Some clustering keys are missing: %s",
+                              missing);
+    }
+    if (shape->non_key != NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Non PRIMARY KEY columns found in where clause: %s", shape->non_key);
+    }
+    return BASE_OK;
+}
+
+
+/* The partition keys and clustering slices a modification names; *none when an
+ * empty IN names no row at all (the statement then writes nothing). */
+static int modify_targets(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *where,
+                          size_t n_where, cql_plan_t *plan, bool *none, base_error_t *err)
+{
+    if (cql__plan_where(c, t, where, n_where, false, plan, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (plan->scan) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Some partition key parts are missing: %s",
+                              t->pk[0]->name);
+    }
+    *none = plan->n_keys == 0 || (plan->ck_restricted && plan->n_slices == 0);
+    return BASE_OK;
+}
+
+
+/* Cosmos DB refuses a conditional statement that mixes static and regular columns
+ * across its assignments and conditions (cosmos-cassandra-api-facts.md s5). */
+static int cosmos_mixed(const cql_ctx_t *c, bool cas, const columns_used_t *u, base_error_t *err)
+{
+    if (c->e->cfg.profile != CQL_PROFILE_COSMOS || !cas ||
+        !((u->statics || u->cond_statics) && (u->regular || u->cond_regular))) {
+        return BASE_OK;
+    }
+    return base_error_set(err, WIRE_ERR_INVALID,
+                          "Conditions and assignments containing combination of Static and "
+                          "Regular columns are not supported.");
+}
+
+
+/* Whether the conditions name static columns (*statics) and others (*regular). */
+static void condition_columns(const cql_table_t *t, const cql_conditions_t *cond, bool *statics,
+                              bool *regular)
+{
+    for (size_t i = 0; i < cond->n; i++) {
+        const cql_column_t *col = cql__column_find(t, cond->conds[i].column);
+        if (col != NULL) {
+            *statics |= col->kind == CQL_COL_STATIC;
+            *regular |= col->kind != CQL_COL_STATIC;
+        }
+    }
+}
+
+
+/* The row a condition reads: the one at the statement's clustering key, or the
+ * partition's static row when the statement names no clustering column (NULL). */
+static const storage_bound_t *cas_row(const cql_table_t *t, const where_shape_t *shape,
+                                      const storage_bound_t *b)
+{
+    return t->n_ck > 0 && !shape->ck_any ? NULL : b;
+}
+
+
+static int cas_in(const where_shape_t *shape, const char *what, base_error_t *err)
+{
+    if (shape->pk_in) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "IN on the partition key is not supported with conditional %s", what);
+    }
+    if (shape->ck_in) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "IN on the clustering key columns is not supported with conditional "
+                              "%s",
+                              what);
+    }
+    return BASE_OK;
+}
+
+
+/* Empties w for the next row and makes ws its twin for the row's static cells. */
+static void writers_reset(cql_write_t *w, cql_write_t *ws)
 {
     w->n_cells = w->n_clear = 0;
-    cql_write_t ws = *w;
-    ws.cells = NULL, ws.n_cells = ws.cap_cells = 0, ws.clear = NULL;
+    *ws = *w;
+    ws->cells = NULL, ws->cap_cells = 0, ws->clear = NULL;
     w->cells = NULL, w->cap_cells = 0, w->clear = NULL;
+}
+
+
+/* The mutation of partition k and slice s of a plan (its start for a row). */
+static storage_mutation_t target_row(const cql_plan_t *plan, size_t k, size_t s)
+{
+    storage_mutation_t m = {
+        .pk = plan->keys[k].ptr, .pk_len = (size_t)plan->keys[k].len, .token = plan->tokens[k]};
+    if (plan->n_slices) {
+        m.ck = plan->slices[s].start.key;
+        m.ck_len = plan->slices[s].start.len;
+    }
+    return m;
+}
+
+
+/* Checks the conditions of a statement on the row m names; *go says whether to write. */
+static int check_cas(cql_ctx_t *c, const cql_table_t *t, const cql_plan_t *plan, size_t k,
+                     const storage_mutation_t *m, const where_shape_t *shape,
+                     const cql_conditions_t *cond, bool *go, base_error_t *err)
+{
+    storage_bound_t b = {m->ck, m->ck_len, true};
+    return cql__lwt_check(c, t, plan->keys[k], m->token, cas_row(t, shape, &b), cond, go, err);
+}
+
+
+/* The SET clause on one row: regular cells in m, static ones in the static row. */
+static int update_one(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q, cql_write_t *w,
+                      storage_mutation_t *m, base_error_t *err)
+{
+    cql_write_t ws;
+    writers_reset(w, &ws);
     if (cql__update_row(c, t, q, w, &ws, m, err) != BASE_OK) {
         return BASE_ERROR;
     }
@@ -754,7 +1064,23 @@ static int update_target(cql_ctx_t *c, const cql_table_t *t, const cql_update_t 
             return BASE_ERROR;
         }
     }
-    return write_static(c, t, m, &ws, err);
+    return write_static(c, t, m, &ws, ws.ts - 1, err);
+}
+
+
+/* The columns an UPDATE's assignments and conditions name. */
+static columns_used_t update_columns(const cql_table_t *t, const cql_update_t *q)
+{
+    columns_used_t u = {0};
+    for (size_t i = 0; i < q->n_assign; i++) {
+        const cql_column_t *col = cql__column_find(t, q->assign[i].column);
+        if (col != NULL) {
+            u.statics |= col->kind == CQL_COL_STATIC;
+            u.regular |= col->kind != CQL_COL_STATIC;
+        }
+    }
+    condition_columns(t, &q->cond, &u.cond_statics, &u.cond_regular);
+    return u;
 }
 
 
@@ -765,52 +1091,45 @@ int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
     if (cql__resolve_table(c, &q->table, &t, err) != BASE_OK || check_writable(t, err)) {
         return BASE_ERROR;
     }
-    bool only_static = q->n_assign > 0;
-    for (size_t i = 0; i < q->n_assign; i++) {
-        const cql_column_t *col = cql__column_find(t, q->assign[i].column);
-        only_static &= col != NULL && col->kind == CQL_COL_STATIC;
+    bool cas = cql__has_conditions(&q->cond);
+    if (check_using(t, &q->using_, cas, err) != BASE_OK) {
+        return BASE_ERROR;
     }
-    if (check_modification_where(t, q->where, q->n_where, !only_static, false, err) != BASE_OK) {
+    where_shape_t shape;
+    /* assignments and conditions on static columns only need no clustering key: they
+     * write (and read) the partition's static row */
+    columns_used_t u = update_columns(t, q);
+    bool static_only = (u.statics || u.cond_statics) && !u.regular && !u.cond_regular;
+    if (check_modification_where(c, t, q->where, q->n_where, true, static_only, &shape, err) !=
+            BASE_OK ||
+        cosmos_mixed(c, cas, &u, err) != BASE_OK) {
         return BASE_ERROR;
     }
     cql_plan_t plan;
     cql_write_t w;
-    if (modify_targets(c, t, q->where, q->n_where, &plan, err) != BASE_OK ||
-        write_init(&w, c, t, &q->using_, true, err) != BASE_OK) {
+    bool none = false;
+    if (modify_targets(c, t, q->where, q->n_where, &plan, &none, err) != BASE_OK ||
+        write_init(&w, c, t, &q->using_, true, err) != BASE_OK ||
+        (cas && cas_in(&shape, "updates", err) != BASE_OK)) {
         return BASE_ERROR;
     }
     size_t n_slices = plan.n_slices ? plan.n_slices : 1;
     bool one = plan.n_keys == 1;
-    if (cql__admit(c, t, cql__has_conditions(&q->cond) ? CQL_OP_LWT : CQL_OP_WRITE, one,
-                   one ? plan.tokens[0] : 0, err) != BASE_OK) {
+    if (cql__admit(c, t, cas ? CQL_OP_LWT : CQL_OP_WRITE, one, one ? plan.tokens[0] : 0, err) !=
+        BASE_OK) {
         return BASE_ERROR;
     }
-    if (cql__has_conditions(&q->cond) && (plan.n_keys > 1 || n_slices > 1)) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "IN on the clustering key columns is not supported with conditional "
-                              "updates");
-    }
-    for (size_t k = 0; k < plan.n_keys; k++) {
+    for (size_t k = 0; !none && k < plan.n_keys; k++) { /* an empty IN names no row */
         for (size_t s = 0; s < n_slices; s++) {
-            storage_mutation_t m = {.pk = plan.keys[k].ptr,
-                                    .pk_len = (size_t)plan.keys[k].len,
-                                    .token = plan.tokens[k]};
-            if (plan.n_slices) {
-                m.ck = plan.slices[s].start.key;
-                m.ck_len = plan.slices[s].start.len;
+            storage_mutation_t m = target_row(&plan, k, s);
+            bool go = true;
+            if (cas && check_cas(c, t, &plan, k, &m, &shape, &q->cond, &go, err) != BASE_OK) {
+                return BASE_ERROR;
             }
-            if (cql__has_conditions(&q->cond)) {
-                storage_bound_t b = {m.ck, m.ck_len, true};
-                bool go = false;
-                if (cql__lwt_check(c, t, plan.keys[k], m.token, &b, &q->cond, &go, err) !=
-                    BASE_OK) {
-                    return BASE_ERROR;
-                }
-                if (!go) {
-                    return BASE_OK;
-                }
+            if (!go) {
+                return BASE_OK;
             }
-            if (update_target(c, t, q, &w, &m, err) != BASE_OK) {
+            if (update_one(c, t, q, &w, &m, err) != BASE_OK) {
                 return BASE_ERROR;
             }
         }
@@ -819,10 +1138,61 @@ int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
 }
 
 
+/* The columns a DELETE names: checked before its WHERE clause, as Cassandra does. */
+static int delete_columns(const cql_table_t *t, const cql_delete_t *q, bool *statics, bool *regular,
+                          base_error_t *err)
+{
+    for (size_t i = 0; i < q->n_targets; i++) {
+        const cql_column_t *col = cql__column_find(t, q->targets[i].column);
+        if (col == NULL) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s",
+                                  q->targets[i].column);
+        }
+        if (col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Invalid identifier %s for deletion (should not be a PRIMARY "
+                                  "KEY part)",
+                                  col->name);
+        }
+        *statics |= col->kind == CQL_COL_STATIC;
+        *regular |= col->kind != CQL_COL_STATIC;
+    }
+    return BASE_OK;
+}
+
+
+/* What a DELETE's shape allows: specific columns need one row (or only static
+ * columns and no clustering key), conditions need the whole primary key unless
+ * they and the columns are static. */
+static int check_delete_shape(const cql_delete_t *q, const where_shape_t *shape,
+                              const columns_used_t *u, base_error_t *err)
+{
+    bool cas = cql__has_conditions(&q->cond);
+    if (cas && !shape->ck_full_eq) {
+        const char *why = u->regular          ? "delete non static columns"
+                          : q->n_targets == 0 ? "use IF conditions"
+                          : u->cond_regular   ? "use IF condition on non static columns"
+                                              : NULL;
+        if (why != NULL) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "DELETE statements must restrict all PRIMARY KEY columns with "
+                                  "equality relations in order to %s",
+                                  why);
+        }
+    }
+    if ((u->statics || u->regular) && !shape->ck_full_eq && (u->regular || shape->ck_any)) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Range deletions are not supported for specific columns");
+    }
+    return cas ? cas_in(shape, "deletions", err) : BASE_OK;
+}
+
+
 /* DELETE FROM without columns: the whole partition, one row or a clustering range. */
 static int delete_rows(cql_ctx_t *c, const cql_table_t *t, const cql_plan_t *plan,
                        const cql_slice_t *sl, storage_mutation_t *m, base_error_t *err)
 {
+    m->ck = NULL, m->ck_len = 0;
     if (sl == NULL) {
         m->delete_partition = true;
     } else if (plan->point || (plan->n_slices > 1 && sl->start.key == sl->end.key &&
@@ -838,47 +1208,59 @@ static int delete_rows(cql_ctx_t *c, const cql_table_t *t, const cql_plan_t *pla
 }
 
 
-/* DELETE c, m[k] FROM: tombstones for the named columns and map entries; the
- * partition's static row when static columns are named without a clustering key. */
+/* DELETE c, c[k], u.f FROM one row: regular cells in m, static ones in the
+ * partition's static row. */
 static int delete_cells(cql_ctx_t *c, const cql_table_t *t, const cql_delete_t *q, cql_write_t *w,
-                        const cql_slice_t *sl, storage_mutation_t *m, base_error_t *err)
+                        storage_mutation_t *m, base_error_t *err)
 {
-    if (sl != NULL) {
-        m->ck = sl->start.key, m->ck_len = sl->start.len;
-    }
-    w->n_cells = 0, w->n_clear = 0;
-    bool statics = false;
+    cql_write_t ws;
+    writers_reset(w, &ws);
     for (size_t i = 0; i < q->n_targets; i++) {
-        const cql_delete_target_t *d = &q->targets[i];
-        const cql_column_t *col = cql__column_find(t, d->column);
-        if (col == NULL) {
-            return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", d->column);
-        }
-        if (col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Invalid identifier %s for deletion (should not be a "
-                                  "PRIMARY KEY part)",
-                                  col->name);
-        }
-        statics |= col->kind == CQL_COL_STATIC;
-        wire_value_t none = {NULL, WIRE_VALUE_NULL};
-        if (d->element != NULL && col->type->id == WIRE_TYPE_MAP) {
-            wire_value_t key;
-            if (cql__term_eval(d->element, col->type->sub[0], col->name, &c->binds, c->a, &key,
-                               err) != BASE_OK) {
-                return BASE_ERROR;
-            }
-            cql__write_cell(w, col, key.ptr, key.len > 0 ? (size_t)key.len : 0, none, true);
-        } else if (cql__multi_cell(col)) {
-            cql__write_clear(w, col);
-        } else {
-            cql__write_cell(w, col, NULL, 0, none, true);
+        const cql_column_t *col = cql__column_find(t, q->targets[i].column);
+        cql_write_t *dst = col->kind == CQL_COL_STATIC ? &ws : w;
+        if (cql__delete_column(dst, col, &q->targets[i], m, err) != BASE_OK) {
+            return BASE_ERROR;
         }
     }
-    m->static_row = statics && t->n_ck > 0 && sl == NULL;
-    m->cells = w->cells, m->n_cells = w->n_cells;
-    m->clear_cols = w->clear, m->n_clear_cols = w->n_clear;
-    return write_or_defer(c, t, m, err);
+    if (w->n_cells > 0 || w->n_clear > 0) {
+        m->cells = w->cells, m->n_cells = w->n_cells;
+        m->clear_cols = w->clear, m->n_clear_cols = w->n_clear;
+        if (write_or_defer(c, t, m, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    }
+    return write_static(c, t, m, &ws, w->ts, err);
+}
+
+
+/* The checks of a DELETE before it runs: its columns, WHERE clause and shape. */
+static int delete_prepare(cql_ctx_t *c, const cql_table_t *t, const cql_delete_t *q,
+                          where_shape_t *shape, cql_plan_t *plan, bool *none, base_error_t *err)
+{
+    columns_used_t u = {0};
+    if (delete_columns(t, q, &u.statics, &u.regular, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    condition_columns(t, &q->cond, &u.cond_statics, &u.cond_regular);
+    bool static_only = u.statics && !u.regular && !u.cond_regular;
+    bool cas = cql__has_conditions(&q->cond);
+    if (check_modification_where(c, t, q->where, q->n_where, false, static_only, shape, err) !=
+            BASE_OK ||
+        modify_targets(c, t, q->where, q->n_where, plan, none, err) != BASE_OK ||
+        check_delete_shape(q, shape, &u, err) != BASE_OK ||
+        cosmos_mixed(c, cas, &u, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (c->e->cfg.profile == CQL_PROFILE_COSMOS && q->n_targets == 0 && cas) {
+        /* the service's text, without the cell-level timestamp table options; the
+         * conditions' own values are checked first */
+        if (cql__lwt_validate(c, t, &q->cond, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Conditional delete of an entire row is not supported.");
+    }
+    return BASE_OK;
 }
 
 
@@ -889,48 +1271,38 @@ int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err)
     if (cql__resolve_table(c, &q->table, &t, err) != BASE_OK || check_writable(t, err)) {
         return BASE_ERROR;
     }
-    bool columns = q->n_targets > 0;
-    if (check_modification_where(t, q->where, q->n_where, columns && !cql__has_conditions(&q->cond),
-                                 !columns, err) != BASE_OK) {
+    bool cas = cql__has_conditions(&q->cond);
+    if (check_using(t, &q->using_, cas, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    if (c->e->cfg.profile == CQL_PROFILE_COSMOS && !columns && q->cond.if_exists) {
-        /* the service's text, without the cell-level timestamp table options */
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "Conditional delete of an entire row is not supported.");
-    }
+    where_shape_t shape;
     cql_plan_t plan;
     cql_write_t w;
-    if (modify_targets(c, t, q->where, q->n_where, &plan, err) != BASE_OK ||
+    bool none = false;
+    if (delete_prepare(c, t, q, &shape, &plan, &none, err) != BASE_OK ||
         write_init(&w, c, t, &q->using_, false, err) != BASE_OK) {
         return BASE_ERROR;
     }
     size_t n_slices = plan.n_slices ? plan.n_slices : 1;
     bool one = plan.n_keys == 1;
-    if (cql__admit(c, t, cql__has_conditions(&q->cond) ? CQL_OP_LWT : CQL_OP_DELETE, one,
-                   one ? plan.tokens[0] : 0, err) != BASE_OK) {
+    if (cql__admit(c, t, cas ? CQL_OP_LWT : CQL_OP_DELETE, one, one ? plan.tokens[0] : 0, err) !=
+        BASE_OK) {
         return BASE_ERROR;
     }
-    for (size_t k = 0; k < plan.n_keys; k++) {
+    for (size_t k = 0; !none && k < plan.n_keys; k++) { /* an empty IN names no row */
         for (size_t s = 0; s < n_slices; s++) {
-            storage_mutation_t m = {.pk = plan.keys[k].ptr,
-                                    .pk_len = (size_t)plan.keys[k].len,
-                                    .token = plan.tokens[k]};
+            storage_mutation_t m = target_row(&plan, k, s);
             const cql_slice_t *sl = plan.n_slices ? &plan.slices[s] : NULL;
-            if (cql__has_conditions(&q->cond)) {
-                storage_bound_t b = sl ? sl->start : (storage_bound_t){NULL, 0, true};
-                bool go = false;
-                if (cql__lwt_check(c, t, plan.keys[k], m.token, &b, &q->cond, &go, err) !=
-                    BASE_OK) {
-                    return BASE_ERROR;
-                }
-                if (!go) {
-                    return BASE_OK;
-                }
+            bool go = true;
+            if (cas && check_cas(c, t, &plan, k, &m, &shape, &q->cond, &go, err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+            if (!go) {
+                return BASE_OK;
             }
             m.delete_ts = w.ts;
-            int rc = columns ? delete_cells(c, t, q, &w, sl, &m, err)
-                             : delete_rows(c, t, &plan, sl, &m, err);
+            int rc = q->n_targets == 0 ? delete_rows(c, t, &plan, sl, &m, err)
+                                       : delete_cells(c, t, q, &w, &m, err);
             if (rc != BASE_OK) {
                 return BASE_ERROR;
             }

@@ -175,9 +175,10 @@ typedef struct cql_using_s {
     const cql_term_t *timestamp; /* NULL when absent */
 } cql_using_t;
 
-typedef struct cql_condition_s { /* IF col op term, IF col[k] op term */
+typedef struct cql_condition_s { /* IF col op term, IF col[k] op term, IF col.f op term */
     const char *column;
     const cql_term_t *element; /* col[element] or NULL */
+    const char *field;         /* col.field (a user type's field) or NULL */
     cql_rel_op_t op;           /* EQ, NEQ, LT..., IN */
     const cql_term_t *rhs;
     size_t n_in;

@@ -356,9 +356,8 @@ static void condition(cql_parser_t *p, cql_condition_t *c)
     if (cql__accept(p, CQL_TOK_LBRACKET)) {
         c->element = cql__parse_term(p);
         cql__expect(p, CQL_TOK_RBRACKET);
-    } else if (!p->failed && cql__peek_is(p, 0, CQL_TOK_DOT)) {
-        cql__error_invalid(p, "Conditions on UDT fields are not supported");
-        return;
+    } else if (cql__accept(p, CQL_TOK_DOT)) {
+        c->field = cql__parse_ident(p);
     }
     if (cql__accept_kw(p, CQL_KW_IN)) {
         c->op = CQL_OP_IN;
@@ -628,6 +627,27 @@ static void assign_value(cql_parser_t *p, cql_assignment_t *as)
 }
 
 
+/* Cassandra's grammar refuses two settings of one column unless both write parts
+ * of it (distinct fields, elements, additions): c = 1, c = 2 is a syntax error. */
+static bool assignments_compatible(const cql_assignment_t *prev, size_t n,
+                                   const cql_assignment_t *as)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(prev[i].column, as->column) != 0) {
+            continue;
+        }
+        if (prev[i].kind == CQL_ASSIGN_SET || as->kind == CQL_ASSIGN_SET) {
+            return false;
+        }
+        if (prev[i].kind == CQL_ASSIGN_FIELD && as->kind == CQL_ASSIGN_FIELD &&
+            strcmp(prev[i].field, as->field) == 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+
 static void assignment(cql_parser_t *p, cql_assignment_t *as)
 {
     as->column = cql__parse_ident(p);
@@ -670,7 +690,11 @@ void cql__parse_update(cql_parser_t *p, cql_stmt_t *st)
     cql_vec_t v = {0};
     do {
         cql_assignment_t as = {0};
+        const cql_token_t *at = cql__peek(p, 0);
         assignment(p, &as);
+        if (!p->failed && !assignments_compatible(v.data, v.n, &as)) {
+            cql__error_at(p, at, "Multiple incompatible setting of column %s", as.column);
+        }
         cql__vec_add(p, &v, &as, sizeof(as));
     } while (!p->failed && cql__accept(p, CQL_TOK_COMMA));
     up->n_assign = v.n;

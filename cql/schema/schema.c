@@ -364,12 +364,9 @@ static int column_order(const void *pa, const void *pb)
 {
     const cql_column_t *a = pa, *b = pb;
     if (a->kind != b->kind) {
-        /* partition, clustering, then static and regular together by name */
-        int ka = a->kind == CQL_COL_STATIC ? CQL_COL_REGULAR : (int)a->kind;
-        int kb = b->kind == CQL_COL_STATIC ? CQL_COL_REGULAR : (int)b->kind;
-        if (ka != kb) {
-            return ka - kb;
-        }
+        /* partition, clustering, static, then regular columns: SELECT * in Cassandra
+         * lists static columns before the regular ones */
+        return (int)a->kind - (int)b->kind;
     }
     if (a->kind == CQL_COL_PARTITION || a->kind == CQL_COL_CLUSTERING) {
         return a->position - b->position;

@@ -9,8 +9,9 @@
  * Schema invariants:
  *  - names are stored normalised (as the parser produces them);
  *  - a table's cols[] are in Cassandra's canonical order: partition key
- *    columns by position, clustering columns by position, then the other
- *    columns sorted by name; SELECT * returns that order;
+ *    columns by position, clustering columns by position, then the static
+ *    columns and then the regular ones, each sorted by name; SELECT *
+ *    returns that order;
  *  - a column's id (the storage cell id) never changes or gets reused in
  *    the table's life, so ALTER TABLE DROP/ADD cannot resurrect old cells;
  *  - every DDL bumps the engine's schema version uuid.
@@ -152,6 +153,9 @@ typedef struct cql_ctx_s {
      * a failing statement leaves nothing behind (Cassandra validates first). */
     bool defer;
     bool lwt_refused; /* a condition in the batch did not hold */
+    /* A conditional batch answers once, for all its conditions (lwt.c): the rows
+     * they read and the columns they name. */
+    struct cql_batch_cas_s *batch_cas;
     size_t n_pending, cap_pending;
     struct cql_pending_s *pending;
     /* A batch's statements and writes per table (cql_stats_t.parts): n_parts of
