@@ -159,6 +159,12 @@ int cql__sel_compile(cql_ctx_t *c, const cql_select_t *q, const cql_table_t *t, 
 int cql__sel_refuse_cosmos(const cql_table_t *t, const cql_sel_t *sel, base_error_t *err);
 /* Cells per result row: n, or 1 for SELECT JSON. */
 size_t cql__sel_width(const cql_sel_t *sel);
+/* Evaluates the element keys of the selectors (m[?], s['a'..'c']) for this execution. */
+int cql__sel_bind(cql_ctx_t *c, cql_sel_t *sel, base_error_t *err);
+/* Calls fn for each bind marker inside the selectors, with the type it binds. */
+typedef void (*cql_sel_bind_fn)(void *ctx, int bind_index, const char *name,
+                                const wire_type_t *type);
+void cql__sel_describe(const cql_sel_t *sel, cql_sel_bind_fn fn, void *ctx);
 /* Projects rec into row (cql__sel_width cells); returns the bytes returned. */
 size_t cql__sel_project(cql_ctx_t *c, const cql_table_t *t, const cql_sel_t *sel,
                         const cql_rec_t *rec, wire_value_t *row);

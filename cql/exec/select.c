@@ -734,7 +734,8 @@ static int select_validate(cql_ctx_t *c, const cql_select_t *q, run_t *r, base_e
     }
     const wire_query_params_t *params = c->params;
     r->page_size = params != NULL && params->page_size > 0 ? params->page_size : INT64_MAX;
-    if (cql__sel_compile(c, q, t, &r->sel, err) != BASE_OK) {
+    if (cql__sel_compile(c, q, t, &r->sel, err) != BASE_OK ||
+        cql__sel_bind(c, &r->sel, err) != BASE_OK) {
         return BASE_ERROR;
     }
     if (r->sel.aggregate) {
