@@ -3,9 +3,9 @@
  * the schema and storage. The engine's entry points and prepared cache
  * (engine.c), bind and result metadata (describe.c), stored rows rebuilt as
  * values (rows.c), WHERE clauses turned into plans (select_plan.c), SELECT
- * (select.c, its selectors in selection.c), writes (modify.c, with UPDATE's SET clause in
- * assign.c), conditions (lwt.c) and BATCH (batch.c). Private to cql/exec/: nothing else in cql/
- * includes it.
+ * (select.c, its selectors in selection.c), writes (modify.c, with UPDATE's
+ * SET clause in assign.c), conditions (lwt.c) and BATCH (batch.c). Private
+ * to cql/exec/: nothing else in cql/ includes it.
  */
 #ifndef CQL_EXEC_EXEC_H
 #define CQL_EXEC_EXEC_H
@@ -96,6 +96,7 @@ int cql__write_pending(cql_ctx_t *c, base_error_t *err);
 int cql__lwt_check(cql_ctx_t *c, const cql_table_t *t, wire_value_t pk, int64_t token,
                    const storage_bound_t *ck, const cql_conditions_t *cond, bool *go,
                    base_error_t *err);
+/* IF NOT EXISTS, IF EXISTS or IF conditions: the statement is a lightweight transaction. */
 bool cql__has_conditions(const cql_conditions_t *cond);
 
 /* A mutation waiting for its batch to be fully checked. */

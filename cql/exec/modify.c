@@ -684,6 +684,30 @@ static int modify_targets(cql_ctx_t *c, const cql_table_t *t, const cql_relation
 }
 
 
+/* Writes one row an UPDATE names (m holds its keys): the SET clause's regular
+ * cells in m, its static cells in a mutation of the partition's static row. */
+static int update_target(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q, cql_write_t *w,
+                         storage_mutation_t *m, base_error_t *err)
+{
+    w->n_cells = w->n_clear = 0;
+    cql_write_t ws = *w;
+    ws.cells = NULL, ws.n_cells = ws.cap_cells = 0, ws.clear = NULL;
+    w->cells = NULL, w->cap_cells = 0, w->clear = NULL;
+    if (cql__update_row(c, t, q, w, &ws, m, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (w->n_cells > 0 || w->n_clear > 0) {
+        m->cells = w->cells, m->n_cells = w->n_cells;
+        m->clear_cols = w->clear, m->n_clear_cols = w->n_clear;
+        m->delete_ts = w->ts - 1;
+        if (write_or_defer(c, t, m, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    }
+    return write_static(c, t, m, &ws, err);
+}
+
+
 int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
 {
     cql_table_t *t = NULL;
@@ -700,7 +724,7 @@ int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
         return BASE_ERROR;
     }
     cql_plan_t plan;
-    cql_write_t w, ws;
+    cql_write_t w;
     if (modify_targets(c, t, q->where, q->n_where, &plan, err) != BASE_OK ||
         write_init(&w, c, t, &q->using_, true, err) != BASE_OK) {
         return BASE_ERROR;
@@ -736,22 +760,7 @@ int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
                     return BASE_OK;
                 }
             }
-            w.n_cells = w.n_clear = 0;
-            ws = w;
-            ws.cells = NULL, ws.n_cells = ws.cap_cells = 0, ws.clear = NULL;
-            w.cells = NULL, w.cap_cells = 0, w.clear = NULL;
-            if (cql__update_row(c, t, q, &w, &ws, &m, err) != BASE_OK) {
-                return BASE_ERROR;
-            }
-            if (w.n_cells > 0 || w.n_clear > 0) {
-                m.cells = w.cells, m.n_cells = w.n_cells;
-                m.clear_cols = w.clear, m.n_clear_cols = w.n_clear;
-                m.delete_ts = w.ts - 1;
-                if (write_or_defer(c, t, &m, err) != BASE_OK) {
-                    return BASE_ERROR;
-                }
-            }
-            if (write_static(c, t, &m, &ws, err) != BASE_OK) {
+            if (update_target(c, t, q, &w, &m, err) != BASE_OK) {
                 return BASE_ERROR;
             }
         }

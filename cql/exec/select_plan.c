@@ -270,7 +270,7 @@ static int element_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, 
 
 
 /* Cartesian product of EQ/IN values over the first n columns. */
-static size_t combos(colr_t *cr, size_t n)
+static size_t combo_count(colr_t *cr, size_t n)
 {
     size_t total = 1;
     for (size_t i = 0; i < n; i++) {
@@ -350,7 +350,7 @@ static int plan_partition(cql_ctx_t *c, const cql_table_t *t, colr_t *pkr, bool 
         }
         return BASE_OK;
     }
-    size_t n = combos(pkr, t->n_pk);
+    size_t n = combo_count(pkr, t->n_pk);
     if (n > MAX_KEYS) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Select query cannot be completed because it selects more than %d "
@@ -456,7 +456,7 @@ static int plan_clustering(cql_ctx_t *c, const cql_table_t *t, colr_t *ckr, bool
         return BASE_OK;
     }
     p->ck_restricted = true;
-    size_t n = combos(ckr, n_eq);
+    size_t n = combo_count(ckr, n_eq);
     if (n > MAX_KEYS) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Clustering key cartesian product is too large");

@@ -166,6 +166,7 @@ static wire_value_t *new_row(cql_ctx_t *c, const cql_table_t *t)
 }
 
 
+/* Sets column col (which the table must have) of a generated row. */
 static void set(const cql_table_t *t, wire_value_t *row, const char *col, wire_value_t v)
 {
     cql_column_t *cd = cql__column_find(t, col);
@@ -219,7 +220,7 @@ static const wire_type_t *col_type(const cql_table_t *t, const char *col)
 }
 
 
-static wire_value_t inet(cql_ctx_t *c)
+static wire_value_t rpc_address_value(cql_ctx_t *c)
 {
     const cql_config_t *cfg = &c->e->cfg;
     return cql__value_blob(c->a, cfg->rpc_address, cfg->rpc_address_len);
@@ -233,19 +234,19 @@ static void gen_local(cql_ctx_t *c, const cql_table_t *t, cql_rowset_t *rs)
     const char *tokens[] = {PK_TOKEN};
     set(t, row, "key", cql__value_text(c->a, "local"));
     set(t, row, "bootstrapped", cql__value_text(c->a, "COMPLETED"));
-    set(t, row, "broadcast_address", inet(c));
+    set(t, row, "broadcast_address", rpc_address_value(c));
     set(t, row, "cluster_name", cql__value_text(c->a, e->cluster_name));
     set(t, row, "cql_version", cql__value_text(c->a, e->cql_version));
     set(t, row, "data_center", cql__value_text(c->a, e->data_center));
     set(t, row, "gossip_generation", cql__value_int(c->a, 1));
     set(t, row, "host_id", cql__value_blob(c->a, e->host_id, 16));
-    set(t, row, "listen_address", inet(c));
+    set(t, row, "listen_address", rpc_address_value(c));
     set(t, row, "native_protocol_version", cql__value_text(c->a, "4"));
     set(t, row, "partitioner",
         cql__value_text(c->a, "org.apache.cassandra.dht.Murmur3Partitioner"));
     set(t, row, "rack", cql__value_text(c->a, e->rack));
     set(t, row, "release_version", cql__value_text(c->a, e->release_version));
-    set(t, row, "rpc_address", inet(c));
+    set(t, row, "rpc_address", rpc_address_value(c));
     set(t, row, "schema_version", cql__value_blob(c->a, e->schema_version, 16));
     set(t, row, "thrift_version", cql__value_text(c->a, "20.1.0"));
     set(t, row, "tokens", text_list(c, col_type(t, "tokens"), tokens, 1));

@@ -34,7 +34,8 @@ static int invalid(base_error_t *err, const char *source)
 }
 
 
-static int limit(base_error_t *err, int64_t units, int64_t max, const char *name)
+/* Refuses a unit count that would take the duration's total past max. */
+static int check_total(base_error_t *err, int64_t units, int64_t max, const char *name)
 {
     if (units > max) {
         return base_error_set(err, WIRE_ERR_INVALID,
@@ -64,17 +65,18 @@ static int add_unit(builder_t *b, int unit, int64_t n, base_error_t *err)
     static const int64_t nanos_per[] = {
         0, 0, 0, 0, 0, NS_PER_HOUR, NS_PER_MIN, NS_PER_SEC, NS_PER_MS, NS_PER_US, 1};
     if (unit <= 2) {
-        if (limit(err, n, (INT32_MAX - b->months) / months_per[unit], "months") != BASE_OK) {
+        if (check_total(err, n, (INT32_MAX - b->months) / months_per[unit], "months") != BASE_OK) {
             return BASE_ERROR;
         }
         b->months += n * months_per[unit];
     } else if (unit <= 4) {
-        if (limit(err, n, (INT32_MAX - b->days) / days_per[unit], "days") != BASE_OK) {
+        if (check_total(err, n, (INT32_MAX - b->days) / days_per[unit], "days") != BASE_OK) {
             return BASE_ERROR;
         }
         b->days += n * days_per[unit];
     } else {
-        if (limit(err, n, (INT64_MAX - b->nanos) / nanos_per[unit], "nanoseconds") != BASE_OK) {
+        if (check_total(err, n, (INT64_MAX - b->nanos) / nanos_per[unit], "nanoseconds") !=
+            BASE_OK) {
             return BASE_ERROR;
         }
         b->nanos += n * nanos_per[unit];

@@ -191,7 +191,7 @@ static int read_key(json_t *j, const char **key)
 }
 
 
-static const wire_type_t *sub(const wire_type_t *t, size_t i)
+static const wire_type_t *sub_type(const wire_type_t *t, size_t i)
 {
     return t != NULL && i < t->n_sub ? t->sub[i] : NULL;
 }
@@ -218,7 +218,8 @@ static int array(json_t *j, const wire_type_t *type, cql_term_t **out)
             }
             t->items = items;
         }
-        const wire_type_t *et = id == WIRE_TYPE_TUPLE ? sub(type, t->n_items) : sub(type, 0);
+        const wire_type_t *et =
+            id == WIRE_TYPE_TUPLE ? sub_type(type, t->n_items) : sub_type(type, 0);
         if (value(j, et, &t->items[t->n_items]) != BASE_OK) {
             return BASE_ERROR;
         }
@@ -259,7 +260,7 @@ static int object(json_t *j, const wire_type_t *type, cql_term_t **out)
             t->items = items;
             t->field_names = names;
         }
-        const wire_type_t *vt = sub(type, 1);
+        const wire_type_t *vt = sub_type(type, 1);
         if (udt) {
             vt = NULL;
             for (size_t k = 0; k < type->n_sub; k++) {
@@ -272,7 +273,7 @@ static int object(json_t *j, const wire_type_t *type, cql_term_t **out)
                 return BASE_ERROR;
             }
         } else {
-            t->items[t->n_items++] = string_term(j, key, sub(type, 0));
+            t->items[t->n_items++] = string_term(j, key, sub_type(type, 0));
             if (value(j, vt, &t->items[t->n_items++]) != BASE_OK) {
                 return BASE_ERROR;
             }

@@ -56,11 +56,11 @@ bool cql__utf8_valid(const uint8_t *p, size_t len)
 
 
 /* The format gets the actual length as its only argument. */
-static int fixed(base_error_t *err, wire_value_t v, size_t size, bool empty_ok, const char *fmt,
-                 ...) __attribute__((format(printf, 5, 6)));
+static int check_size(base_error_t *err, wire_value_t v, size_t size, bool empty_ok,
+                      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
-static int fixed(base_error_t *err, wire_value_t v, size_t size, bool empty_ok, const char *fmt,
-                 ...)
+static int check_size(base_error_t *err, wire_value_t v, size_t size, bool empty_ok,
+                      const char *fmt, ...)
 {
     if ((size_t)v.len == size || (empty_ok && v.len == 0)) {
         return BASE_OK;
@@ -211,29 +211,32 @@ int cql__value_validate(const wire_type_t *t, wire_value_t v, base_error_t *err)
         return BASE_OK;
     case WIRE_TYPE_BIGINT:
     case WIRE_TYPE_COUNTER:
-        return fixed(err, v, 8, true, "Expected 8 or 0 byte long (%d)", (int)v.len);
+        return check_size(err, v, 8, true, "Expected 8 or 0 byte long (%d)", (int)v.len);
     case WIRE_TYPE_INT:
-        return fixed(err, v, 4, true, "Expected 4 or 0 byte int (%d)", (int)v.len);
+        return check_size(err, v, 4, true, "Expected 4 or 0 byte int (%d)", (int)v.len);
     case WIRE_TYPE_SMALLINT:
-        return fixed(err, v, 2, false, "Expected 2 bytes for a smallint (%d)", (int)v.len);
+        return check_size(err, v, 2, false, "Expected 2 bytes for a smallint (%d)", (int)v.len);
     case WIRE_TYPE_TINYINT:
-        return fixed(err, v, 1, false, "Expected 1 byte for a tinyint (%d)", (int)v.len);
+        return check_size(err, v, 1, false, "Expected 1 byte for a tinyint (%d)", (int)v.len);
     case WIRE_TYPE_FLOAT:
-        return fixed(err, v, 4, true, "Expected 4 or 0 byte value for a float (%d)", (int)v.len);
+        return check_size(err, v, 4, true, "Expected 4 or 0 byte value for a float (%d)",
+                          (int)v.len);
     case WIRE_TYPE_DOUBLE:
-        return fixed(err, v, 8, true, "Expected 8 or 0 byte value for a double (%d)", (int)v.len);
+        return check_size(err, v, 8, true, "Expected 8 or 0 byte value for a double (%d)",
+                          (int)v.len);
     case WIRE_TYPE_BOOLEAN:
-        return fixed(err, v, 1, true, "Expected 1 or 0 byte value (%d)", (int)v.len);
+        return check_size(err, v, 1, true, "Expected 1 or 0 byte value (%d)", (int)v.len);
     case WIRE_TYPE_TIMESTAMP:
-        return fixed(err, v, 8, true, "Expected 8 or 0 byte long for date (%d)", (int)v.len);
+        return check_size(err, v, 8, true, "Expected 8 or 0 byte long for date (%d)", (int)v.len);
     case WIRE_TYPE_DATE:
-        return fixed(err, v, 4, false, "Expected 4 byte long for date (%d)", (int)v.len);
+        return check_size(err, v, 4, false, "Expected 4 byte long for date (%d)", (int)v.len);
     case WIRE_TYPE_TIME:
-        return fixed(err, v, 8, false, "Expected 8 byte long for time (%d)", (int)v.len);
+        return check_size(err, v, 8, false, "Expected 8 byte long for time (%d)", (int)v.len);
     case WIRE_TYPE_UUID:
-        return fixed(err, v, 16, true, "UUID should be 16 or 0 bytes (%d)", (int)v.len);
+        return check_size(err, v, 16, true, "UUID should be 16 or 0 bytes (%d)", (int)v.len);
     case WIRE_TYPE_TIMEUUID:
-        if (fixed(err, v, 16, true, "UUID should be 16 or 0 bytes (%d)", (int)v.len) != BASE_OK) {
+        if (check_size(err, v, 16, true, "UUID should be 16 or 0 bytes (%d)", (int)v.len) !=
+            BASE_OK) {
             return BASE_ERROR;
         }
         if (v.len == 16 && (v.ptr[6] & 0xF0) != 0x10) {
