@@ -22,6 +22,7 @@ typedef enum {
     X_TTL,
     X_WRITETIME,
     X_TOKEN,
+    X_FUNCTION, /* a native scalar function of arg (or of nothing) */
 } expr_kind_t;
 
 typedef struct expr_s {
@@ -34,6 +35,7 @@ typedef struct expr_s {
     const cql_term_t *lo, *hi;
     wire_value_t lo_v, hi_v; /* evaluated keys (cql__sel_bind) */
     const char *name;        /* the column's name, for messages and bind metadata */
+    const char *fn;          /* FUNCTION: its name */
 } expr_t;
 
 typedef enum {
@@ -205,13 +207,17 @@ static int compile_function(cql_ctx_t *c, const cql_table_t *t, const cql_select
         e->type = cql__native_bigint();
         return BASE_OK;
     }
-    if (strcmp(s->name, "ttl") != 0 && strcmp(s->name, "writetime") != 0) {
-        return base_error_set(err, WIRE_ERR_INVALID, "Unknown function '%s'", s->name);
-    }
     if (s->n_args == 1 && compile_expr(c, t, s->args[0], &e->arg, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    return compile_cell_fn(t, s, e, err);
+    if (strcmp(s->name, "ttl") == 0 || strcmp(s->name, "writetime") == 0) {
+        return compile_cell_fn(t, s, e, err);
+    }
+    e->kind = X_FUNCTION;
+    e->fn = s->name;
+    e->name = e->arg != NULL ? e->arg->name : NULL;
+    return cql__function_value_type(s->name, s->n_args, e->arg ? e->arg->type : NULL,
+                                    s->n_args > 0 ? s->args[0]->text : "", c->a, &e->type, err);
 }
 
 
@@ -586,6 +592,9 @@ static wire_value_t expr_value(cql_ctx_t *c, const expr_t *e, const cql_rec_t *r
                    : null;
     case X_TOKEN:
         return cql__value_bigint(a, rec->token);
+    case X_FUNCTION:
+        return cql__function_apply(e->fn, e->arg != NULL, e->arg ? e->arg->type : NULL,
+                                   e->arg ? expr_value(c, e->arg, rec) : null, a);
     }
     return null;
 }
