@@ -23,6 +23,7 @@ typedef enum {
     X_WRITETIME,
     X_TOKEN,
     X_FUNCTION, /* a native scalar function of arg (or of nothing) */
+    X_TOJSON,   /* toJson(arg) */
 } expr_kind_t;
 
 typedef struct expr_s {
@@ -194,6 +195,31 @@ static int compile_cell_fn(const cql_table_t *t, const cql_selector_t *s, expr_t
 }
 
 
+/* toJson(x) of any one selector; fromJson() has no place in a selection. The service
+ * offers neither (SELECT JSON and INSERT JSON only). */
+static int compile_json_fn(cql_ctx_t *c, const cql_selector_t *s, expr_t *e, base_error_t *err)
+{
+    if (c->e->cfg.profile == CQL_PROFILE_COSMOS) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "%s() is not supported by Azure Cosmos DB for Apache Cassandra",
+                              strcmp(s->name, "tojson") == 0 ? "toJson" : "fromJson");
+    }
+    if (strcmp(s->name, "fromjson") == 0) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "fromJson() cannot be used in the selection clause of a SELECT "
+                              "statement");
+    }
+    if (s->n_args != 1) {
+        return base_error_set(err, WIRE_ERR_INVALID, "toJson() only accepts one argument (got %zu)",
+                              s->n_args);
+    }
+    e->kind = X_TOJSON;
+    e->name = e->arg->name;
+    e->type = cql__native_text();
+    return BASE_OK;
+}
+
+
 static int compile_function(cql_ctx_t *c, const cql_table_t *t, const cql_selector_t *s, expr_t *e,
                             base_error_t *err)
 {
@@ -212,6 +238,9 @@ static int compile_function(cql_ctx_t *c, const cql_table_t *t, const cql_select
     }
     if (strcmp(s->name, "ttl") == 0 || strcmp(s->name, "writetime") == 0) {
         return compile_cell_fn(t, s, e, err);
+    }
+    if (strcmp(s->name, "tojson") == 0 || strcmp(s->name, "fromjson") == 0) {
+        return compile_json_fn(c, s, e, err);
     }
     e->kind = X_FUNCTION;
     e->fn = s->name;
@@ -592,6 +621,10 @@ static wire_value_t expr_value(cql_ctx_t *c, const expr_t *e, const cql_rec_t *r
                    : null;
     case X_TOKEN:
         return cql__value_bigint(a, rec->token);
+    case X_TOJSON: {
+        const char *j = cql__value_to_json(e->arg->type, expr_value(c, e->arg, rec), a);
+        return cql__value_text(a, j);
+    }
     case X_FUNCTION:
         return cql__function_apply(e->fn, e->arg != NULL, e->arg ? e->arg->type : NULL,
                                    e->arg ? expr_value(c, e->arg, rec) : null, a);
