@@ -160,6 +160,10 @@ int cql__sel_compile(cql_ctx_t *c, const cql_select_t *q, const cql_table_t *t, 
 int cql__sel_refuse_cosmos(const cql_table_t *t, const cql_sel_t *sel, base_error_t *err);
 /* Cells per result row: n, or 1 for SELECT JSON. */
 size_t cql__sel_width(const cql_sel_t *sel);
+/* SELECT DISTINCT reads partition key and static columns only, and over a key range
+ * (no partition key restriction) the whole partition key (Cassandra's messages). */
+int cql__sel_check_distinct(cql_ctx_t *c, const cql_table_t *t, const cql_sel_t *sel,
+                            bool key_range, base_error_t *err);
 /* Evaluates the element keys of the selectors (m[?], s['a'..'c']) for this execution. */
 int cql__sel_bind(cql_ctx_t *c, cql_sel_t *sel, base_error_t *err);
 /* Calls fn for each bind marker inside the selectors, with the type it binds. */

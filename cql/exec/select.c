@@ -694,6 +694,29 @@ static int plan_virtual(cql_ctx_t *c, const cql_table_t *t, const cql_select_t *
 }
 
 
+/* SELECT DISTINCT takes no PER PARTITION LIMIT, and restricts partition key and static
+ * columns only. */
+static int distinct_checks(const cql_select_t *q, const cql_table_t *t, base_error_t *err)
+{
+    if (q->per_partition_limit != NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "PER PARTITION LIMIT is not allowed with SELECT DISTINCT queries");
+    }
+    for (size_t i = 0; t->vt == NULL && i < q->n_where; i++) {
+        const cql_relation_t *rel = &q->where[i];
+        for (size_t k = 0; rel->lhs != CQL_LHS_TOKEN && k < rel->n_columns; k++) {
+            const cql_column_t *col = cql__column_find(t, rel->columns[k]);
+            if (col != NULL && col->kind != CQL_COL_PARTITION && col->kind != CQL_COL_STATIC) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "SELECT DISTINCT with WHERE clause only supports "
+                                      "restriction by partition key and/or static columns.");
+            }
+        }
+    }
+    return BASE_OK;
+}
+
+
 /* Validate: the table, LIMIT and PER PARTITION LIMIT, DISTINCT, the selectors
  * and GROUP BY; fills r's settings before any storage is looked at. */
 static int select_validate(cql_ctx_t *c, const cql_select_t *q, run_t *r, base_error_t *err)
@@ -729,6 +752,9 @@ static int select_validate(cql_ctx_t *c, const cql_select_t *q, run_t *r, base_e
                               "SELECT DISTINCT is not supported by Azure Cosmos DB for Apache "
                               "Cassandra");
     }
+    if (q->distinct && distinct_checks(q, t, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
     if (q->distinct) {
         r->per_partition = 1;
     }
@@ -761,7 +787,8 @@ static int select_plan(cql_ctx_t *c, const cql_select_t *q, run_t *r, resume_t *
         return plan_virtual(c, t, q, &r->plan, err);
     }
     if (cql__plan_where(c, t, q->where, q->n_where, q->allow_filtering, &r->plan, err) != BASE_OK ||
-        check_order(c, q, t, &r->plan, &r->reverse, err) != BASE_OK) {
+        check_order(c, q, t, &r->plan, &r->reverse, err) != BASE_OK ||
+        (q->distinct && cql__sel_check_distinct(c, t, &r->sel, r->plan.scan, err) != BASE_OK)) {
         return BASE_ERROR;
     }
     const wire_query_params_t *params = c->params;

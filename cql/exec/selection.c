@@ -52,6 +52,7 @@ typedef struct cql_out_col_s {
     out_kind_t kind;
     expr_t *e;               /* NULL for count(*) */
     int idx;                 /* the column when e is a plain column, else -1 */
+    bool ident;              /* named by an identifier (a column, an alias): JSON quotes it */
     const wire_type_t *type; /* output type */
     /* aggregate state */
     int64_t count;
@@ -374,6 +375,7 @@ static int compile_selector(cql_ctx_t *c, const cql_table_t *t, const cql_select
         o->type = o->e->type;
         *name = expr_name(c, t, s, o->e);
     }
+    o->ident = s->alias != NULL || (o->e != NULL && o->e->kind == X_COLUMN);
     if (s->alias != NULL) {
         *name = s->alias;
     }
@@ -400,6 +402,7 @@ int cql__sel_compile(cql_ctx_t *c, const cql_select_t *q, const cql_table_t *t, 
             o->e->kind = X_COLUMN;
             o->idx = o->e->idx = (int)i;
             o->type = o->e->type = t->cols[i].type;
+            o->ident = true;
             name = t->cols[i].name;
         } else if (compile_selector(c, t, q->selectors[i], o, &name, err) != BASE_OK) {
             return BASE_ERROR;
@@ -433,6 +436,39 @@ int cql__select_columns(cql_ctx_t *c, const cql_select_t *q, const cql_table_t *
     }
     *cols = sel.specs;
     *n_cols = sel.json ? 1 : sel.n;
+    return BASE_OK;
+}
+
+
+/* ---- SELECT DISTINCT ------------------------------------------------------------------- */
+
+int cql__sel_check_distinct(cql_ctx_t *c, const cql_table_t *t, const cql_sel_t *sel,
+                            bool key_range, base_error_t *err)
+{
+    bool *used = base_arena_calloc(c->a, t->n_cols + 1, sizeof(*used));
+    for (size_t i = 0; i < sel->n; i++) {
+        for (const expr_t *e = sel->out[i].e; e != NULL; e = e->arg) {
+            if (e->kind == X_COLUMN || e->kind == X_TTL || e->kind == X_WRITETIME) {
+                used[e->idx] = true;
+            }
+        }
+    }
+    for (size_t i = 0; i < t->n_cols; i++) {
+        if (used[i] && t->cols[i].kind != CQL_COL_PARTITION && t->cols[i].kind != CQL_COL_STATIC) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "SELECT DISTINCT queries must only request partition key "
+                                  "columns and/or static columns (not %s)",
+                                  t->cols[i].name);
+        }
+    }
+    for (size_t i = 0; key_range && i < t->n_pk; i++) {
+        if (!used[t->pk[i] - t->cols]) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "SELECT DISTINCT queries must request all the partition key "
+                                  "columns (missing %s)",
+                                  t->pk[i]->name);
+        }
+    }
     return BASE_OK;
 }
 
@@ -652,7 +688,7 @@ static wire_value_t json_row(cql_ctx_t *c, const cql_sel_t *sel, const wire_valu
     for (size_t i = 0; i < sel->n; i++) {
         const char *name = sel->names[i];
         bool quote = false;
-        for (const char *p = name; *p; p++) {
+        for (const char *p = name; sel->out[i].ident && *p; p++) {
             quote |= !((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_');
         }
         base_buf_printf(&b, "%s\"%s%s%s\": %s", i ? ", " : "", quote ? "\\\"" : "", name,
@@ -786,8 +822,9 @@ static wire_value_t numeric_value(base_arena_t *a, const wire_type_t *t, int64_t
 }
 
 
-void cql__sel_aggregate_row(cql_ctx_t *c, cql_sel_t *sel, wire_value_t *row)
+void cql__sel_aggregate_row(cql_ctx_t *c, cql_sel_t *sel, wire_value_t *out)
 {
+    wire_value_t *row = sel->json ? base_arena_alloc(c->a, (sel->n + 1) * sizeof(*row)) : out;
     for (size_t i = 0; i < sel->n; i++) {
         out_col_t *o = &sel->out[i];
         wire_value_t null = {NULL, WIRE_VALUE_NULL};
@@ -812,5 +849,8 @@ void cql__sel_aggregate_row(cql_ctx_t *c, cql_sel_t *sel, wire_value_t *row)
             break;
         }
         o->count = 0, o->isum = 0, o->dsum = 0; /* ready for the next group */
+    }
+    if (sel->json) {
+        out[0] = json_row(c, sel, row);
     }
 }
