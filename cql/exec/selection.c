@@ -221,6 +221,35 @@ static int compile_json_fn(cql_ctx_t *c, const cql_selector_t *s, expr_t *e, bas
 }
 
 
+/* token(k1, k2...): takes the partition key's types, in order (a function call in
+ * Cassandra: the argument count and types are checked, the columns are not). */
+static int compile_token(cql_ctx_t *c, const cql_table_t *t, const cql_selector_t *s, expr_t *e,
+                         base_error_t *err)
+{
+    if (s->n_args != t->n_pk) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Invalid number of arguments in call to function system.token: "
+                              "%zu required but %zu provided",
+                              t->n_pk, s->n_args);
+    }
+    for (size_t i = 0; i < s->n_args; i++) {
+        expr_t *arg;
+        if (compile_expr(c, t, s->args[i], &arg, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        if (!cql__type_equal(t->pk[i]->type, arg->type)) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Type error: %s cannot be passed as argument %zu of function "
+                                  "system.token of type %s",
+                                  s->args[i]->text, i, cql__type_name(t->pk[i]->type, c->a));
+        }
+    }
+    e->kind = X_TOKEN;
+    e->type = cql__native_bigint();
+    return BASE_OK;
+}
+
+
 static int compile_function(cql_ctx_t *c, const cql_table_t *t, const cql_selector_t *s, expr_t *e,
                             base_error_t *err)
 {
@@ -230,9 +259,7 @@ static int compile_function(cql_ctx_t *c, const cql_table_t *t, const cql_select
                               "functions");
     }
     if (strcmp(s->name, "token") == 0) {
-        e->kind = X_TOKEN;
-        e->type = cql__native_bigint();
-        return BASE_OK;
+        return compile_token(c, t, s, e, err);
     }
     if (s->n_args == 1 && compile_expr(c, t, s->args[0], &e->arg, err) != BASE_OK) {
         return BASE_ERROR;
@@ -383,6 +410,31 @@ static int compile_selector(cql_ctx_t *c, const cql_table_t *t, const cql_select
 }
 
 
+/* The i-th column of SELECT *: the primary key, then static columns before regular
+ * ones (Cassandra's select order); system tables keep their declared order. */
+static int star_column(const cql_table_t *t, size_t i)
+{
+    if (t->vt != NULL || i < t->n_pk + t->n_ck) {
+        return (int)i;
+    }
+    size_t n_static = 0;
+    for (size_t k = 0; k < t->n_cols; k++) {
+        n_static += t->cols[k].kind == CQL_COL_STATIC;
+    }
+    size_t want = i - t->n_pk - t->n_ck; /* rank among the non-key columns */
+    bool statics = want < n_static;
+    size_t rank = statics ? want : want - n_static;
+    for (size_t k = 0; k < t->n_cols; k++) {
+        cql_col_kind_t kind = t->cols[k].kind;
+        bool match = statics ? kind == CQL_COL_STATIC : kind == CQL_COL_REGULAR;
+        if (match && rank-- == 0) {
+            return (int)k;
+        }
+    }
+    return (int)i;
+}
+
+
 int cql__sel_compile(cql_ctx_t *c, const cql_select_t *q, const cql_table_t *t, cql_sel_t *sel,
                      base_error_t *err)
 {
@@ -397,13 +449,14 @@ int cql__sel_compile(cql_ctx_t *c, const cql_select_t *q, const cql_table_t *t, 
         out_col_t *o = &sel->out[i];
         const char *name = NULL;
         if (star) {
+            int k = star_column(t, i);
             o->kind = OUT_VALUE;
             o->e = base_arena_calloc(c->a, 1, sizeof(*o->e));
             o->e->kind = X_COLUMN;
-            o->idx = o->e->idx = (int)i;
-            o->type = o->e->type = t->cols[i].type;
+            o->idx = o->e->idx = k;
+            o->type = o->e->type = t->cols[k].type;
             o->ident = true;
-            name = t->cols[i].name;
+            name = t->cols[k].name;
         } else if (compile_selector(c, t, q->selectors[i], o, &name, err) != BASE_OK) {
             return BASE_ERROR;
         }
