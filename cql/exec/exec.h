@@ -211,6 +211,7 @@ typedef struct cql_plan_s {
     size_t n_filters;
     cql_filter_t *filters;
     bool uses_index;
+    const char *bad_value; /* a filter's null or unset value, refused after the checks */
 } cql_plan_t;
 
 /* The columns of a token() relation: the whole partition key, in order (Cassandra's
