@@ -798,7 +798,10 @@ void emu_config_usage(FILE *out)
           "       cosmos-cassandra-emulator estimate [options]     price the traffic "
           "(estimate --help)\n"
           "       cosmos-cassandra-emulator health [--admin ADDR] [--timeout S]\n"
-          "                                        exit 0 when the server is ready, else 1\n\n"
+          "                                        exit 0 when the server is ready, else 1\n"
+          "       cosmos-cassandra-emulator shell [host [port]] [options]\n"
+          "                                        a CQL shell with request charges (shell "
+          "--help)\n\n"
           "A local stand-in for Azure Cosmos DB for Apache Cassandra: CQL native protocol v4\n"
           "over TLS, user = account name, password = account key.\n\nOptions:\n",
           out);

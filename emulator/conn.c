@@ -827,8 +827,8 @@ static void handle_frame(emu_conn_t *c, const wire_header_t *h, const uint8_t *b
     }
 done:
     base_free(plain);
-    c->out_responses++;
-    if (c->n_held == held) {
+    if (c->n_held == held) { /* answered now (a held request is counted when it is) */
+        c->out_responses++;
         emu_telemetry_request(h->opcode, base_mono_us() - t0);
     }
 }

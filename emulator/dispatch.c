@@ -112,10 +112,29 @@ static const char *const *warnings_of(const cql_result_t *res, const char *extra
 }
 
 /* A guard-rail crossed: its warnings (or its refusal) go to the log at warn, as
- * Cassandra logs them, whatever the profile. */
+ * Cassandra logs them, whatever the profile; at most once a second per kind (as
+ * Cassandra's NoSpamLogger), so a bulk load of large batches cannot flood the log. */
 static void log_guardrails(const cql_result_t *res, const base_error_t *err)
 {
+    static int64_t last_us[8];
+    static uint64_t quiet[8];
     const cql_stats_t *st = &res->stats;
+    unsigned kind = 0;
+    while (kind < 7 && !(st->guardrails & (1u << kind))) {
+        kind++;
+    }
+    int64_t now = base_mono_us();
+    if (last_us[kind] != 0 && now - last_us[kind] < 1000000) {
+        quiet[kind]++;
+        return;
+    }
+    last_us[kind] = now;
+    if (quiet[kind] > 0) {
+        emu_log(EMU_LOG_WARN, 0,
+                "guard-rail: %llu more of the next kind in the last second (not logged)",
+                (unsigned long long)quiet[kind]);
+        quiet[kind] = 0;
+    }
     const char *ks = st->keyspace ? st->keyspace : "?", *t = st->table ? st->table : "?";
     for (size_t i = 0; res->warnings != NULL && i < res->n_warnings; i++) {
         emu_log(EMU_LOG_WARN, 0, "guard-rail on %s.%s: %s", ks, t, res->warnings[i]);

@@ -638,6 +638,7 @@ static int start_listening(emu_server_t *s)
     }
     s->listen_fd = -1; /* the listener owns it */
     evconnlistener_set_error_cb(s->listener, on_accept_error);
+    emu_log(EMU_LOG_INFO, 0, "listening on %s (%s)", s->endpoint, s->ssl ? "TLS" : "plaintext");
     return BASE_OK;
 }
 
@@ -824,7 +825,10 @@ int emu_server_run(const emu_config_t *cfg)
         emu_log(EMU_LOG_ERROR, 0, "cannot install signal handlers");
         goto done;
     }
-    emu_log(EMU_LOG_INFO, 0, "listening on %s (%s)", s.endpoint, s.ssl ? "TLS" : "plaintext");
+    /* "listening on" is logged once listen(2) succeeds (start_listening): scripts that
+     * wait for it may connect at once. */
+    emu_log(EMU_LOG_INFO, 0, "bound to %s (%s); accepting once storage is recovered", s.endpoint,
+            s.ssl ? "TLS" : "plaintext");
     s.admin = emu_admin_start(&s);
     if (s.admin == NULL && cfg->admin_port != EMU_ADMIN_OFF) {
         goto done; /* logged: a taken admin port is a start-up error */

@@ -148,6 +148,26 @@ bool emu_shell_reconnect(emu_shell_t *sh, const emu_shell_source_t *src, unsigne
 
 /* ---- CQL -------------------------------------------------------------------------------- */
 
+/* Prints one page of rows (the first even when empty, for its header);
+ * returns its row count. */
+static size_t print_page(emu_shell_t *sh, const wire_reply_t *r, int page, size_t rows_before)
+{
+    emu_shell_rows_t rows;
+    if (page > 0 && r->u.result.n_rows == 0) {
+        return 0;
+    }
+    emu_shell_rows_from_reply(&rows, r, false, &sh->arena);
+    if (page == 0) {
+        fputc('\n', stdout);
+    }
+    emu_shell_print_rows(stdout, &rows, sh->expand, page == 0 || sh->interactive, rows_before);
+    if (sh->interactive && !sh->expand) {
+        fputc('\n', stdout); /* each page is its own table on a terminal */
+    }
+    return rows.n_rows;
+}
+
+
 /* Runs one CQL statement and prints its result pages, errors and charge. */
 void emu_shell_run_cql(emu_shell_t *sh, const emu_shell_source_t *src, unsigned line, const char *q,
                        size_t len)
@@ -205,18 +225,7 @@ void emu_shell_run_cql(emu_shell_t *sh, const emu_shell_source_t *src, unsigned 
         rows_result = true;
         const wire_rows_meta_t *m = &r.u.result.meta;
         has_more = (m->flags & WIRE_ROWS_HAS_MORE_PAGES) && m->paging_state.len >= 0;
-        if (page == 0 || r.u.result.n_rows > 0) {
-            emu_shell_rows_t rows;
-            emu_shell_rows_from_reply(&rows, &r, false, &sh->arena);
-            if (page == 0) {
-                fputc('\n', stdout);
-            }
-            emu_shell_print_rows(stdout, &rows, sh->expand, page == 0 || sh->interactive, n_rows);
-            if (sh->interactive && !sh->expand) {
-                fputc('\n', stdout); /* each page is its own table on a terminal */
-            }
-            n_rows += rows.n_rows;
-        }
+        n_rows += print_page(sh, &r, page, n_rows);
         if (has_more) {
             base_buf_reset(&paging_state);
             base_buf_put(&paging_state, m->paging_state.ptr, (size_t)m->paging_state.len);

@@ -499,6 +499,30 @@ static bool describe_cluster(describe_t *d)
 }
 
 
+/* DESCRIBE KEYSPACE [ks]: the session's keyspace without a name. */
+static bool describe_named_keyspace(describe_t *d, const char *arg)
+{
+    char ks[NAME_MAX_];
+    bool found = false;
+    const char *current = d->sh->keyspace;
+    if (arg == NULL && current[0] == '\0') {
+        snprintf(d->error, sizeof(d->error), "Not in any keyspace.");
+        return false;
+    }
+    if (arg != NULL) {
+        read_ident(arg, ks, sizeof(ks));
+    }
+    const char *name = arg != NULL ? ks : current;
+    if (!describe_keyspace(d, name, &found)) {
+        return false;
+    }
+    if (!found) {
+        snprintf(d->error, sizeof(d->error), "'%s' not found in keyspaces", name);
+    }
+    return found;
+}
+
+
 /* The client-side DESCRIBE of words[1..n); false with d->error when it cannot answer. */
 static bool describe_locally(describe_t *d, char words[][NAME_MAX_], size_t n)
 {
@@ -539,23 +563,8 @@ static bool describe_locally(describe_t *d, char words[][NAME_MAX_], size_t n)
         }
         return true;
     }
-    if ((strcasecmp(what, "keyspace") == 0 && n <= 3)) {
-        char ks[NAME_MAX_];
-        if (arg == NULL && current[0] == '\0') {
-            snprintf(d->error, sizeof(d->error), "Not in any keyspace.");
-            return false;
-        }
-        if (arg != NULL) {
-            read_ident(arg, ks, sizeof(ks));
-        }
-        const char *name = arg != NULL ? ks : current;
-        if (!describe_keyspace(d, name, &found)) {
-            return false;
-        }
-        if (!found) {
-            snprintf(d->error, sizeof(d->error), "'%s' not found in keyspaces", name);
-        }
-        return found;
+    if (strcasecmp(what, "keyspace") == 0 && n <= 3) {
+        return describe_named_keyspace(d, arg);
     }
     bool table = strcasecmp(what, "table") == 0 || strcasecmp(what, "columnfamily") == 0;
     bool type = strcasecmp(what, "type") == 0;

@@ -8,12 +8,15 @@
  *  - The history file is written after every entry, so a killed shell
  *    loses nothing; a missing or unreadable file is an empty history.
  *  - The prompt is copied per read, so a caller may pass a stack buffer.
- *  - SIGINT is caught (without SA_RESTART) only while this object lives,
- *    and the previous disposition comes back with emu_shell_edit_free.
+ *  - Ctrl-C is a key while a line is read (bound to shell-cancel, ISIG off
+ *    in libedit's edit mode), so it cancels exactly the line it was typed
+ *    in; while a statement runs, SIGINT is caught and ignored (SA_RESTART).
+ *    The previous disposition comes back with emu_shell_edit_free.
  */
 #include <errno.h>
 #include <histedit.h>
 #include <signal.h>
+#include <wchar.h>
 
 #include "emulator/shell.h"
 
@@ -25,16 +28,28 @@ struct emu_shell_edit_s {
     History *hist;
     char *history_path; /* NULL: not kept */
     char prompt[PROMPT_MAX];
+    bool cancelled; /* ^C was typed during this read */
     struct sigaction old_int;
 };
 
-static volatile sig_atomic_t interrupted;
 
-
+/* While a statement runs (the terminal is cooked), Ctrl-C must not end the
+ * shell; the server's answer comes in its time. */
 static void on_sigint(int sig)
 {
     (void)sig;
-    interrupted = 1;
+}
+
+
+/* ^C while typing: a key like any other (the line's tty has no ISIG while
+ * libedit reads it), so it is handled in the order it was typed. */
+static unsigned char cancel_line(EditLine *el, int ch)
+{
+    (void)ch;
+    emu_shell_edit_t *e = NULL;
+    el_get(el, EL_CLIENTDATA, &e);
+    e->cancelled = true;
+    return CC_NEWLINE;
 }
 
 
@@ -63,10 +78,15 @@ emu_shell_edit_t *emu_shell_edit_new(const char *prog, const char *history_path)
     el_set(e->el, EL_EDITOR, "emacs");
     el_set(e->el, EL_HIST, history, e->hist);
     el_source(e->el, NULL); /* the user's ~/.editrc, as other editline programs */
+    /* the wide call keeps our static names (the narrow one copies them and leaks) */
+    el_wset(e->el, EL_ADDFN, L"shell-cancel", L"drop the line being typed", cancel_line);
+    el_set(e->el, EL_BIND, "^C", "shell-cancel", NULL);
+    el_set(e->el, EL_SETTY, "-d", "-isig", NULL); /* ^C reaches libedit as a key */
 
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &e->old_int);
     return e;
@@ -80,19 +100,18 @@ const char *emu_shell_edit_read(emu_shell_edit_t *e, const char *prompt, size_t 
     *cancelled = false;
     for (;;) {
         int n = 0;
-        interrupted = 0;
+        e->cancelled = false;
         const char *line = el_gets(e->el, &n);
-        if (interrupted) {
+        if (e->cancelled) {
             /* Ctrl-C: the line typed so far is dropped, as cqlsh does */
             fputc('\n', stdout);
-            el_reset(e->el);
             *cancelled = true;
             *len = 0;
             return "";
         }
         if (line == NULL || n <= 0) {
             if (n < 0 && errno == EINTR) {
-                continue; /* another signal (a resize) */
+                continue; /* a signal (a resize) */
             }
             return NULL;
         }

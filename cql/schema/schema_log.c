@@ -481,7 +481,17 @@ typedef struct catalog_s {
     obj_t *objs;
     size_t n, cap;
     base_arena_t *a;
+    /* A record named something the walk does not know: compaction then keeps the
+     * log as it is rather than guess what depends on what. */
+    bool unsure;
 } catalog_t;
+
+/* o, noting when the object a record names was not found. */
+static long known(catalog_t *c, long o)
+{
+    c->unsure |= o < 0;
+    return o;
+}
 
 static long obj_find(const catalog_t *c, obj_kind_t kind, const char *ks, const char *name)
 {
@@ -532,6 +542,7 @@ static long classify(catalog_t *c, const record_t *r)
     cql_stmt_t *st = NULL;
     base_error_t ignored;
     if (cql__parse(r->text, r->text_len, c->a, &st, &ignored) != BASE_OK) {
+        c->unsure = true;
         return -1;
     }
     const cql_qname_t *q = NULL;
@@ -539,9 +550,10 @@ static long classify(catalog_t *c, const record_t *r)
     case CQL_STMT_CREATE_KEYSPACE:
         return obj_add(c, OBJ_KEYSPACE, st->u.keyspace.name, st->u.keyspace.name, -1);
     case CQL_STMT_ALTER_KEYSPACE:
-        return obj_find(c, OBJ_KEYSPACE, st->u.keyspace.name, st->u.keyspace.name);
+        return known(c, obj_find(c, OBJ_KEYSPACE, st->u.keyspace.name, st->u.keyspace.name));
     case CQL_STMT_DROP_KEYSPACE:
-        return obj_kill(c, obj_find(c, OBJ_KEYSPACE, st->u.drop.name.name, st->u.drop.name.name));
+        return obj_kill(
+            c, known(c, obj_find(c, OBJ_KEYSPACE, st->u.drop.name.name, st->u.drop.name.name)));
     case CQL_STMT_CREATE_TABLE:
         q = &st->u.create_table.table;
         break;
@@ -560,26 +572,27 @@ static long classify(catalog_t *c, const record_t *r)
         q = &st->u.create_type.type;
         break;
     default:
+        c->unsure = true; /* not a statement the log should hold */
         return -1;
     }
     const char *ks = q->keyspace ? q->keyspace : r->ks;
-    long ks_obj = obj_find(c, OBJ_KEYSPACE, ks, ks);
+    long ks_obj = known(c, obj_find(c, OBJ_KEYSPACE, ks, ks));
     long table = obj_find(c, OBJ_TABLE, ks, q->name);
     switch (st->kind) {
     case CQL_STMT_CREATE_TABLE:
         return obj_add(c, OBJ_TABLE, ks, q->name, ks_obj);
     case CQL_STMT_ALTER_TABLE:
-        return table;
+        return known(c, table);
     case CQL_STMT_DROP_TABLE:
-        return obj_kill(c, table);
+        return obj_kill(c, known(c, table));
     case CQL_STMT_CREATE_INDEX: {
         const cql_create_index_t *d = &st->u.create_index;
         const char *name =
             d->name ? d->name : base_arena_sprintf(c->a, "%s_%s_idx", q->name, d->column);
-        return table < 0 ? -1 : obj_add(c, OBJ_INDEX, ks, name, table);
+        return known(c, table) < 0 ? -1 : obj_add(c, OBJ_INDEX, ks, name, table);
     }
     case CQL_STMT_DROP_INDEX:
-        return obj_kill(c, obj_find(c, OBJ_INDEX, ks, q->name));
+        return obj_kill(c, known(c, obj_find(c, OBJ_INDEX, ks, q->name)));
     default: /* types: kept while their keyspace lives */
         return ks_obj;
     }
@@ -664,6 +677,11 @@ static int compact(cql_engine_t *e, base_error_t *err)
         start = off;
     }
     if (rc == BASE_ERROR) {
+        goto done;
+    }
+    rc = BASE_OK;
+    if (cat.unsure) {
+        log->compacted = log->size; /* not again until it doubles */
         goto done;
     }
     kept = live_image(e, &cat, data, spans, n_spans, &out);

@@ -54,7 +54,7 @@ class OpsEmulator(Emulator):
         import threading
         self._reader = threading.Thread(target=self._read_log, daemon=True)
         self._reader.start()
-        m = self.wait_for_log(r"listening on (\S+):(\d+) \((TLS|plaintext)\)", START_TIMEOUT)
+        m = self.wait_for_log(r"(?:bound to|listening on) (\S+):(\d+) \((TLS|plaintext)\)", START_TIMEOUT)
         self.port = int(m.group(2))
         self.admin = self.wait_for_log(ADMIN_RX, START_TIMEOUT).group(1)
         if self.wait_ready:

@@ -189,7 +189,7 @@ class StartUp(unittest.TestCase):
             port = None
             deadline = time.monotonic() + START_TIMEOUT
             while port is None and time.monotonic() < deadline and p.poll() is None:
-                m = re.search(r"listening on \S+:(\d+) ", read(log_path))
+                m = re.search(r"bound to \S+:(\d+) ", read(log_path))
                 port = int(m.group(1)) if m else None
                 time.sleep(0.02)
             self.assertIsNotNone(port, read(log_path))
@@ -201,6 +201,7 @@ class StartUp(unittest.TestCase):
             text = read(log_path)
             self.assertIn("cannot open durable storage", text)
             self.assertNotRegex(text, r"(?m) ready$")
+            self.assertNotIn("listening on", text)
         finally:
             if p.poll() is None:
                 p.kill()

@@ -118,6 +118,29 @@ class NonInteractive(unittest.TestCase):
         # USE, the two SELECTs and the failed one are each charged
         self.assertEqual(len(RU_LINE.findall(r.stdout)), 4, r.stdout)
 
+    def test_source_batches_and_comments_across_lines(self):
+        d = tempfile.mkdtemp(prefix="emu-shell-")
+        self.addCleanup(shutil.rmtree, d, True)
+        inner = os.path.join(d, "inner.cql")
+        with open(inner, "w") as f:
+            f.write("BEGIN UNLOGGED BATCH\n"
+                    "  INSERT INTO shop.items (id, name) VALUES (50, 'kiwi');\n"
+                    "  INSERT INTO shop.items (id, name) VALUES (51, 'fig; dried');\n"
+                    "APPLY BATCH;\n"
+                    "/* a block\n ; comment */ SELECT name FROM shop.items\n"
+                    "  WHERE id IN (50, 51);\n"
+                    "SELECT nope FROM shop.items;\n")
+        outer = os.path.join(d, "outer.cql")
+        with open(outer, "w") as f:
+            f.write("SOURCE '%s'\nSOURCE '%s/missing.cql'\n"
+                    "DELETE FROM shop.items WHERE id IN (50, 51);\n" % (inner, d))
+        r = shell("-f", outer)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("\n name\n------------\n       kiwi\n fig; dried\n\n(2 rows)\n", r.stdout)
+        self.assertIn(inner + ":8:InvalidRequest: Error from server", r.stderr)
+        self.assertIn(outer + ":2:Could not open '%s/missing.cql'" % d, r.stderr)
+        self.assertEqual(len(RU_LINE.findall(r.stdout)), 4, r.stdout)  # batch, 2 SELECTs, DELETE
+
     def test_paging_fetches_every_page_and_charges_them_all(self):
         r = shell("-e", "PAGING 1; SELECT id FROM shop.items")
         self.assertEqual(r.returncode, 0, r.stderr)

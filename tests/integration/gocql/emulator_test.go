@@ -34,7 +34,8 @@ var (
 	session *gocql.Session
 )
 
-// startEmulator runs the binary with --port 0 and waits for its "listening on" line.
+// startEmulator runs the binary with --port 0 and waits for its "listening on" line
+// (logged once the port accepts, after storage is recovered).
 func startEmulator(dataDir string) (*exec.Cmd, int, error) {
 	bin := os.Getenv("EMULATOR_BIN")
 	if bin == "" {

@@ -298,6 +298,33 @@ static void a_batch_torn_by_a_crash_leaves_none_of_its_rows(void **state)
 }
 
 
+/* The sliced CRC-32 equals the bytewise definition at every length and alignment. */
+static void crc32_matches_the_bitwise_definition(void **state)
+{
+    (void)state;
+    assert_int_equal(storage__crc32((const uint8_t *)"123456789", 9), 0xcbf43926u);
+    assert_int_equal(storage__crc32(NULL, 0), 0);
+    uint8_t buf[300];
+    uint32_t x = 12345;
+    for (size_t i = 0; i < sizeof(buf); i++) {
+        x = x * 1103515245u + 12345u;
+        buf[i] = (uint8_t)(x >> 16);
+    }
+    for (size_t off = 0; off < 8; off++) {
+        for (size_t n = 0; off + n <= sizeof(buf); n += 7) {
+            uint32_t c = 0xffffffffu;
+            for (size_t i = 0; i < n; i++) {
+                c ^= buf[off + i];
+                for (int k = 0; k < 8; k++) {
+                    c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
+                }
+            }
+            assert_int_equal(storage__crc32(buf + off, n), c ^ 0xffffffffu);
+        }
+    }
+}
+
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -308,6 +335,7 @@ int main(void)
         T(always_counts_one_fsync_per_record),
         T(a_batch_is_one_record_whole_after_a_crash),
         T(a_batch_torn_by_a_crash_leaves_none_of_its_rows),
+        T(crc32_matches_the_bitwise_definition),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);

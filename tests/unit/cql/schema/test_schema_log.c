@@ -654,6 +654,39 @@ static void a_long_log_is_compacted_at_restore(void **state)
 }
 
 
+/* Quoted, mixed-case names and unqualified names under USE are followed through
+ * compaction like any other. */
+static void compaction_follows_quoted_and_unqualified_names(void **state)
+{
+    fixture_t *f = *state;
+    node_t a, b;
+    assert_int_equal(compacting_start(f, &a, 1024), BASE_OK);
+    ok(f, &a,
+       "CREATE KEYSPACE \"Mixed\" WITH replication = {'class': 'SimpleStrategy', "
+       "'replication_factor': 1}");
+    ok(f, &a, "USE \"Mixed\"");
+    ok(f, &a, "CREATE TABLE \"Kept\" (k int PRIMARY KEY, \"V\" text)");
+    ok(f, &a, "INSERT INTO \"Kept\" (k, \"V\") VALUES (1, 'kept')");
+    char q[128];
+    for (int i = 0; i < 40; i++) {
+        snprintf(q, sizeof(q), "CREATE TABLE \"Gone%d\" (k int PRIMARY KEY)", i);
+        ok(f, &a, q);
+        snprintf(q, sizeof(q), "DROP TABLE \"Mixed\".\"Gone%d\"", i);
+        ok(f, &a, q);
+    }
+    assert_true(count_records(f->path) < 20); /* compacted: not 83 records */
+    storage_db_discard(a.db);
+    assert_int_equal(compacting_start(f, &b, 1024), BASE_OK);
+    assert_same_schema(a.e, b.e);
+    ok(f, &b, "SELECT \"V\" FROM \"Mixed\".\"Kept\" WHERE k = 1");
+    assert_int_equal(f->r.n_rows, 1);
+    cql_session_free(a.s);
+    cql_engine_free(a.e);
+    node_stop(&b);
+    durable_remove(f);
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -672,6 +705,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(memory_engine_logs_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(schema_log_is_compacted_as_it_grows, setup, teardown),
         cmocka_unit_test_setup_teardown(a_long_log_is_compacted_at_restore, setup, teardown),
+        cmocka_unit_test_setup_teardown(compaction_follows_quoted_and_unqualified_names, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
