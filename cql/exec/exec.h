@@ -164,6 +164,8 @@ size_t cql__sel_width(const cql_sel_t *sel);
  * (no partition key restriction) the whole partition key (Cassandra's messages). */
 int cql__sel_check_distinct(cql_ctx_t *c, const cql_table_t *t, const cql_sel_t *sel,
                             bool key_range, base_error_t *err);
+/* True when every selector reads a static column (an index query refuses that). */
+bool cql__sel_only_static(const cql_table_t *t, const cql_sel_t *sel);
 /* Evaluates the element keys of the selectors (m[?], s['a'..'c']) for this execution. */
 int cql__sel_bind(cql_ctx_t *c, cql_sel_t *sel, base_error_t *err);
 /* Calls fn for each bind marker inside the selectors, with the type it binds. */

@@ -764,6 +764,10 @@ static int select_validate(cql_ctx_t *c, const cql_select_t *q, run_t *r, base_e
         cql__sel_bind(c, &r->sel, err) != BASE_OK) {
         return BASE_ERROR;
     }
+    if (r->sel.aggregate && q->per_partition_limit != NULL && q->n_group_by == 0) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "PER PARTITION LIMIT is not allowed with aggregate queries.");
+    }
     if (r->sel.aggregate) {
         r->page_size = INT64_MAX;
         if (cosmos && cql__sel_refuse_cosmos(t, &r->sel, err) != BASE_OK) {
@@ -790,6 +794,11 @@ static int select_plan(cql_ctx_t *c, const cql_select_t *q, run_t *r, resume_t *
         check_order(c, q, t, &r->plan, &r->reverse, err) != BASE_OK ||
         (q->distinct && cql__sel_check_distinct(c, t, &r->sel, r->plan.scan, err) != BASE_OK)) {
         return BASE_ERROR;
+    }
+    if (r->plan.uses_index && cql__sel_only_static(t, &r->sel)) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Queries using 2ndary indexes don't support selecting only static "
+                              "columns");
     }
     const wire_query_params_t *params = c->params;
     r->merge = q->n_order > 0 && r->plan.n_keys > 1 && !r->sel.aggregate;

@@ -778,19 +778,44 @@ size_t cql__sel_width(const cql_sel_t *sel)
 
 /* ---- aggregates ------------------------------------------------------------------------ */
 
+/* The column of the given kind an expression reads, or -1. */
+static int expr_reads(const cql_table_t *t, const expr_t *e, cql_col_kind_t kind)
+{
+    for (; e != NULL; e = e->arg) {
+        if (e->kind == X_COLUMN && t->cols[e->idx].kind == kind) {
+            return e->idx;
+        }
+    }
+    return -1;
+}
+
+
 int cql__sel_refuse_cosmos(const cql_table_t *t, const cql_sel_t *sel, base_error_t *err)
 {
     for (size_t i = 0; sel->aggregate && i < sel->n; i++) {
         const out_col_t *o = &sel->out[i];
-        if (o->kind >= OUT_MIN && o->idx >= 0 && t->cols[o->idx].kind == CQL_COL_CLUSTERING) {
+        int k = o->kind != OUT_VALUE ? expr_reads(t, o->e, CQL_COL_CLUSTERING) : -1;
+        if (k >= 0) {
             return base_error_set(err, WIRE_ERR_INVALID,
                                   "Aggregates on clustering columns are not supported by "
                                   "Azure Cosmos DB for Apache Cassandra (%s)",
-                                  t->cols[o->idx].name);
+                                  t->cols[k].name);
         }
     }
     return BASE_OK;
 }
+
+
+bool cql__sel_only_static(const cql_table_t *t, const cql_sel_t *sel)
+{
+    for (size_t i = 0; i < sel->n; i++) {
+        if (sel->out[i].e == NULL || expr_reads(t, sel->out[i].e, CQL_COL_STATIC) < 0) {
+            return false;
+        }
+    }
+    return sel->n > 0;
+}
+
 
 static double as_double(const wire_type_t *t, wire_value_t v)
 {
