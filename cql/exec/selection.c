@@ -328,6 +328,10 @@ static const char *expr_name(cql_ctx_t *c, const cql_table_t *t, const cql_selec
     case X_CAST:
         return base_arena_sprintf(c->a, "cast(%s as %s)", s->args[0]->text,
                                   cql__type_name(e->type, c->a));
+    case X_FUNCTION:
+    case X_TOJSON: /* native functions are named system.f(args), nested ones too */
+        return base_arena_sprintf(c->a, "system.%s(%s)", s->name,
+                                  e->arg != NULL ? expr_name(c, t, s->args[0], e->arg) : "");
     default:
         return s->text;
     }
@@ -376,7 +380,7 @@ static int compile_aggregate(cql_ctx_t *c, const cql_table_t *t, const cql_selec
                               "type signatures match",
                               s->name);
     }
-    *name = base_arena_sprintf(c->a, "system.%s(%s)", s->name, s->args[0]->text);
+    *name = base_arena_sprintf(c->a, "system.%s(%s)", s->name, expr_name(c, t, s->args[0], o->e));
     return BASE_OK;
 }
 
