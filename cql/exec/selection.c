@@ -50,10 +50,12 @@ typedef enum {
 
 typedef struct cql_out_col_s {
     out_kind_t kind;
-    expr_t *e;               /* NULL for count(*) */
-    int idx;                 /* the column when e is a plain column, else -1 */
-    bool ident;              /* named by an identifier (a column, an alias): JSON quotes it */
-    const wire_type_t *type; /* output type */
+    expr_t *e;                   /* NULL for count(*) */
+    int idx;                     /* the column when e is a plain column, else -1 */
+    bool ident;                  /* named by an identifier (a column, an alias): JSON quotes it */
+    const char *post_fn;         /* f(aggregate): a scalar function of the aggregate's result */
+    const wire_type_t *agg_type; /* the aggregate's own type when post_fn is set */
+    const wire_type_t *type;     /* output type */
     /* aggregate state */
     int64_t count;
     wire_value_t best;
@@ -385,6 +387,26 @@ static int compile_aggregate(cql_ctx_t *c, const cql_table_t *t, const cql_selec
 }
 
 
+/* toUnixTimestamp(max(b)): a native function over an aggregate's result. */
+static int compile_post_aggregate(cql_ctx_t *c, const cql_table_t *t, const cql_selector_t *s,
+                                  out_col_t *o, const char **name, base_error_t *err)
+{
+    const char *agg_name;
+    if (compile_aggregate(c, t, s->args[0], o, &agg_name, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    const wire_type_t *ret;
+    if (cql__function_value_type(s->name, 1, o->type, agg_name, c->a, &ret, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    o->post_fn = s->name;
+    o->agg_type = o->type;
+    o->type = ret;
+    *name = base_arena_sprintf(c->a, "system.%s(%s)", s->name, agg_name);
+    return BASE_OK;
+}
+
+
 static int compile_selector(cql_ctx_t *c, const cql_table_t *t, const cql_selector_t *s,
                             out_col_t *o, const char **name, base_error_t *err)
 {
@@ -395,6 +417,11 @@ static int compile_selector(cql_ctx_t *c, const cql_table_t *t, const cql_select
         *name = "count";
     } else if (s->kind == CQL_SEL_FUNCTION && is_aggregate_name(s->name)) {
         if (compile_aggregate(c, t, s, o, name, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    } else if (s->kind == CQL_SEL_FUNCTION && s->n_args == 1 &&
+               s->args[0]->kind == CQL_SEL_FUNCTION && is_aggregate_name(s->args[0]->name)) {
+        if (compile_post_aggregate(c, t, s, o, name, err) != BASE_OK) {
             return BASE_ERROR;
         }
     } else {
@@ -845,6 +872,13 @@ static bool is_float(const wire_type_t *t)
 }
 
 
+/* The type an aggregate folds (not that of a function applied to its result). */
+static const wire_type_t *value_type(const out_col_t *o)
+{
+    return o->post_fn != NULL ? o->agg_type : o->type;
+}
+
+
 void cql__sel_accumulate(cql_ctx_t *c, const cql_table_t *t, cql_sel_t *sel, const cql_rec_t *rec)
 {
     (void)t;
@@ -862,13 +896,13 @@ void cql__sel_accumulate(cql_ctx_t *c, const cql_table_t *t, cql_sel_t *sel, con
         }
         o->count++;
         if (o->kind == OUT_MIN || o->kind == OUT_MAX) {
-            int cmp = o->count == 1 ? 0 : cql__value_compare(o->type, v, o->best);
+            int cmp = o->count == 1 ? 0 : cql__value_compare(value_type(o), v, o->best);
             if (o->count == 1 || (o->kind == OUT_MIN ? cmp < 0 : cmp > 0)) {
                 o->best = cql__value_blob(c->a, v.ptr, (size_t)v.len);
             }
         } else if (o->kind == OUT_SUM || o->kind == OUT_AVG) {
-            if (is_float(o->type)) {
-                o->dsum += as_double(o->type, v);
+            if (is_float(value_type(o))) {
+                o->dsum += as_double(value_type(o), v);
             } else {
                 o->isum += cql__load_signed(v.ptr, (size_t)v.len); /* exact past 2^53 */
             }
@@ -919,16 +953,19 @@ void cql__sel_aggregate_row(cql_ctx_t *c, cql_sel_t *sel, wire_value_t *out)
             row[i] = o->count ? o->best : null;
             break;
         case OUT_SUM:
-            row[i] = numeric_value(c->a, o->type, o->isum, o->dsum);
+            row[i] = numeric_value(c->a, value_type(o), o->isum, o->dsum);
             break;
         case OUT_AVG:
-            row[i] = o->count == 0 ? numeric_value(c->a, o->type, 0, 0)
-                                   : numeric_value(c->a, o->type, o->isum / o->count,
+            row[i] = o->count == 0 ? numeric_value(c->a, value_type(o), 0, 0)
+                                   : numeric_value(c->a, value_type(o), o->isum / o->count,
                                                    o->dsum / (double)o->count);
             break;
         default:
             row[i] = o->count ? o->best : null;
             break;
+        }
+        if (o->post_fn != NULL) {
+            row[i] = cql__function_apply(o->post_fn, 1, o->agg_type, row[i], c->a);
         }
         o->count = 0, o->isum = 0, o->dsum = 0; /* ready for the next group */
     }
