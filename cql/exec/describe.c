@@ -183,16 +183,42 @@ static void using_(desc_t *d, const cql_using_t *u)
 }
 
 
+/* The type of c[k]'s key (a list index is an int) and of the element it names. */
+static const wire_type_t *element_key_type(const wire_type_t *t)
+{
+    return t->id == WIRE_TYPE_LIST ? cql__native_int() : t->n_sub > 0 ? t->sub[0] : NULL;
+}
+
+
+static const wire_type_t *element_value_type(const wire_type_t *t)
+{
+    return t->id == WIRE_TYPE_MAP ? t->sub[1] : t->id == WIRE_TYPE_LIST ? t->sub[0] : NULL;
+}
+
+
+/* IF c op v, IF c[k] op v, IF c IN (v, ...), IF c IN ? (a list of c's type). */
 static int conditions(desc_t *d, const cql_conditions_t *cond, base_error_t *err)
 {
     for (size_t i = 0; i < cond->n; i++) {
-        const cql_column_t *col = column(d, cond->conds[i].column, err);
+        const cql_condition_t *cd = &cond->conds[i];
+        const cql_column_t *col = column(d, cd->column, err);
         if (col == NULL) {
             return BASE_ERROR;
         }
-        term(d, cond->conds[i].rhs, col->name, col->type);
-        for (size_t k = 0; k < cond->conds[i].n_in; k++) {
-            term(d, cond->conds[i].in_values[k], col->name, col->type);
+        const wire_type_t *type = col->type;
+        const char *name = col->name;
+        if (cd->element != NULL) {
+            term(d, cd->element, base_arena_sprintf(d->c->a, "key(%s)", col->name),
+                 element_key_type(col->type));
+            type = element_value_type(col->type);
+            name = base_arena_sprintf(d->c->a, "value(%s)", col->name);
+        }
+        if (type == NULL) {
+            continue;
+        }
+        term(d, cd->rhs, name, cd->op == CQL_OP_IN ? list_of(d, type) : type);
+        for (size_t k = 0; k < cd->n_in; k++) {
+            term(d, cd->in_values[k], name, type);
         }
     }
     return BASE_OK;
@@ -214,6 +240,15 @@ static int assignments(desc_t *d, const cql_update_t *q, base_error_t *err)
                  map ? type->sub[0] : cql__native_int());
             type = type->n_sub ? type->sub[map ? 1 : 0] : type;
             term(d, as->value, base_arena_sprintf(d->c->a, "value(%s)", col->name), type);
+            continue;
+        }
+        if (as->kind == CQL_ASSIGN_FIELD) {
+            /* u.f = v binds the field's type */
+            for (uint16_t k = 0; type->id == WIRE_TYPE_UDT && k < type->n_sub; k++) {
+                if (strcmp(type->field_names[k], as->field) == 0) {
+                    term(d, as->value, as->field, type->sub[k]);
+                }
+            }
             continue;
         }
         if (as->kind == CQL_ASSIGN_SUB && type->id == WIRE_TYPE_MAP) {
@@ -284,8 +319,9 @@ static int describe_stmt(desc_t *d, const cql_stmt_t *st, base_error_t *err)
             if (col == NULL) {
                 return BASE_ERROR;
             }
-            if (q->targets[i].element != NULL && col->type->n_sub > 0) {
-                term(d, q->targets[i].element, col->name, col->type->sub[0]);
+            if (q->targets[i].element != NULL && cql__type_is_collection(col->type)) {
+                term(d, q->targets[i].element, base_arena_sprintf(d->c->a, "key(%s)", col->name),
+                     element_key_type(col->type));
             }
         }
         using_(d, &q->using_);

@@ -6,6 +6,8 @@
  * Nesting is bounded; the input is untrusted client text.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <strings.h>
 
 #include "cql/value/value_int.h"
 
@@ -17,11 +19,16 @@ typedef struct json_s {
     base_arena_t *a;
     base_error_t *err;
     int depth;
+    const char *text; /* fromJson(): the whole argument, for the decode error */
 } json_t;
 
 
 static int fail(json_t *j, const char *what)
 {
+    if (j->text != NULL) {
+        return base_error_set(j->err, WIRE_ERR_INVALID, "Could not decode JSON string '%s': %s",
+                              j->text, what);
+    }
     return base_error_set(j->err, WIRE_ERR_INVALID, "Could not decode JSON string as a map: %s",
                           what);
 }
@@ -313,6 +320,200 @@ static bool word(json_t *j, const char *w)
 }
 
 
+/* The Java class Jackson gives a JSON value, as Cassandra's messages name it. */
+static const char *java_class(char first, const char *num)
+{
+    if (first == '"') {
+        return "String";
+    }
+    if (first == '[') {
+        return "ArrayList";
+    }
+    if (first == '{') {
+        return "LinkedHashMap";
+    }
+    if (first == 't' || first == 'f') {
+        return "Boolean";
+    }
+    if (strpbrk(num, ".eE") != NULL) {
+        return "Double";
+    }
+    errno = 0;
+    char *end;
+    long long v = strtoll(num, &end, 10);
+    if (errno == ERANGE) {
+        return "BigInteger";
+    }
+    return v >= INT32_MIN && v <= INT32_MAX ? "Integer" : "Long";
+}
+
+
+static bool all_digits(const char *s)
+{
+    s += *s == '-' || *s == '+';
+    return *s != '\0' && strspn(s, "0123456789") == strlen(s);
+}
+
+
+/* What Cassandra's <Type>.fromJSONObject accepts for a native type, with its messages:
+ * first is the JSON value's first character, text its string contents or number text.
+ * Values of the right kind are parsed later by the evaluator, which shares the CQL
+ * literal messages ("Unable to make inet address from 'x'"). */
+static int check_native(json_t *j, const wire_type_t *type, char first, const char *text)
+{
+    const char *cls = java_class(first, text);
+    bool str = first == '"';
+    bool num = strcmp(cls, "Integer") == 0 || strcmp(cls, "Long") == 0 ||
+               strcmp(cls, "BigInteger") == 0 || strcmp(cls, "Double") == 0;
+    bool whole = strcmp(cls, "Integer") == 0 || strcmp(cls, "Long") == 0;
+    base_error_t *err = j->err;
+    switch (type->id) {
+    case WIRE_TYPE_ASCII:
+        return str ? BASE_OK
+                   : base_error_set(err, WIRE_ERR_INVALID, "Expected an ascii string, but got a %s",
+                                    cls);
+    case WIRE_TYPE_VARCHAR:
+        return str ? BASE_OK
+                   : base_error_set(err, WIRE_ERR_INVALID, "Expected a UTF-8 string, but got a %s",
+                                    cls);
+    case WIRE_TYPE_BIGINT:
+    case WIRE_TYPE_COUNTER:
+    case WIRE_TYPE_INT:
+    case WIRE_TYPE_SMALLINT:
+    case WIRE_TYPE_TINYINT: {
+        bool is_int = type->id == WIRE_TYPE_INT;
+        bool is_long = type->id == WIRE_TYPE_BIGINT || type->id == WIRE_TYPE_COUNTER;
+        const char *java = is_long                          ? "long"
+                           : is_int                         ? "int"
+                           : type->id == WIRE_TYPE_SMALLINT ? "short"
+                                                            : "byte";
+        const char *cql = is_long                          ? "a bigint"
+                          : is_int                         ? "an int"
+                          : type->id == WIRE_TYPE_SMALLINT ? "a smallint"
+                                                           : "a tinyint";
+        if (str) {
+            return all_digits(text) ? BASE_OK
+                                    : base_error_set(err, WIRE_ERR_INVALID,
+                                                     "Unable to make %s from '%s'", java, text);
+        }
+        bool fits = is_long ? whole : strcmp(cls, "Integer") == 0;
+        return fits ? BASE_OK
+                    : base_error_set(err, WIRE_ERR_INVALID, "Expected %s value, but got a %s", cql,
+                                     cls);
+    }
+    case WIRE_TYPE_VARINT:
+        if (str) {
+            return all_digits(text) ? BASE_OK
+                                    : base_error_set(err, WIRE_ERR_INVALID,
+                                                     "Unable to make java.math.BigInteger from "
+                                                     "'%s'",
+                                                     text);
+        }
+        return num && strcmp(cls, "Double") != 0
+                   ? BASE_OK
+                   : base_error_set(err, WIRE_ERR_INVALID,
+                                    "Expected an integer value, but got a %s", cls);
+    case WIRE_TYPE_FLOAT:
+    case WIRE_TYPE_DOUBLE: {
+        const char *name = type->id == WIRE_TYPE_FLOAT ? "float" : "double";
+        if (str) {
+            char *end;
+            strtod(text, &end);
+            bool ok = *text != '\0' && *end == '\0';
+            ok |= strcmp(text, "NaN") == 0 || strcmp(text, "Infinity") == 0 ||
+                  strcmp(text, "-Infinity") == 0;
+            return ok ? BASE_OK
+                      : base_error_set(err, WIRE_ERR_INVALID, "Unable to make %s from '%s'", name,
+                                       text);
+        }
+        return num ? BASE_OK
+                   : base_error_set(err, WIRE_ERR_INVALID, "Expected a %s value, but got a %s",
+                                    name, cls);
+    }
+    case WIRE_TYPE_DECIMAL: {
+        char *end;
+        if (str || num) {
+            strtod(text, &end);
+            if (*text != '\0' && *end == '\0') {
+                return BASE_OK;
+            }
+        }
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Value '%s' is not a valid representation of a decimal value",
+                              first == 't'   ? "true"
+                              : first == 'f' ? "false"
+                                             : text);
+    }
+    case WIRE_TYPE_BOOLEAN:
+        if (str) {
+            return strcasecmp(text, "true") == 0 || strcasecmp(text, "false") == 0
+                       ? BASE_OK
+                       : base_error_set(err, WIRE_ERR_INVALID, "Unable to make boolean from '%s'",
+                                        text);
+        }
+        return first == 't' || first == 'f'
+                   ? BASE_OK
+                   : base_error_set(err, WIRE_ERR_INVALID, "Expected a boolean value, but got a %s",
+                                    cls);
+    case WIRE_TYPE_BLOB: {
+        const char *why = NULL;
+        if (!str) {
+            why = "the value is not a string";
+        } else if (strncmp(text, "0x", 2) != 0) {
+            why = base_arena_sprintf(j->a, "String representation of blob is missing 0x prefix: %s",
+                                     text);
+        } else if (strlen(text + 2) % 2 != 0 ||
+                   strspn(text + 2, "0123456789abcdefABCDEF") != strlen(text + 2)) {
+            why = "cannot parse the hex digits";
+        }
+        return why == NULL
+                   ? BASE_OK
+                   : base_error_set(err, WIRE_ERR_INVALID,
+                                    "Value '%s' is not a valid blob representation: %s", text, why);
+    }
+    case WIRE_TYPE_DATE:
+    case WIRE_TYPE_TIME:
+        return str ? BASE_OK
+                   : base_error_set(err, WIRE_ERR_INVALID,
+                                    "Expected a string representation of a %s value, but got a %s",
+                                    type->id == WIRE_TYPE_DATE ? "date" : "time", cls);
+    case WIRE_TYPE_TIMESTAMP:
+        return str || whole ? BASE_OK
+                            : base_error_set(err, WIRE_ERR_INVALID,
+                                             "Expected a long or a datestring representation of a "
+                                             "timestamp value, but got a %s",
+                                             cls);
+    case WIRE_TYPE_UUID:
+    case WIRE_TYPE_TIMEUUID:
+        return str ? BASE_OK
+                   : base_error_set(err, WIRE_ERR_INVALID,
+                                    "Expected a string representation of a %s, but got a %s",
+                                    type->id == WIRE_TYPE_UUID ? "uuid" : "timeuuid", cls);
+    case WIRE_TYPE_INET:
+        return str ? BASE_OK
+                   : base_error_set(err, WIRE_ERR_INVALID,
+                                    "Expected a string representation of an inet value, but got a "
+                                    "%s",
+                                    cls);
+    case WIRE_TYPE_DURATION:
+        return str ? BASE_OK
+                   : base_error_set(err, WIRE_ERR_INVALID,
+                                    "Expected a string representation of a duration, but got a %s",
+                                    cls);
+    default:
+        return BASE_OK;
+    }
+}
+
+
+static bool is_native(const wire_type_t *t)
+{
+    return t != NULL && t->n_sub == 0 && t->id != WIRE_TYPE_UDT && t->id != WIRE_TYPE_TUPLE &&
+           t->id != WIRE_TYPE_LIST && t->id != WIRE_TYPE_SET && t->id != WIRE_TYPE_MAP &&
+           t->id != WIRE_TYPE_CUSTOM;
+}
+
+
 static int value(json_t *j, const wire_type_t *type, cql_term_t **out)
 {
     skip_ws(j);
@@ -324,9 +525,17 @@ static int value(json_t *j, const wire_type_t *type, cql_term_t **out)
     }
     int rc = BASE_OK;
     const char *s;
-    if (*j->p == '"') {
+    char first = *j->p;
+    bool native =
+        is_native(type) && !(first == 'n' && j->end - j->p >= 4 && memcmp(j->p, "null", 4) == 0);
+    if (native && (first == '[' || first == '{')) {
+        rc = check_native(j, type, first, first == '[' ? "[...]" : "{...}");
+    } else if (*j->p == '"') {
         j->p++;
         rc = string(j, &s);
+        if (rc == BASE_OK && native) {
+            rc = check_native(j, type, first, s);
+        }
         if (rc == BASE_OK) {
             *out = string_term(j, s, type);
         }
@@ -336,14 +545,16 @@ static int value(json_t *j, const wire_type_t *type, cql_term_t **out)
     } else if (*j->p == '{') {
         j->p++;
         rc = object(j, type, out);
-    } else if (word(j, "true")) {
-        *out = literal(j, CQL_LIT_BOOLEAN, "true");
-    } else if (word(j, "false")) {
-        *out = literal(j, CQL_LIT_BOOLEAN, "false");
+    } else if (word(j, "true") || word(j, "false")) {
+        rc = native ? check_native(j, type, first, first == 't' ? "true" : "false") : BASE_OK;
+        *out = literal(j, CQL_LIT_BOOLEAN, first == 't' ? "true" : "false");
     } else if (word(j, "null")) {
         *out = literal(j, CQL_LIT_NULL, "null");
     } else {
         rc = number(j, out);
+        if (rc == BASE_OK && native) {
+            rc = check_native(j, type, first, (*out)->text);
+        }
     }
     j->depth--;
     return rc;
@@ -364,7 +575,7 @@ static ssize_t column_index(const cql_json_columns_t *cols, const char *name)
 int cql__json_row(const char *text, size_t len, const cql_json_columns_t *cols, base_arena_t *a,
                   cql_json_row_t *row, base_error_t *err)
 {
-    json_t j = {text, text + len, a, err, 0};
+    json_t j = {text, text + len, a, err, 0, NULL};
     memset(row, 0, sizeof(*row));
     row->terms = base_arena_calloc(a, cols->n + 1, sizeof(*row->terms));
     if (!eat(&j, '{')) {
@@ -408,5 +619,22 @@ int cql__json_row(const char *text, size_t len, const cql_json_columns_t *cols, 
     if (j.p != j.end) {
         return fail(&j, "trailing characters after the object");
     }
+    return BASE_OK;
+}
+
+
+int cql__json_value(const char *text, size_t len, const wire_type_t *type, base_arena_t *a,
+                    const cql_term_t **out, base_error_t *err)
+{
+    json_t j = {text, text + len, a, err, 0, base_arena_strndup(a, text, len)};
+    cql_term_t *term;
+    if (value(&j, type, &term) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    skip_ws(&j);
+    if (j.p != j.end) {
+        return fail(&j, "trailing characters after the value");
+    }
+    *out = term;
     return BASE_OK;
 }

@@ -44,6 +44,7 @@ typedef struct cql_binds_s {
     size_t n;
     const wire_value_t *values;
     const char *const *names; /* bind-marker names of the statement, may be NULL */
+    bool no_json_fn;          /* refuse fromJson() (Cosmos DB: it does not work there) */
 } cql_binds_t;
 
 /*
@@ -171,5 +172,8 @@ typedef struct cql_json_row_s {
  * Cassandra's errors ("JSON values map contains unrecognized column: x"). */
 int cql__json_row(const char *text, size_t len, const cql_json_columns_t *cols, base_arena_t *a,
                   cql_json_row_t *row, base_error_t *err);
+/* Parses one JSON value (fromJson()'s argument) into a term of the given type. */
+int cql__json_value(const char *text, size_t len, const wire_type_t *type, base_arena_t *a,
+                    const cql_term_t **out, base_error_t *err);
 
 #endif
