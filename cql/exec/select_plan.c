@@ -188,8 +188,75 @@ static bool index_serves(const cql_table_t *t, const cql_column_t *col, cql_rel_
 }
 
 
+static const char *op_text(cql_rel_op_t op)
+{
+    static const char *const text[] = {
+        "=", "<", "<=", ">", ">=", "!=", "IN", "CONTAINS", "CONTAINS KEY", "LIKE", "IS NOT"};
+    return (size_t)op < sizeof(text) / sizeof(text[0]) ? text[op] : "?";
+}
+
+
+static bool references_duration(const wire_type_t *t)
+{
+    if (t->id == WIRE_TYPE_DURATION) {
+        return true;
+    }
+    for (size_t i = 0; i < t->n_sub; i++) {
+        if (references_duration(t->sub[i])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+
+/* What a single-column relation may do to its column (SingleColumnRelation): a
+ * non-frozen collection only takes CONTAINS (KEY), a non-frozen UDT nothing, and
+ * nothing that holds a duration takes a slice. */
+static int check_relation(cql_ctx_t *c, const cql_relation_t *r, const cql_column_t *col,
+                          base_error_t *err)
+{
+    const wire_type_t *t = col->type;
+    bool contains = r->op == CQL_OP_CONTAINS || r->op == CQL_OP_CONTAINS_KEY;
+    if (cql__type_is_collection(t) && !t->frozen && !contains && r->op != CQL_OP_IS_NOT_NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Collection column '%s' (%s) cannot be restricted by a '%s' "
+                              "relation",
+                              col->name, cql__type_name(t, c->a), op_text(r->op));
+    }
+    if (t->id == WIRE_TYPE_UDT && !t->frozen) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Non-frozen UDT column '%s' (%s) cannot be restricted by any "
+                              "relation",
+                              col->name, cql__type_name(t, c->a));
+    }
+    bool slice =
+        r->op == CQL_OP_LT || r->op == CQL_OP_LTE || r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
+    if (slice && references_duration(t)) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Slice restrictions are not supported on %s",
+                              cql__type_is_collection(t) ? "collections containing durations"
+                              : t->id == WIRE_TYPE_TUPLE ? "tuples containing durations"
+                              : t->id == WIRE_TYPE_UDT   ? "UDTs containing durations"
+                                                         : "duration columns");
+    }
+    return BASE_OK;
+}
+
+
+/* A filtered value may be neither null nor unset (the row filter's messages). */
+static int filter_value(const cql_column_t *col, wire_value_t v, bool indexed, base_error_t *err)
+{
+    if (v.len == WIRE_VALUE_UNSET || v.len == WIRE_VALUE_NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Unsupported %s value for %scolumn %s",
+                              v.len == WIRE_VALUE_UNSET ? "unset" : "null",
+                              indexed ? "indexed " : "", col->name);
+    }
+    return BASE_OK;
+}
+
+
 static int add_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, const cql_column_t *col,
-                      base_error_t *err)
+                      bool indexed, base_error_t *err)
 {
     cql_filter_t *f = &p->filters[p->n_filters];
     memset(f, 0, sizeof(*f));
@@ -228,7 +295,9 @@ static int add_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, cons
         if (eval_in(c, r, col, &f->in, &f->n_in, err) != BASE_OK) {
             return BASE_ERROR;
         }
-    } else if (eval(c, r->rhs, f->cmp_type, col->name, &f->v, err) != BASE_OK) {
+    } else if (cql__term_eval(r->rhs, f->cmp_type, col->name, &c->binds, c->a, &f->v, err) !=
+                   BASE_OK ||
+               filter_value(col, f->v, indexed, err) != BASE_OK) {
         return BASE_ERROR;
     }
     p->n_filters++;
@@ -248,6 +317,12 @@ static int element_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, 
                               "Map-entry equality predicates on %s are only supported on maps",
                               col->name);
     }
+    if (col->type->frozen) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Map-entry equality predicates on frozen map column %s are not "
+                              "supported",
+                              col->name);
+    }
     cql_filter_t *f = &p->filters[p->n_filters];
     memset(f, 0, sizeof(*f));
     f->idx = (int)(col - p->t->cols);
@@ -262,6 +337,9 @@ static int element_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, 
     if (f->key.len < 0) {
         return base_error_set(err, WIRE_ERR_INVALID, "Invalid null map key for column %s",
                               col->name);
+    }
+    if (filter_value(col, f->v, false, err) != BASE_OK) {
+        return BASE_ERROR;
     }
     p->n_filters++;
     return BASE_OK;
@@ -811,7 +889,7 @@ int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *wh
     bool tok_eq = false, on_token = false;
     /* What Cassandra's StatementRestrictions weighs: whether some restriction has an
      * index to serve it, and how many restrictions end up filtering rows. */
-    bool has_qi = false, ck_qi = false, pk_slice = false;
+    bool has_qi = false, ck_qi = false, pk_slice = false, ck_contains = false;
     size_t n_regular = 0, n_contains = 0;
     const cql_relation_t *tuples[2];
     size_t n_tuples = 0;
@@ -845,6 +923,9 @@ int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *wh
         if (col == NULL) {
             return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", r->columns[0]);
         }
+        if (check_relation(c, r, col, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
         bool key_op = r->op == CQL_OP_EQ || r->op == CQL_OP_IN || r->op == CQL_OP_LT ||
                       r->op == CQL_OP_LTE || r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
         if (col->kind == CQL_COL_PARTITION && key_op) {
@@ -859,15 +940,22 @@ int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *wh
                 return BASE_ERROR;
             }
         } else {
-            if (add_filter(c, p, r, col, err) != BASE_OK) {
+            bool served = index_serves(t, col, r->op, false);
+            ck_contains |= col->kind == CQL_COL_CLUSTERING;
+            if (add_filter(c, p, r, col, served, err) != BASE_OK) {
                 return BASE_ERROR;
             }
-            has_qi |= index_serves(t, col, r->op, false);
+            has_qi |= served;
             n_regular++;
             n_contains += r->op == CQL_OP_CONTAINS || r->op == CQL_OP_CONTAINS_KEY;
         }
     }
     has_qi |= ck_qi;
+    if (ck_contains && !has_qi && !allow_filtering) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Clustering columns can only be restricted with CONTAINS with a "
+                              "secondary index or filtering");
+    }
     if (on_token && pk_slice) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Only EQ and IN relation are supported on the partition key "
