@@ -560,14 +560,44 @@ static int plan_clustering(cql_ctx_t *c, const cql_table_t *t, colr_t *ckr, bool
 }
 
 
-/* The clustering columns of a multi-column relation: a prefix of the clustering key,
- * in order, all in one direction (mixed ASC/DESC tuples are not supported yet). */
-static int tuple_columns(const cql_table_t *t, const cql_relation_t *r, const wire_type_t **types,
-                         base_error_t *err)
+/* A term as the messages show it: literals and markers, tuples of them. */
+static const char *term_shown(cql_ctx_t *c, const cql_term_t *t)
 {
-    if (r->n_columns > t->n_ck) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "Multi-column relations can only be applied to clustering columns");
+    if (t == NULL) {
+        return "?";
+    }
+    if (t->kind == CQL_TERM_BIND) {
+        return t->bind_name ? base_arena_sprintf(c->a, ":%s", t->bind_name) : "?";
+    }
+    if (t->kind == CQL_TERM_TUPLE) {
+        const char *s = "";
+        for (size_t i = 0; i < t->n_items; i++) {
+            s = base_arena_sprintf(c->a, "%s%s%s", s, i ? ", " : "", term_shown(c, t->items[i]));
+        }
+        return base_arena_sprintf(c->a, "(%s)", s);
+    }
+    return t->text ? t->text : "?";
+}
+
+
+static const char *tuple_names(cql_ctx_t *c, const cql_relation_t *r, const char *sep)
+{
+    const char *s = "";
+    for (size_t i = 0; i < r->n_columns; i++) {
+        s = base_arena_sprintf(c->a, "%s%s%s", s, i ? sep : "", r->columns[i]);
+    }
+    return s;
+}
+
+
+/* The clustering columns of a multi-column relation: consecutive clustering columns,
+ * in the key's order, from *start. A slice needs them all in one direction. */
+static int tuple_columns(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r,
+                         const wire_type_t **types, size_t *start, base_error_t *err)
+{
+    if (r->op == CQL_OP_NEQ) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Unsupported \"!=\" relation: (%s) != %s",
+                              tuple_names(c, r, ", "), term_shown(c, r->rhs));
     }
     for (size_t i = 0; i < r->n_columns; i++) {
         const cql_column_t *col = cql__column_find(t, r->columns[i]);
@@ -580,132 +610,318 @@ static int tuple_columns(const cql_table_t *t, const cql_relation_t *r, const wi
                                   "columns but was applied to: %s",
                                   col->name);
         }
-        if (col->position != (int)i) {
+        if (i == 0) {
+            *start = (size_t)col->position;
+        } else if (col->position != (int)(*start + i)) {
             return base_error_set(err, WIRE_ERR_INVALID,
                                   "Clustering columns must appear in the PRIMARY KEY order in "
                                   "multi-column relations");
         }
-        if (col->desc != t->ck[0]->desc) {
+        bool slice = r->op != CQL_OP_EQ && r->op != CQL_OP_IN;
+        if (slice && col->desc != t->ck[*start]->desc) {
             return base_error_set(err, WIRE_ERR_INVALID,
                                   "Multi-column slices over clustering columns of mixed order are "
                                   "not supported by this emulator yet");
         }
         types[i] = col->type;
     }
+    const cql_term_t *const *vals =
+        r->op == CQL_OP_IN ? (const cql_term_t *const *)r->in_values : &r->rhs;
+    size_t n_vals = r->op == CQL_OP_IN ? r->n_in : 1;
+    for (size_t k = 0; k < n_vals; k++) {
+        if (vals[k] != NULL && vals[k]->kind == CQL_TERM_TUPLE &&
+            vals[k]->n_items != r->n_columns) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Expected %zu elements in value tuple, but got %zu: %s",
+                                  r->n_columns, vals[k]->n_items, term_shown(c, vals[k]));
+        }
+    }
     return BASE_OK;
 }
 
 
-/* One tuple value as an encoded clustering prefix. */
-static int tuple_bound(cql_ctx_t *c, const cql_table_t *t, const wire_type_t *tt, size_t n,
-                       wire_value_t v, storage_bound_t *out, bool incl, base_error_t *err)
+/* Evaluates a tuple value of a multi-column relation and splits it into its parts. */
+static int tuple_parts(cql_ctx_t *c, const cql_relation_t *r, const cql_term_t *term,
+                       const wire_type_t *tt, wire_value_t *parts, base_error_t *err)
 {
-    wire_value_t *parts = base_arena_alloc(c->a, (n ? n : 1) * sizeof(*parts));
-    wire_reader_t rd;
+    wire_value_t v;
+    if (cql__term_eval(term, tt, "tuple", &c->binds, c->a, &v, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (v.len == WIRE_VALUE_UNSET) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid unset value for tuple (%s)",
+                              tuple_names(c, r, ","));
+    }
     if (v.len < 0) {
         return base_error_set(err, WIRE_ERR_INVALID,
-                              "Invalid null value in condition for "
-                              "multi-column relation");
+                              "Invalid null value in condition for multi-column relation");
     }
+    wire_reader_t rd;
     wire_reader_init(&rd, v.ptr, (size_t)v.len);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < r->n_columns; i++) {
         parts[i] = wire_read_bytes(&rd);
         if (!wire_reader_ok(&rd) || parts[i].len < 0) {
             return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Invalid null value in condition for column %s", t->ck[i]->name);
+                                  "Invalid null value in condition for column %s", r->columns[i]);
         }
     }
-    (void)tt;
-    base_buf_t b;
-    base_buf_init(&b);
-    cql__ck_encode(&b, t, parts, n);
-    *out = (storage_bound_t){base_arena_memdup(c->a, b.data, b.len), b.len, incl};
-    base_buf_fini(&b);
     return BASE_OK;
 }
 
 
-static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *const *rels,
-                       size_t n_rels, cql_plan_t *p, base_error_t *err)
+/* (c) IN ((x), (y)) and (c) > (x) are c IN (x, y) and c > x: single-column restrictions. */
+static int tuple_single(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r, colr_t *ckr,
+                        base_error_t *err)
 {
-    storage_bound_t lo = {NULL, 0, true}, hi = {NULL, 0, true};
-    bool slice = false;
-    p->ck_restricted = true;
-    for (size_t k = 0; k < n_rels; k++) {
-        const cql_relation_t *r = rels[k];
-        const wire_type_t **types =
-            base_arena_alloc(c->a, (r->n_columns ? r->n_columns : 1) * sizeof(*types));
-        if (tuple_columns(t, r, types, err) != BASE_OK) {
-            return BASE_ERROR;
+    const wire_type_t *types[1];
+    size_t pos;
+    if (tuple_columns(c, t, r, types, &pos, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    const wire_type_t *tt = cql__type_collection(c->a, WIRE_TYPE_TUPLE, true, types, 1);
+    colr_t *cr = &ckr[pos];
+    const char *name = t->ck[pos]->name;
+    if (r->op == CQL_OP_IN) {
+        if (cr->has_eq || cr->lo_set || cr->hi_set) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "%s cannot be restricted by more than one relation if it "
+                                  "includes a IN",
+                                  name);
         }
-        const wire_type_t *tt =
-            cql__type_collection(c->a, WIRE_TYPE_TUPLE, true, types, r->n_columns);
-        if (r->op == CQL_OP_EQ || r->op == CQL_OP_IN) {
-            if (n_rels > 1) {
-                return base_error_set(err, WIRE_ERR_INVALID,
-                                      "An equality or IN multi-column relation cannot be "
-                                      "combined with another on the clustering columns");
-            }
-            size_t n = 1;
-            wire_value_t *vals = base_arena_alloc(c->a, sizeof(*vals));
-            if (r->op == CQL_OP_IN && r->rhs != NULL) {
-                const wire_type_t *lt = cql__type_collection(c->a, WIRE_TYPE_LIST, true, &tt, 1);
-                wire_value_t list;
-                if (eval(c, r->rhs, lt, "tuple", &list, err) != BASE_OK) {
-                    return BASE_ERROR;
-                }
-                ssize_t m = list.len < 0 ? -1 : cql__collection_split(lt, list, c->a, &vals, NULL);
-                if (m < 0) {
-                    return base_error_set(err, WIRE_ERR_INVALID, "Invalid list value for IN");
-                }
-                n = (size_t)m;
-            } else if (r->op == CQL_OP_IN) {
-                n = r->n_in;
-                vals = base_arena_alloc(c->a, (n + 1) * sizeof(*vals));
-                for (size_t i = 0; i < n; i++) {
-                    if (eval(c, r->in_values[i], tt, "tuple", &vals[i], err) != BASE_OK) {
-                        return BASE_ERROR;
-                    }
-                }
-            } else if (eval(c, r->rhs, tt, "tuple", &vals[0], err) != BASE_OK) {
+        cr->has_eq = cr->is_in = true;
+        cr->n_eq = r->n_in;
+        cr->eq = base_arena_alloc(c->a, (r->n_in + 1) * sizeof(*cr->eq));
+        for (size_t i = 0; i < r->n_in; i++) {
+            if (tuple_parts(c, r, r->in_values[i], tt, &cr->eq[i], err) != BASE_OK) {
                 return BASE_ERROR;
             }
-            p->n_slices = n;
-            p->slices = base_arena_alloc(c->a, (n + 1) * sizeof(*p->slices));
-            for (size_t i = 0; i < n; i++) {
-                storage_bound_t b;
-                if (tuple_bound(c, t, tt, r->n_columns, vals[i], &b, true, err) != BASE_OK) {
-                    return BASE_ERROR;
-                }
-                p->slices[i].start = p->slices[i].end = b;
-            }
-            p->point = r->n_columns == t->n_ck && n == 1;
-            return BASE_OK;
         }
-        wire_value_t v;
-        if (eval(c, r->rhs, tt, "tuple", &v, err) != BASE_OK) {
+        return BASE_OK;
+    }
+    bool lower = r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
+    if (cr->has_eq) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Column \"%s\" cannot be restricted by both an equality and an "
+                              "inequality relation",
+                              name);
+    }
+    if (lower ? cr->lo_set : cr->hi_set) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "More than one restriction was found for the %s bound on %s",
+                              lower ? "start" : "end", name);
+    }
+    wire_value_t v;
+    if (tuple_parts(c, r, r->rhs, tt, &v, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    bool incl = r->op == CQL_OP_GTE || r->op == CQL_OP_LTE;
+    if (lower) {
+        cr->lo_set = true, cr->lo_incl = incl, cr->lo = v;
+    } else {
+        cr->hi_set = true, cr->hi_incl = incl, cr->hi = v;
+    }
+    return BASE_OK;
+}
+
+
+/* (c, d) = (x, y) is c = x AND d = y: it joins the single-column restrictions. */
+static int tuple_eq(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r, colr_t *ckr,
+                    base_error_t *err)
+{
+    const wire_type_t **types = base_arena_alloc(c->a, r->n_columns * sizeof(*types));
+    size_t start;
+    if (tuple_columns(c, t, r, types, &start, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    const wire_type_t *tt = cql__type_collection(c->a, WIRE_TYPE_TUPLE, true, types, r->n_columns);
+    wire_value_t *parts = base_arena_alloc(c->a, r->n_columns * sizeof(*parts));
+    if (tuple_parts(c, r, r->rhs, tt, parts, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    for (size_t i = 0; i < r->n_columns; i++) {
+        colr_t *cr = &ckr[start + i];
+        if (cr->has_eq || cr->lo_set || cr->hi_set) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "%s cannot be restricted by more than one relation if it "
+                                  "includes an Equal",
+                                  t->ck[start + i]->name);
+        }
+        cr->has_eq = true;
+        cr->n_eq = 1;
+        cr->eq = base_arena_memdup(c->a, &parts[i], sizeof(parts[i]));
+    }
+    return BASE_OK;
+}
+
+
+/* Multi-column IN and slices: after an EQ/IN prefix of single-column restrictions, one
+ * IN or up to two bounds over the same columns; each prefix value gets the tuple's
+ * slices. */
+static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *const *rels,
+                       size_t n_rels, colr_t *ckr, size_t *n_restricted, cql_plan_t *p,
+                       base_error_t *err)
+{
+    size_t start = 0, width = 0;
+    const cql_relation_t *in = NULL, *lo_r = NULL, *hi_r = NULL;
+    for (size_t k = 0; k < n_rels; k++) {
+        const cql_relation_t *r = rels[k];
+        const wire_type_t **types = base_arena_alloc(c->a, r->n_columns * sizeof(*types));
+        size_t s0;
+        if (tuple_columns(c, t, r, types, &s0, err) != BASE_OK) {
             return BASE_ERROR;
         }
+        if (k > 0 && s0 != start) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Mixing single column relations and multi column relations on "
+                                  "clustering columns is not allowed");
+        }
+        start = s0;
+        width = r->n_columns > width ? r->n_columns : width;
+        if (r->op == CQL_OP_IN) {
+            in = r;
+            continue;
+        }
         bool lower = r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
-        bool incl = r->op == CQL_OP_GTE || r->op == CQL_OP_LTE;
+        if (lower ? lo_r != NULL : hi_r != NULL) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "More than one restriction was found for the %s bound on %s",
+                                  lower ? "start" : "end", tuple_names(c, r, ", "));
+        }
         if (r->op != CQL_OP_GT && r->op != CQL_OP_GTE && r->op != CQL_OP_LT &&
             r->op != CQL_OP_LTE) {
             return base_error_set(err, WIRE_ERR_INVALID,
                                   "Unsupported operator in a multi-column relation");
         }
-        if (tuple_bound(c, t, tt, r->n_columns, v, lower ? &lo : &hi, incl, err) != BASE_OK) {
+        *(lower ? &lo_r : &hi_r) = r;
+    }
+    if (in != NULL && n_rels > 1) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "An equality or IN multi-column relation cannot be combined with "
+                              "another on the clustering columns");
+    }
+    for (size_t i = 0; i < t->n_ck; i++) {
+        bool set = ckr[i].has_eq || ckr[i].lo_set || ckr[i].hi_set;
+        if (i < start && !ckr[i].has_eq) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  set ? "Clustering column \"%s\" cannot be restricted (preceding "
+                                        "column \"%s\" is restricted by a non-EQ relation)"
+                                      : "PRIMARY KEY column \"%s\" cannot be restricted as "
+                                        "preceding column \"%s\" is not restricted",
+                                  t->ck[start]->name, t->ck[i]->name);
+        }
+        /* after a multi-column IN, EQ/IN restrictions may go on (b, c) IN (...) AND d = ? */
+        bool suffix = in != NULL && i >= start + width && ckr[i].has_eq &&
+                      (i == start + width || ckr[i - 1].has_eq);
+        if (i >= start && set && !suffix) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Mixing single column relations and multi column relations on "
+                                  "clustering columns is not allowed");
+        }
+    }
+    size_t n_suffix_cols = 0;
+    while (in != NULL && start + width + n_suffix_cols < t->n_ck &&
+           ckr[start + width + n_suffix_cols].has_eq) {
+        n_suffix_cols++;
+    }
+    colr_t *suffix = &ckr[start + width];
+    size_t n_suffix = combos(suffix, n_suffix_cols);
+    *n_restricted = start + width + n_suffix_cols;
+    p->ck_restricted = true;
+    size_t n_prefix = combos(ckr, start);
+    if (n_prefix > MAX_KEYS) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Clustering key cartesian product is too large");
+    }
+    wire_value_t *vals = base_arena_calloc(c->a, t->n_ck + 1, sizeof(*vals));
+    /* the bounds of one prefix: the prefix and the tuple's values, encoded */
+    const cql_relation_t *bounds[2] = {lo_r, hi_r};
+    size_t n_tuple_vals = in != NULL ? (in->rhs != NULL ? 0 : in->n_in) : 1;
+    wire_value_t *in_vals = NULL;
+    const wire_type_t **types = base_arena_alloc(c->a, width * sizeof(*types));
+    for (size_t i = 0; i < width; i++) {
+        types[i] = t->ck[start + i]->type;
+    }
+    if (in != NULL && in->rhs != NULL) {
+        const wire_type_t *tt = cql__type_collection(c->a, WIRE_TYPE_TUPLE, true, types, width);
+        const wire_type_t *lt = cql__type_collection(c->a, WIRE_TYPE_LIST, true, &tt, 1);
+        wire_value_t list;
+        if (cql__term_eval(in->rhs, lt, "tuple", &c->binds, c->a, &list, err) != BASE_OK) {
             return BASE_ERROR;
         }
-        slice = true;
+        if (list.len == WIRE_VALUE_UNSET) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Invalid unset value for in(%s)",
+                                  tuple_names(c, in, ","));
+        }
+        ssize_t m = list.len < 0 ? -1 : cql__collection_split(lt, list, c->a, &in_vals, NULL);
+        if (m < 0) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Invalid list value for IN");
+        }
+        n_tuple_vals = (size_t)m;
     }
-    if (slice) {
-        /* a DESC clustering key stores larger tuples first */
-        p->n_slices = 1;
-        p->slices = base_arena_alloc(c->a, sizeof(*p->slices));
-        p->slices[0].start = t->ck[0]->desc ? hi : lo;
-        p->slices[0].end = t->ck[0]->desc ? lo : hi;
+    size_t n_per_prefix = n_tuple_vals * n_suffix;
+    size_t n_slices = n_prefix * n_per_prefix;
+    if (n_suffix > MAX_KEYS || n_tuple_vals > MAX_KEYS || n_slices > MAX_KEYS) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Clustering key cartesian product is too large");
     }
-    return BASE_OK;
+    p->n_slices = n_slices;
+    p->slices = base_arena_alloc(c->a, (n_slices + 1) * sizeof(*p->slices));
+    base_buf_t b;
+    base_buf_init(&b);
+    int rc = BASE_OK;
+    for (size_t k = 0; k < n_prefix && rc == BASE_OK; k++) {
+        combo_values(ckr, start, k, vals);
+        for (size_t kv = 0; kv < n_per_prefix && rc == BASE_OK; kv++) {
+            size_t v = kv / n_suffix;
+            cql_slice_t *sl = &p->slices[k * n_per_prefix + kv];
+            storage_bound_t bd[2];
+            for (int side = 0; side < 2 && rc == BASE_OK; side++) {
+                const cql_relation_t *r = in != NULL ? in : bounds[side];
+                base_buf_reset(&b);
+                size_t n = start;
+                bool incl = true;
+                if (r != NULL) {
+                    const wire_type_t *tt =
+                        cql__type_collection(c->a, WIRE_TYPE_TUPLE, true, types, r->n_columns);
+                    if (in_vals != NULL) {
+                        wire_reader_t rd;
+                        wire_reader_init(&rd, in_vals[v].ptr,
+                                         in_vals[v].len > 0 ? (size_t)in_vals[v].len : 0);
+                        for (size_t i = 0; i < r->n_columns; i++) {
+                            vals[start + i] = wire_read_bytes(&rd);
+                        }
+                        if (!wire_reader_ok(&rd)) {
+                            rc = base_error_set(err, WIRE_ERR_INVALID, "Invalid tuple value");
+                        }
+                    } else {
+                        rc = tuple_parts(c, r, in != NULL ? r->in_values[v] : r->rhs, tt,
+                                         vals + start, err);
+                    }
+                    n = start + r->n_columns;
+                    incl = r->op == CQL_OP_IN || r->op == CQL_OP_GTE || r->op == CQL_OP_LTE;
+                    if (in != NULL && n_suffix_cols > 0) {
+                        combo_values(suffix, n_suffix_cols, kv % n_suffix, vals + n);
+                        n += n_suffix_cols;
+                    }
+                }
+                if (rc != BASE_OK) {
+                    break;
+                }
+                cql__ck_encode(&b, t, vals, n);
+                bd[side] = (storage_bound_t){base_arena_memdup(c->a, b.data, b.len), b.len, incl};
+            }
+            if (rc != BASE_OK) {
+                break;
+            }
+            /* a DESC clustering column stores larger tuples first */
+            bool desc = t->ck[start]->desc;
+            sl->start = desc && in == NULL ? bd[1] : bd[0];
+            sl->end = desc && in == NULL ? bd[0] : bd[1];
+        }
+    }
+    base_buf_fini(&b);
+    p->point = in != NULL && start + width + n_suffix_cols == t->n_ck && n_slices == 1;
+    return rc;
 }
 
 
@@ -893,6 +1109,12 @@ int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *wh
     size_t n_regular = 0, n_contains = 0;
     const cql_relation_t *tuples[2];
     size_t n_tuples = 0;
+    /* a one-column tuple slice bounds a wider one: (b, c) > (1, 2) AND (b) < (3) */
+    bool wide_slices = false;
+    for (size_t i = 0; i < n_where; i++) {
+        wide_slices |= where[i].lhs == CQL_LHS_TUPLE && where[i].n_columns > 1 &&
+                       where[i].op != CQL_OP_EQ && where[i].op != CQL_OP_IN;
+    }
     for (size_t i = 0; i < n_where; i++) {
         const cql_relation_t *r = &where[i];
         if (r->lhs == CQL_LHS_TOKEN) {
@@ -903,6 +1125,22 @@ int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *wh
             continue;
         }
         if (r->lhs == CQL_LHS_TUPLE) {
+            bool slice_op = r->op == CQL_OP_GT || r->op == CQL_OP_GTE || r->op == CQL_OP_LT ||
+                            r->op == CQL_OP_LTE;
+            /* (c) IN ? stays a tuple IN: its list holds tuples */
+            if (r->n_columns == 1 &&
+                ((r->op == CQL_OP_IN && r->rhs == NULL) || (slice_op && !wide_slices))) {
+                if (tuple_single(c, t, r, ckr, err) != BASE_OK) {
+                    return BASE_ERROR;
+                }
+                continue;
+            }
+            if (r->op == CQL_OP_EQ) {
+                if (tuple_eq(c, t, r, ckr, err) != BASE_OK) {
+                    return BASE_ERROR;
+                }
+                continue;
+            }
             if (n_tuples == 2) {
                 return base_error_set(err, WIRE_ERR_INVALID,
                                       "More than one restriction was found for the start or end "
@@ -978,19 +1216,11 @@ int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *wh
         ck_empty_in |= ckr[i].has_eq && ckr[i].n_eq == 0;
     }
     if (n_tuples > 0) {
-        for (size_t i = 0; i < t->n_ck; i++) {
-            if (ckr[i].has_eq || ckr[i].lo_set || ckr[i].hi_set) {
-                return base_error_set(err, WIRE_ERR_INVALID,
-                                      "Mixing single column relations and multi column relations "
-                                      "on clustering columns is not allowed");
-            }
-        }
-        if (plan_tuples(c, t, tuples, n_tuples, p, err) != BASE_OK) {
+        if (plan_tuples(c, t, tuples, n_tuples, ckr, &n_ck_restricted, p, err) != BASE_OK) {
             return BASE_ERROR;
         }
         ck_filtering = false;
-        n_ck_restricted = 1;
-        ck_empty_in |= p->n_slices == 0 && tuples[0]->op == CQL_OP_IN;
+        ck_empty_in |= p->n_slices == 0;
     } else if (plan_clustering(c, t, ckr, allow_filtering || has_qi, &ck_filtering,
                                &n_ck_restricted, p, err) != BASE_OK) {
         return BASE_ERROR;
