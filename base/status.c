@@ -19,7 +19,8 @@ const char *base_strerror(int status)
 }
 
 
-int base_error_set(base_error_t *err, int code, const char *fmt, ...)
+/* (the name in parentheses: not the analyzer-only macro of base.h) */
+int(base_error_set)(base_error_t *err, int code, const char *fmt, ...)
 {
     if (err != NULL) {
         va_list ap;

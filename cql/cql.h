@@ -25,6 +25,33 @@ typedef enum {
     CQL_PROFILE_CASSANDRA = 1, /* Apache Cassandra 3.11/4.0 */
 } cql_profile_t;
 
+/*
+ * Guard-rails, with cassandra.yaml's names and defaults. Under the cassandra
+ * profile they behave as Cassandra's (warnings, "Batch too large", the
+ * tombstone Read_failure); under cosmos, whose service keeps no tombstones and
+ * has no batch thresholds, every one is an advisory warning only (and the
+ * service's own limits, 2 MB per request and per item, are still refused).
+ */
+typedef struct cql_guardrails_s {
+    size_t batch_size_warn_kb;             /* batch_size_warn_threshold_in_kb: 5 */
+    size_t batch_size_fail_kb;             /* batch_size_fail_threshold_in_kb: 50 */
+    size_t unlogged_batch_partitions_warn; /* unlogged_batch_across_partitions_warn_threshold: 10 */
+    size_t tombstone_warn;                 /* tombstone_warn_threshold: 1000 */
+    size_t tombstone_failure;              /* tombstone_failure_threshold: 100000 */
+    size_t large_partition_mb; /* compaction_large_partition_warning_threshold_mb: 100 */
+} cql_guardrails_t;
+
+/* Which guard-rails a statement crossed (cql_stats_t.guardrails), in the order of
+ * ru_meter's ru_guard_t. */
+enum {
+    CQL_GUARD_BATCH_SIZE_WARN = 1u << 0,
+    CQL_GUARD_BATCH_SIZE_FAIL = 1u << 1,
+    CQL_GUARD_UNLOGGED_PARTITIONS = 1u << 2,
+    CQL_GUARD_TOMBSTONE_WARN = 1u << 3,
+    CQL_GUARD_TOMBSTONE_FAIL = 1u << 4,
+    CQL_GUARD_LARGE_PARTITION = 1u << 5,
+};
+
 typedef struct cql_config_s {
     cql_profile_t profile;
     const char *cluster_name; /* system.local.cluster_name */
@@ -36,6 +63,7 @@ typedef struct cql_config_s {
     uint8_t rpc_address_len;     /* 4 or 16 */
     int32_t rpc_port;
     const char *host_id; /* uuid text; generated when NULL */
+    cql_guardrails_t guardrails;
 } cql_config_t;
 
 /* Fills a config with the defaults above. */
@@ -73,6 +101,12 @@ const char *cql_session_keyspace(const cql_session_t *s); /* NULL when none */
 int cql_engine_restore(cql_engine_t *e, const char *schema_log_path, base_error_t *err);
 /* STORAGE_SYNC_ALWAYS fsyncs every schema log record; set before restoring. */
 void cql_engine_set_schema_sync(cql_engine_t *e, storage_sync_t sync);
+/* The schema log is compacted (rewritten with only the records the current catalog
+ * needs: temp file, fsync, rename, directory fsync) at restore when it is past
+ * min_bytes, and after an append once it has doubled since the last compaction and
+ * is past min_bytes. 0: the default; set before restoring. */
+#define CQL_SCHEMA_LOG_COMPACT_MIN (64u * 1024)
+void cql_engine_set_schema_log_compaction(cql_engine_t *e, size_t min_bytes);
 
 /* ---- operation statistics (what ru_meter prices) ------------------------- */
 
@@ -117,6 +151,9 @@ typedef struct cql_stats_s {
     uint32_t partition;
     bool has_table_bytes; /* a write: the table's stored size after it */
     uint64_t table_bytes;
+    unsigned guardrails;           /* CQL_GUARD_* crossed */
+    size_t large_partition_bytes;  /* CQL_GUARD_LARGE_PARTITION: the partition's size */
+    int64_t large_partition_token; /* and its token */
 } cql_stats_t;
 
 /* ---- hooks: admission control and throughput, for the RU meter above ------------------ */
@@ -206,5 +243,23 @@ int cql_execute(cql_engine_t *e, cql_session_t *s, wire_value_t id,
                 base_error_t *err);
 int cql_batch(cql_engine_t *e, cql_session_t *s, const wire_batch_t *batch, base_arena_t *a,
               cql_result_t *out, base_error_t *err);
+
+/* ---- values as text (value/format.c) ---------------------------------------------------- */
+
+typedef enum {
+    CQL_FORMAT_LITERAL = 0, /* a CQL literal: 'it''s', 0x0102, '2024-01-01 10:00:00.000000+0000' */
+    CQL_FORMAT_DISPLAY = 1, /* a cell as cqlsh shows it: top-level text, timestamps, dates, times
+                               and inets unquoted (text with control characters escaped);
+                               elements of collections, tuples and user types stay literals */
+} cql_format_t;
+
+/*
+ * The value v of type t as text, for clients (the shell) and messages. t may
+ * come from a server's result metadata (wire_reply_decode) and v from its
+ * rows: bytes that do not fit the type print as 0x hex, never read out of
+ * bounds. null prints as null. The string comes from the arena.
+ */
+const char *cql_value_format(const wire_type_t *t, wire_value_t v, cql_format_t how,
+                             base_arena_t *a);
 
 #endif

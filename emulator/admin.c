@@ -281,6 +281,8 @@ static void serve_metrics(emu_admin_t *a, struct evhttp_request *req)
         .connections_accepted = s != NULL ? s->next_conn_id : 0,
         .durable = s != NULL && s->cfg->durable,
         .commitlog_bytes = ready && s != NULL && s->db != NULL ? storage_db_log_bytes(s->db) : 0,
+        .commitlog_syncs = ready && s != NULL && s->db != NULL ? storage_db_syncs(s->db) : 0,
+        .acks_waiting = s != NULL ? s->acks_waiting : 0,
     };
     if (ready) {
         ru_meter_snapshot(emu_metering_meter(a->metering), emu_metering_now_us(), &snap);
@@ -502,7 +504,10 @@ emu_admin_t *emu_admin_start(emu_server_t *s)
     emu_admin_t *a = emu_admin_new(s->base, cfg->admin_bind, cfg->admin_port, &info, s->metering,
                                    msg, sizeof(msg));
     if (a == NULL) {
-        emu_log(EMU_LOG_WARN, 0, "admin endpoint off: %s (--admin-port)", msg);
+        emu_log(EMU_LOG_ERROR, 0,
+                "cannot start the admin endpoint: %s (--admin-port 0 picks a free port, "
+                "--admin-port off runs without it)",
+                msg);
         return NULL;
     }
     a->health = EMU_HEALTH_STARTING;

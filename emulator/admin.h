@@ -61,8 +61,9 @@ void emu_admin_free(emu_admin_t *a); /* accepts NULL */
 /* The server's call, once its CQL listener is bound (not yet accepting):
  * starts the endpoint cfg asks for (--admin-port, --admin-bind) in state
  * STARTING, reads the CA it serves on /cert, and logs where it listens.
- * The server must outlive it. NULL when it is off or cannot bind (logged
- * as a warning: the emulator still serves CQL). */
+ * The server must outlive it. NULL when it is off (--admin-port off) or
+ * cannot bind; the latter is logged as an error and the server does not
+ * start: a pipeline polling a taken port would talk to someone else. */
 emu_admin_t *emu_admin_start(struct emu_server_s *s);
 
 /* The server moves the state along (NULL a: no endpoint, nothing to do). */

@@ -43,6 +43,12 @@ typedef enum {
     OPT_REGION,
     OPT_PROFILE,
     OPT_MAX_FRAME_MB,
+    OPT_MAX_CONNECTIONS,
+    OPT_HANDSHAKE_TIMEOUT_MS,
+    OPT_FRAME_TIMEOUT_MS,
+    OPT_IDLE_TIMEOUT_MS,
+    OPT_MAX_CONN_OUTPUT_MB,
+    OPT_MAX_INFLIGHT_MB,
     OPT_LOG_LEVEL,
     OPT_RATE_LIMITING,
     OPT_CONSISTENCY,
@@ -57,6 +63,14 @@ typedef enum {
     OPT_ADMIN_BIND,
     OPT_STORAGE,
     OPT_FSYNC,
+    OPT_FSYNC_INTERVAL_MS,
+    /* guard-rails: cassandra.yaml's names */
+    OPT_BATCH_WARN_KB,
+    OPT_BATCH_FAIL_KB,
+    OPT_UNLOGGED_PARTITIONS,
+    OPT_TOMBSTONE_WARN,
+    OPT_TOMBSTONE_FAIL,
+    OPT_LARGE_PARTITION_MB,
     /* operations: logging and the configuration file */
     OPT_LOG_FORMAT,
     OPT_LOG_FILE,
@@ -92,7 +106,20 @@ static const option_t options[] = {
      "data-center name drivers see (default \"" EMU_DEFAULT_REGION "\")"},
     {"--profile", OPT_PROFILE, "P", "COSMOS_EMULATOR_PROFILE",
      "cosmos (default) or cassandra: whose behaviour and messages to mimic"},
-    {"--max-frame-mb", OPT_MAX_FRAME_MB, "N", NULL, "largest accepted frame body (default 256)"},
+    {"--max-frame-mb", OPT_MAX_FRAME_MB, "N", NULL, "largest accepted frame body (default 16)"},
+    {"--max-conn-output-mb", OPT_MAX_CONN_OUTPUT_MB, "N", NULL,
+     "answers queued for a connection before its requests stop being read (default 8)"},
+    {"--max-inflight-mb", OPT_MAX_INFLIGHT_MB, "N", NULL,
+     "request bytes received and not yet answered, all connections; past it Overloaded "
+     "(default 256)"},
+    {"--max-connections", OPT_MAX_CONNECTIONS, "N", "COSMOS_EMULATOR_MAX_CONNECTIONS",
+     "open client connections at most; past it a new one is closed at once (default 10000)"},
+    {"--handshake-timeout-ms", OPT_HANDSHAKE_TIMEOUT_MS, "N", NULL,
+     "a connection not through TLS, STARTUP and AUTH within this is closed (default 10000)"},
+    {"--frame-timeout-ms", OPT_FRAME_TIMEOUT_MS, "N", NULL,
+     "a frame begun but not complete within this closes its connection (default 10000)"},
+    {"--idle-timeout-ms", OPT_IDLE_TIMEOUT_MS, "N", NULL,
+     "close a ready connection idle this long (default 0: never, as Cassandra)"},
     {"--log-level", OPT_LOG_LEVEL, "L", NULL, "error, warn, info (default) or debug"},
     {"--rate-limiting", OPT_RATE_LIMITING, "on|off", "COSMOS_EMULATOR_RATE_LIMITING",
      "throttle requests over a table's RU/s with 0x1001 (default off: warn only)"},
@@ -123,9 +150,28 @@ static const option_t options[] = {
     {"--storage", OPT_STORAGE, "memory|durable", "COSMOS_EMULATOR_STORAGE",
      "memory (default: nothing survives a restart) or durable (data and schema kept in "
      "<data-dir>/data)"},
-    {"--fsync", OPT_FSYNC, "always|never", "COSMOS_EMULATOR_FSYNC",
-     "durable storage: never (default; survives a killed process) or always (fsync every "
-     "write; survives a power loss, slower)"},
+    {"--fsync", OPT_FSYNC, "never|always|periodic", "COSMOS_EMULATOR_FSYNC",
+     "durable storage: never (default; survives a killed process), always (a write is "
+     "acknowledged once an fdatasync covers it, one fdatasync for every write that arrived "
+     "meanwhile: survives a power loss) or periodic (fdatasync every --fsync-interval-ms: a "
+     "power loss may cost that much of the last writes)"},
+    {"--fsync-interval-ms", OPT_FSYNC_INTERVAL_MS, "N", "COSMOS_EMULATOR_FSYNC_INTERVAL_MS",
+     "with --fsync periodic: ms between fdatasyncs (default 10000, Cassandra's "
+     "commitlog_sync_period)"},
+    /* guard-rails: cassandra.yaml's names and defaults */
+    {"--batch-size-warn-threshold-in-kb", OPT_BATCH_WARN_KB, "N", NULL,
+     "warn on a multi-partition batch past N KiB (default 5; under cosmos every guard-rail "
+     "is an advisory warning)"},
+    {"--batch-size-fail-threshold-in-kb", OPT_BATCH_FAIL_KB, "N", NULL,
+     "refuse a multi-partition batch past N KiB under cassandra (default 50)"},
+    {"--unlogged-batch-across-partitions-warn-threshold", OPT_UNLOGGED_PARTITIONS, "N", NULL,
+     "warn on an unlogged batch over more than N partitions (default 10)"},
+    {"--tombstone-warn-threshold", OPT_TOMBSTONE_WARN, "N", NULL,
+     "warn on a read passing over more than N tombstones (default 1000)"},
+    {"--tombstone-failure-threshold", OPT_TOMBSTONE_FAIL, "N", NULL,
+     "fail a read passing over more than N tombstones under cassandra (default 100000)"},
+    {"--compaction-large-partition-warning-threshold-mb", OPT_LARGE_PARTITION_MB, "N", NULL,
+     "flag a partition growing past N MB (default 100)"},
     /* operations: logging and the configuration file */
     {"--log-format", OPT_LOG_FORMAT, "text|json", "COSMOS_EMULATOR_LOG_FORMAT",
      "log lines as text (default) or one JSON object a line (ts, level, conn, msg)"},
@@ -172,11 +218,21 @@ void emu_config_init(emu_config_t *c)
     c->region = base_strdup(EMU_DEFAULT_REGION);
     c->profile = CQL_PROFILE_COSMOS;
     c->max_frame = (size_t)EMU_DEFAULT_MAX_FRAME_MB * 1024 * 1024;
+    c->max_connections = EMU_DEFAULT_MAX_CONNS;
+    c->handshake_timeout_ms = EMU_DEFAULT_HANDSHAKE_MS;
+    c->frame_timeout_ms = EMU_DEFAULT_FRAME_MS;
+    c->idle_timeout_ms = EMU_DEFAULT_IDLE_MS;
+    c->max_conn_output = (size_t)EMU_DEFAULT_CONN_OUT_MB * 1024 * 1024;
+    c->max_inflight = (size_t)EMU_DEFAULT_INFLIGHT_MB * 1024 * 1024;
     c->log_level = EMU_LOG_INFO;
     c->rate_limiting = false; /* as the Azure Cosmos DB emulator */
     c->consistency = RU_CONSISTENCY_SESSION;
     c->default_throughput = RU_DEFAULT_TABLE_RU_S;
     c->server_side_retry_ms = EMU_DEFAULT_SSR_MS;
+    c->fsync_interval_ms = STORAGE_SYNC_INTERVAL_DEFAULT_MS;
+    cql_config_t cc;
+    cql_config_defaults(&cc);
+    c->guardrails = cc.guardrails;
     c->admin_port = EMU_DEFAULT_ADMIN_PORT;
     c->admin_bind = base_strdup(EMU_DEFAULT_BIND);
 }
@@ -261,6 +317,33 @@ static int apply(emu_config_t *c, const option_t *o, const char *val, const char
         }
         c->max_frame = (size_t)n * 1024 * 1024;
         return 0;
+    case OPT_MAX_CONN_OUTPUT_MB:
+    case OPT_MAX_INFLIGHT_MB:
+        if (!parse_int(val, 1, 65536, &n)) {
+            return fail(msg, cap, "%s: '%s' is not a size in MB (1-65536)", src, val);
+        }
+        *(o->id == OPT_MAX_CONN_OUTPUT_MB ? &c->max_conn_output : &c->max_inflight) =
+            (size_t)n * 1024 * 1024;
+        return 0;
+    case OPT_MAX_CONNECTIONS:
+        if (!parse_int(val, 1, 1000000, &n)) {
+            return fail(msg, cap, "%s: '%s' is not a number of connections (1-1000000)", src, val);
+        }
+        c->max_connections = (int)n;
+        return 0;
+    case OPT_HANDSHAKE_TIMEOUT_MS:
+    case OPT_FRAME_TIMEOUT_MS:
+    case OPT_IDLE_TIMEOUT_MS: {
+        long min = o->id == OPT_IDLE_TIMEOUT_MS ? 0 : 1;
+        if (!parse_int(val, min, 24L * 3600 * 1000, &n)) {
+            return fail(msg, cap, "%s: '%s' is not a time in ms (%ld-86400000)", src, val, min);
+        }
+        int *dst = o->id == OPT_HANDSHAKE_TIMEOUT_MS ? &c->handshake_timeout_ms
+                   : o->id == OPT_FRAME_TIMEOUT_MS   ? &c->frame_timeout_ms
+                                                     : &c->idle_timeout_ms;
+        *dst = (int)n;
+        return 0;
+    }
     case OPT_PROFILE:
         if (strcmp(val, "cosmos") == 0) {
             c->profile = CQL_PROFILE_COSMOS;
@@ -347,10 +430,41 @@ static int apply(emu_config_t *c, const option_t *o, const char *val, const char
         c->durable = strcmp(val, "durable") == 0;
         return 0;
     case OPT_FSYNC:
-        if (strcmp(val, "always") != 0 && strcmp(val, "never") != 0) {
-            return fail(msg, cap, "%s: '%s' is not always or never", src, val);
+        /* batch and group are Cassandra's names for what always does here */
+        if (strcmp(val, "always") == 0 || strcmp(val, "batch") == 0 || strcmp(val, "group") == 0) {
+            c->fsync = STORAGE_SYNC_GROUP;
+        } else if (strcmp(val, "periodic") == 0) {
+            c->fsync = STORAGE_SYNC_PERIODIC;
+        } else if (strcmp(val, "never") == 0) {
+            c->fsync = STORAGE_SYNC_NONE;
+        } else {
+            return fail(msg, cap, "%s: '%s' is not never, always or periodic", src, val);
         }
-        c->fsync_always = strcmp(val, "always") == 0;
+        return 0;
+    case OPT_BATCH_WARN_KB:
+    case OPT_BATCH_FAIL_KB:
+    case OPT_UNLOGGED_PARTITIONS:
+    case OPT_TOMBSTONE_WARN:
+    case OPT_TOMBSTONE_FAIL:
+    case OPT_LARGE_PARTITION_MB: {
+        if (!parse_int(val, 0, INT32_MAX, &n)) {
+            return fail(msg, cap, "%s: '%s' is not a number (0-%d)", src, val, INT32_MAX);
+        }
+        cql_guardrails_t *g = &c->guardrails;
+        size_t *slot = o->id == OPT_BATCH_WARN_KB         ? &g->batch_size_warn_kb
+                       : o->id == OPT_BATCH_FAIL_KB       ? &g->batch_size_fail_kb
+                       : o->id == OPT_UNLOGGED_PARTITIONS ? &g->unlogged_batch_partitions_warn
+                       : o->id == OPT_TOMBSTONE_WARN      ? &g->tombstone_warn
+                       : o->id == OPT_TOMBSTONE_FAIL      ? &g->tombstone_failure
+                                                          : &g->large_partition_mb;
+        *slot = (size_t)n;
+        return 0;
+    }
+    case OPT_FSYNC_INTERVAL_MS:
+        if (!parse_int(val, 1, 3600 * 1000, &n)) {
+            return fail(msg, cap, "%s: '%s' is not a time in ms (1-3600000)", src, val);
+        }
+        c->fsync_interval_ms = (int)n;
         return 0;
     case OPT_CERT_HOST:
         if (c->n_cert_hosts == EMU_MAX_CERT_HOSTS) {
@@ -506,10 +620,10 @@ static int resolve(emu_config_t *c, char *raw_key, char *msg, size_t cap)
                     "--default-throughput cannot be combined with --serverless (serverless tables "
                     "have no throughput)");
     }
-    if (c->fsync_always && !c->durable) {
+    if (c->fsync != STORAGE_SYNC_NONE && !c->durable) {
         return fail(msg, cap,
-                    "--fsync always needs --storage durable (memory storage has "
-                    "nothing to sync)");
+                    "--fsync %s needs --storage durable (memory storage has nothing to sync)",
+                    c->fsync == STORAGE_SYNC_GROUP ? "always" : "periodic");
     }
     if (c->account[0] == '\0' || c->account_key[0] == '\0') {
         return fail(msg, cap, "the account name and key must not be empty");
@@ -540,9 +654,18 @@ static const char *config_path(int argc, char *const *argv, char *(*env_get)(con
  * and for the ones a file cannot hold (help, version, config itself). */
 static const option_t *find_key(const char *key)
 {
+    /* cassandra.yaml's spelling (tombstone_warn_threshold) names the same option */
+    char dashed[128];
+    size_t n = strlen(key);
+    if (n >= sizeof(dashed)) {
+        return NULL;
+    }
+    for (size_t i = 0; i <= n; i++) {
+        dashed[i] = key[i] == '_' ? '-' : key[i];
+    }
     for (size_t i = 0; i < N_OPTIONS; i++) {
         const option_t *o = &options[i];
-        if (strcmp(o->flag + 2, key) == 0) {
+        if (strcmp(o->flag + 2, dashed) == 0) {
             return o->id == OPT_HELP || o->id == OPT_VERSION || o->id == OPT_CONFIG ? NULL : o;
         }
     }

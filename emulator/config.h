@@ -21,11 +21,17 @@
 #define EMU_DEFAULT_ACCOUNT_KEY \
     "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw=="
 #define EMU_DEFAULT_REGION       "South Central US"
-#define EMU_DEFAULT_MAX_FRAME_MB 256
+#define EMU_DEFAULT_MAX_FRAME_MB 16 /* the service refuses requests over 2 MB anyway */
 #define EMU_MAX_CERT_HOSTS       32
 #define EMU_DEFAULT_SSR_MS       60000 /* the service retries throttled requests for 60 s */
 #define EMU_DEFAULT_ADMIN_PORT   10351
-#define EMU_ADMIN_OFF            (-1)                /* --admin-port off */
+#define EMU_ADMIN_OFF            (-1) /* --admin-port off */
+#define EMU_DEFAULT_MAX_CONNS    10000
+#define EMU_DEFAULT_HANDSHAKE_MS 10000 /* as the drivers' connect timeouts */
+#define EMU_DEFAULT_FRAME_MS     10000
+#define EMU_DEFAULT_IDLE_MS      0 /* as Cassandra's native_transport_idle_timeout: off */
+#define EMU_DEFAULT_CONN_OUT_MB  8
+#define EMU_DEFAULT_INFLIGHT_MB  256
 #define EMU_CHECKPOINT_LOG_BYTES (64u * 1024 * 1024) /* durable: snapshot past this log size */
 
 typedef enum {
@@ -53,6 +59,13 @@ typedef struct emu_config_s {
     char *region; /* system.local data_center */
     cql_profile_t profile;
     size_t max_frame; /* bytes */
+    /* connections (server.c, conn.c) */
+    int max_connections;      /* past it a new connection is accepted and closed at once */
+    int handshake_timeout_ms; /* accept to AUTH_SUCCESS (TLS, STARTUP, AUTH_RESPONSE) */
+    int frame_timeout_ms;     /* first byte of a frame to its last */
+    int idle_timeout_ms;      /* a ready connection with nothing in flight; 0: never */
+    size_t max_conn_output;   /* bytes: past it a connection's requests are not read */
+    size_t max_inflight;      /* bytes of requests received, not yet answered, all connections */
     emu_log_level_t log_level;
     /* request units (metering.c) */
     bool rate_limiting;            /* throttle with 0x1001 (off: count and warn) */
@@ -66,8 +79,15 @@ typedef struct emu_config_s {
     char *cost_model_file;         /* JSON of ru_meter coefficients, or NULL */
     char *prices_file;             /* JSON price table for estimates, or NULL */
     /* storage (server.c) */
-    bool durable;      /* --storage durable: data in <data-dir>/data survives restarts */
-    bool fsync_always; /* --fsync always: every record fsync'ed (survives a power loss) */
+    bool durable; /* --storage durable: data in <data-dir>/data survives restarts */
+    /* --fsync: never (write() only: survives a killed process), always (group
+     * commit: a write is acknowledged once an fdatasync covers it; survives a
+     * power loss) or periodic (fdatasync every fsync_interval_ms; a power
+     * loss may cost that much of the latest acknowledged writes) */
+    storage_sync_t fsync;
+    int fsync_interval_ms;
+    /* guard-rails (--batch-size-warn-threshold-in-kb and the like: cassandra.yaml's names) */
+    cql_guardrails_t guardrails;
     /* admin endpoint (admin.c) */
     int admin_port;   /* HTTP status/statistics/estimates; 0: any free port; EMU_ADMIN_OFF: none */
     char *admin_bind; /* loopback by default */

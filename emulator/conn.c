@@ -12,6 +12,27 @@
  * queued. Request memory comes from the connection's arena, reset after
  * every frame.
  *
+ * Timeouts: one timer per connection, for whichever deadline applies. From
+ * accept to AUTH_SUCCESS (the first byte, the TLS handshake, STARTUP and
+ * AUTH_RESPONSE) the whole must fit in --handshake-timeout-ms; once ready,
+ * a frame whose first byte has arrived must be whole within
+ * --frame-timeout-ms (counted from that byte, so trickling a byte at a time
+ * does not extend it), and between frames the connection may idle for ever
+ * (--idle-timeout-ms, 0 by default as Cassandra's
+ * native_transport_idle_timeout). A connection closing after an error must
+ * flush within the frame timeout too. While reading is paused for
+ * backpressure no input deadline runs: the wait is the server's. A timeout
+ * closes the connection with one log line.
+ *
+ * Memory: a connection whose queued answers pass --max-conn-output-mb is
+ * not read (nor are frames already in its input handled) until they drain
+ * below half of it, so a client that never reads pins at most that much.
+ * Every frame's declared length counts towards the server's in-flight
+ * bytes (emu_server_t.inflight_bytes) from its header until its answer is
+ * queued, and a held request's body until it is answered; a frame that
+ * would take the total past --max-inflight-mb is answered Overloaded and
+ * its body skipped as it arrives, never buffered nor executed.
+ *
  * Server-side retry: a statement throttled by the RU meter may be held
  * instead of answered. Its decompressed body is copied (the input buffer
  * moves on), and a timer runs it again after RetryAfterMs, until it passes
@@ -20,6 +41,15 @@
  * out-of-order answers legal. A held QUERY resolves unqualified names
  * against the session's keyspace at the time it finally runs. At most
  * HELD_MAX requests are held per connection; past that, 0x1001 at once.
+ *
+ * Group commit (--fsync always): a response is never sent before the
+ * fdatasync that covers the commit log as it was when the response was
+ * made. flush_out parks the output, tagged with the log position, while
+ * that position is not synced yet (or while older output is parked, so the
+ * connection's bytes keep their order); the server's sync event releases it
+ * (emu_conn_release). Statements still run at once and in order, so a read
+ * after a write sees it, but no answer, read or write, on any connection
+ * leaves before the data it saw is on disk.
  *
  * Invariants:
  *   - the protocol version is fixed by the first valid frame and every
@@ -45,11 +75,18 @@
 #include "emulator/telemetry.h"
 #include "emulator/tls.h"
 
-#define PEEK_TIMEOUT_SEC  10
-#define OUTPUT_HIGH_WATER (64u * 1024 * 1024) /* stop reading past this much queued */
-#define ARENA_BLOCK       (64u * 1024)
-#define OUT_KEEP_MAX      (4u * 1024 * 1024) /* largest output buffer kept between reads */
-#define HELD_MAX          1024 /* requests held by server-side retry, per connection */
+#define ARENA_BLOCK  (64u * 1024)
+#define OUT_KEEP_MAX (4u * 1024 * 1024) /* largest output buffer kept between reads */
+#define HELD_MAX     1024               /* requests held by server-side retry, per connection */
+
+/* Output waiting for the fdatasync of commit log position pos. */
+typedef struct parked_s {
+    struct parked_s *next;
+    uint64_t pos;
+    size_t n_responses;
+    size_t len;
+    uint8_t data[];
+} parked_t;
 
 /* A statement held by server-side retry; in its connection's list. */
 typedef struct held_s {
@@ -66,6 +103,14 @@ typedef struct held_s {
 } held_t;
 
 typedef enum {
+    TIMER_NONE,
+    TIMER_HANDSHAKE, /* accept to AUTH_SUCCESS */
+    TIMER_FRAME,     /* an incomplete frame */
+    TIMER_IDLE,      /* --idle-timeout-ms between frames */
+    TIMER_FLUSH,     /* closing: the output must drain */
+} timer_kind_t;
+
+typedef enum {
     CONN_PEEK,
     CONN_STARTUP,
     CONN_AUTHENTICATE,
@@ -80,15 +125,23 @@ struct emu_conn_s {
     struct event *peek;      /* CONN_PEEK only */
     struct bufferevent *bev; /* NULL while peeking */
     conn_state_t state;
-    uint8_t version; /* 0 until the first valid frame */
-    bool compress;   /* lz4 negotiated in STARTUP */
-    bool closing;    /* no more input; freed once the output drains */
-    bool paused;     /* reading stopped for output backpressure */
+    uint8_t version;     /* 0 until the first valid frame */
+    bool compress;       /* lz4 negotiated in STARTUP */
+    bool closing;        /* no more input; freed once the output drains */
+    bool paused;         /* reading stopped for output backpressure */
+    struct event *timer; /* the one deadline of timer_kind */
+    timer_kind_t timer_kind;
+    uint64_t frames; /* frames handled so far: a new one restarts the frame clock */
+    size_t reserved; /* in-flight bytes counted for the frame being received */
+    size_t skip;     /* body bytes still to drop of a frame refused as Overloaded */
     cql_session_t *session;
     base_arena_t arena;
     base_buf_t out; /* responses of this read, written to bev in one go */
     held_t *held;   /* statements waiting for a server-side retry */
     size_t n_held;
+    size_t out_responses; /* responses in out */
+    parked_t *parked;     /* group commit: output waiting for its fdatasync, oldest first */
+    parked_t *parked_tail;
     emu_conn_t *prev;
     emu_conn_t *next;
 };
@@ -97,6 +150,8 @@ static void on_read(struct bufferevent *bev, void *arg);
 static void on_write(struct bufferevent *bev, void *arg);
 static void on_event(struct bufferevent *bev, short what, void *arg);
 static void held_free(held_t *h);
+static void arm(emu_conn_t *c, timer_kind_t kind, int ms);
+static void on_timeout(evutil_socket_t fd, short what, void *arg);
 
 /* ---- lifecycle --------------------------------------------------------- */
 
@@ -135,8 +190,18 @@ void emu_conn_free(emu_conn_t *c)
     while (c->held != NULL) {
         held_free(c->held);
     }
+    s->inflight_bytes -= c->reserved;
+    while (c->parked != NULL) {
+        parked_t *p = c->parked;
+        c->parked = p->next;
+        s->acks_waiting -= p->n_responses;
+        base_free(p);
+    }
     if (c->peek != NULL) {
         event_free(c->peek);
+    }
+    if (c->timer != NULL) {
+        event_free(c->timer);
     }
     if (c->bev != NULL) {
         bufferevent_free(c->bev); /* closes fd (BEV_OPT_CLOSE_ON_FREE) */
@@ -157,12 +222,14 @@ void emu_conn_free(emu_conn_t *c)
 static void close_when_flushed(emu_conn_t *c)
 {
     c->closing = true;
-    if (c->bev == NULL || evbuffer_get_length(bufferevent_get_output(c->bev)) == 0) {
+    if (c->bev == NULL ||
+        (c->parked == NULL && evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)) {
         emu_conn_free(c);
         return;
     }
     bufferevent_disable(c->bev, EV_READ);
     bufferevent_setwatermark(c->bev, EV_WRITE, 0, 0);
+    arm(c, TIMER_FLUSH, c->srv->cfg->frame_timeout_ms); /* a peer that never reads */
 }
 
 void emu_conn_shutdown(emu_conn_t *c)
@@ -215,12 +282,8 @@ static void refuse_plaintext(emu_conn_t *c)
 
 static void on_peek(evutil_socket_t fd, short what, void *arg)
 {
+    (void)what;
     emu_conn_t *c = arg;
-    if (what & EV_TIMEOUT) {
-        emu_log(EMU_LOG_DEBUG, c->id, "no data from %s within %d s", c->peer, PEEK_TIMEOUT_SEC);
-        emu_conn_free(c);
-        return;
-    }
     switch (emu_tls_peek(fd)) {
     case EMU_TLS_PEEK_AGAIN:
         return; /* the event is persistent */
@@ -246,6 +309,84 @@ static void on_peek(evutil_socket_t fd, short what, void *arg)
     start_protocol(c, bev);
 }
 
+/* ---- timeouts ---------------------------------------------------------- */
+
+static void arm(emu_conn_t *c, timer_kind_t kind, int ms)
+{
+    c->timer_kind = kind;
+    if (kind == TIMER_NONE) {
+        evtimer_del(c->timer);
+        return;
+    }
+    struct timeval tv = {ms / 1000, (ms % 1000) * 1000};
+    if (evtimer_add(c->timer, &tv) != 0) {
+        c->timer_kind = TIMER_NONE; /* cannot happen with a valid timer; never leaves it armed */
+    }
+}
+
+/* After a read: the deadline that now applies to a ready connection. The
+ * handshake deadline runs from accept and is not moved by reads. */
+static void rearm(emu_conn_t *c, uint64_t frames_before)
+{
+    const emu_config_t *cfg = c->srv->cfg;
+    if (c->closing || c->state != CONN_READY) {
+        return;
+    }
+    size_t pending = evbuffer_get_length(bufferevent_get_input(c->bev));
+    if (c->paused) {
+        arm(c, TIMER_NONE, 0);
+    } else if (pending > 0 || c->skip > 0) {
+        if (c->timer_kind != TIMER_FRAME || c->frames != frames_before) {
+            arm(c, TIMER_FRAME, cfg->frame_timeout_ms); /* a new frame has begun */
+        }
+    } else if (cfg->idle_timeout_ms > 0) {
+        arm(c, TIMER_IDLE, cfg->idle_timeout_ms);
+    } else {
+        arm(c, TIMER_NONE, 0);
+    }
+}
+
+static void on_timeout(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    emu_conn_t *c = arg;
+    const emu_config_t *cfg = c->srv->cfg;
+    switch (c->timer_kind) {
+    case TIMER_HANDSHAKE: {
+        const char *what_ = c->state == CONN_PEEK ? "no data (TLS handshake not begun)"
+                            : c->srv->ssl != NULL && !emu_tls_handshake_done(c->bev)
+                                ? "TLS handshake not done"
+                                : "STARTUP/AUTH_RESPONSE not done";
+        emu_log(EMU_LOG_INFO, c->id, "closing %s: %s within %d ms (--handshake-timeout-ms)",
+                c->peer, what_, cfg->handshake_timeout_ms);
+        break;
+    }
+    case TIMER_FRAME:
+        emu_log(EMU_LOG_INFO, c->id,
+                "closing %s: a frame still incomplete after %d ms (%zu bytes of it received; "
+                "--frame-timeout-ms)",
+                c->peer, cfg->frame_timeout_ms, evbuffer_get_length(bufferevent_get_input(c->bev)));
+        break;
+    case TIMER_IDLE:
+        if (c->n_held > 0 || evbuffer_get_length(bufferevent_get_output(c->bev)) > 0) {
+            arm(c, TIMER_IDLE, cfg->idle_timeout_ms); /* still busy: not idle */
+            return;
+        }
+        emu_log(EMU_LOG_INFO, c->id, "closing %s: idle for %d ms (--idle-timeout-ms)", c->peer,
+                cfg->idle_timeout_ms);
+        break;
+    case TIMER_FLUSH:
+        emu_log(EMU_LOG_INFO, c->id,
+                "closing %s: it read none of its last %zu bytes of answers in %d ms", c->peer,
+                evbuffer_get_length(bufferevent_get_output(c->bev)), cfg->frame_timeout_ms);
+        break;
+    case TIMER_NONE:
+        return;
+    }
+    emu_conn_free(c);
+}
+
 void emu_conn_accept(emu_server_t *s, evutil_socket_t fd, const struct sockaddr *addr, int addr_len)
 {
     (void)addr_len;
@@ -264,6 +405,12 @@ void emu_conn_accept(emu_server_t *s, evutil_socket_t fd, const struct sockaddr 
     s->n_conns++;
     evutil_make_socket_nonblocking(fd);
     emu_log(EMU_LOG_DEBUG, c->id, "accepted %s", c->peer);
+    c->timer = evtimer_new(s->base, on_timeout, c);
+    if (c->timer == NULL) {
+        emu_conn_free(c);
+        return;
+    }
+    arm(c, TIMER_HANDSHAKE, s->cfg->handshake_timeout_ms);
 
     if (s->ssl == NULL) {
         struct bufferevent *bev = bufferevent_socket_new(s->base, fd, BEV_OPT_CLOSE_ON_FREE);
@@ -277,8 +424,7 @@ void emu_conn_accept(emu_server_t *s, evutil_socket_t fd, const struct sockaddr 
     }
     c->state = CONN_PEEK;
     c->peek = event_new(s->base, fd, EV_READ | EV_PERSIST, on_peek, c);
-    struct timeval tv = {PEEK_TIMEOUT_SEC, 0};
-    if (c->peek == NULL || event_add(c->peek, &tv) != 0) {
+    if (c->peek == NULL || event_add(c->peek, NULL) != 0) { /* the handshake timer bounds it */
         emu_conn_free(c);
     }
 }
@@ -298,11 +444,71 @@ static void send_error(emu_conn_t *c, int16_t stream, uint8_t opcode, const base
             wire_opcode_name(opcode), err->code, err->msg);
 }
 
+/* Group commit: keeps out back when the commit log it may describe is not
+ * synced yet; false when it can be sent now. */
+static bool park(emu_conn_t *c)
+{
+    emu_server_t *s = c->srv;
+    if (!s->group_commit) {
+        return false;
+    }
+    uint64_t pos = storage_db_log_position(s->db);
+    if (c->parked == NULL && storage_db_synced_position(s->db) >= pos) {
+        return false;
+    }
+    parked_t *p = base_malloc(sizeof(*p) + c->out.len);
+    p->next = NULL;
+    p->pos = pos;
+    p->n_responses = c->out_responses;
+    p->len = c->out.len;
+    memcpy(p->data, c->out.data, c->out.len);
+    if (c->parked_tail != NULL) {
+        c->parked_tail->next = p;
+    } else {
+        c->parked = p;
+    }
+    c->parked_tail = p;
+    s->acks_waiting += p->n_responses;
+    return true;
+}
+
+void emu_conn_release(emu_conn_t *c, uint64_t synced, bool failed)
+{
+    emu_server_t *s = c->srv;
+    if (c->parked != NULL && failed && c->parked->pos > synced) {
+        emu_log(EMU_LOG_ERROR, c->id,
+                "closing the connection from %s: the commit log could not be synced, so its "
+                "%zu waiting response(s) cannot be acknowledged",
+                c->peer, c->parked->n_responses);
+        emu_conn_free(c);
+        return;
+    }
+    while (c->parked != NULL && c->parked->pos <= synced) {
+        parked_t *p = c->parked;
+        c->parked = p->next;
+        if (c->parked == NULL) {
+            c->parked_tail = NULL;
+        }
+        s->acks_waiting -= p->n_responses;
+        if (c->bev != NULL) {
+            bufferevent_write(c->bev, p->data, p->len);
+        }
+        base_free(p);
+    }
+    if (c->closing && c->parked == NULL &&
+        (c->bev == NULL || evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)) {
+        emu_conn_free(c);
+    }
+}
+
 static void flush_out(emu_conn_t *c)
 {
     if (c->out.len > 0) {
-        bufferevent_write(c->bev, c->out.data, c->out.len);
+        if (!park(c)) {
+            bufferevent_write(c->bev, c->out.data, c->out.len);
+        }
         base_buf_reset(&c->out);
+        c->out_responses = 0;
     }
     if (c->out.cap > OUT_KEEP_MAX) { /* one huge result must not pin its buffer forever */
         base_buf_fini(&c->out);
@@ -454,6 +660,7 @@ static void held_free(held_t *h)
         h->next->prev = h->prev;
     }
     c->n_held--;
+    c->srv->inflight_bytes -= h->len;
     if (h->timer != NULL) {
         event_free(h->timer);
     }
@@ -487,6 +694,7 @@ static void hold(emu_conn_t *c, const wire_header_t *hdr, const uint8_t *body, s
     h->body = base_malloc(len > 0 ? len : 1);
     memcpy(h->body, body, len);
     h->len = len;
+    c->srv->inflight_bytes += len; /* until it is answered (held_free) */
     h->started_us = base_mono_us();
     h->deadline_us = h->started_us + (int64_t)budget_ms * 1000;
     h->read = eh->read;
@@ -542,6 +750,7 @@ static void on_retry(evutil_socket_t fd, short what, void *arg)
     base_arena_reset(&c->arena);
     emu_telemetry_request(h->header.opcode, base_mono_us() - h->started_us);
     held_free(h);
+    c->out_responses++;
     flush_out(c);
 }
 
@@ -618,6 +827,7 @@ static void handle_frame(emu_conn_t *c, const wire_header_t *h, const uint8_t *b
     }
 done:
     base_free(plain);
+    c->out_responses++;
     if (c->n_held == held) {
         emu_telemetry_request(h->opcode, base_mono_us() - t0);
     }
@@ -642,12 +852,58 @@ static void reject_version(emu_conn_t *c, const uint8_t *hdr, int version)
     emu_log(EMU_LOG_DEBUG, c->id, "protocol version %d refused", version);
 }
 
+/* Counts h's body towards the server's in-flight bytes, or answers it
+ * Overloaded (returning false) when that would pass --max-inflight-mb. */
+static bool reserve(emu_conn_t *c, const wire_header_t *h)
+{
+    emu_server_t *s = c->srv;
+    if (h->length == 0) {
+        return true;
+    }
+    if (s->inflight_bytes + h->length > s->cfg->max_inflight) {
+        base_error_t err;
+        base_error_set(&err, WIRE_ERR_OVERLOADED,
+                       "Server is overloaded: in-flight request bytes exceed %zu MB",
+                       s->cfg->max_inflight / (1024 * 1024));
+        c->version = h->version;
+        send_error(c, h->stream, h->opcode, &err);
+        emu_log_limited(&s->inflight_log, 1000, EMU_LOG_WARN, c->id,
+                        "refused a %u-byte %s from %s: in-flight request bytes would pass "
+                        "--max-inflight-mb %zu",
+                        h->length, wire_opcode_name(h->opcode), c->peer,
+                        s->cfg->max_inflight / (1024 * 1024));
+        return false;
+    }
+    c->reserved = h->length;
+    s->inflight_bytes += h->length;
+    return true;
+}
+
+/* Answers queued for c: on the socket's buffer, parked for a sync (a short
+ * list: it is released at every fdatasync) and not yet flushed. */
+static bool over_output_cap(const emu_conn_t *c)
+{
+    size_t queued = evbuffer_get_length(bufferevent_get_output(c->bev)) + c->out.len;
+    for (const parked_t *p = c->parked; p != NULL; p = p->next) {
+        queued += p->len;
+    }
+    return queued > c->srv->cfg->max_conn_output;
+}
+
 /* Handles every complete frame in the input; returns false once the
  * connection must close (after flushing). */
 static bool process_input(emu_conn_t *c, struct evbuffer *in)
 {
     base_error_t err;
     for (;;) {
+        if (c->skip > 0) {
+            size_t n = evbuffer_get_length(in) < c->skip ? evbuffer_get_length(in) : c->skip;
+            evbuffer_drain(in, n);
+            c->skip -= n;
+            if (c->skip > 0) {
+                return true;
+            }
+        }
         size_t avail = evbuffer_get_length(in);
         uint8_t hdr[WIRE_HEADER_SIZE];
         if (avail < WIRE_HEADER_SIZE - 1) {
@@ -685,6 +941,13 @@ static bool process_input(emu_conn_t *c, struct evbuffer *in)
             send_error(c, stream, 0, &err);
             return false; /* the body cannot be skipped: the stream is lost */
         }
+        if (c->reserved == 0 && !reserve(c, &h)) {
+            c->version = (uint8_t)version;
+            evbuffer_drain(in, WIRE_HEADER_SIZE);
+            c->skip = h.length;
+            c->frames++;
+            continue; /* answered Overloaded; its body is dropped as it comes */
+        }
         if (avail - WIRE_HEADER_SIZE < h.length) {
             return true;
         }
@@ -698,9 +961,15 @@ static bool process_input(emu_conn_t *c, struct evbuffer *in)
         }
         handle_frame(c, &h, frame + WIRE_HEADER_SIZE);
         evbuffer_drain(in, WIRE_HEADER_SIZE + h.length);
+        c->frames++;
+        c->srv->inflight_bytes -= c->reserved;
+        c->reserved = 0;
         base_arena_reset(&c->arena);
         if (c->out.len >= 256 * 1024) {
             flush_out(c);
+        }
+        if (over_output_cap(c)) {
+            return true; /* the rest waits: on_read pauses reading */
         }
     }
 }
@@ -711,25 +980,27 @@ static void on_read(struct bufferevent *bev, void *arg)
     if (c->closing) {
         return;
     }
+    uint64_t frames_before = c->frames;
     bool keep = process_input(c, bufferevent_get_input(bev));
     flush_out(c);
     if (!keep) {
         close_when_flushed(c);
         return;
     }
-    if (evbuffer_get_length(bufferevent_get_output(bev)) > OUTPUT_HIGH_WATER) {
+    if (over_output_cap(c)) {
         /* The client is not reading its answers: stop reading its requests. */
         c->paused = true;
         bufferevent_disable(bev, EV_READ);
-        bufferevent_setwatermark(bev, EV_WRITE, OUTPUT_HIGH_WATER / 2, 0);
+        bufferevent_setwatermark(bev, EV_WRITE, c->srv->cfg->max_conn_output / 2, 0);
     }
+    rearm(c, frames_before);
 }
 
 static void on_write(struct bufferevent *bev, void *arg)
 {
     emu_conn_t *c = arg;
     if (c->closing) {
-        if (evbuffer_get_length(bufferevent_get_output(bev)) == 0) {
+        if (c->parked == NULL && evbuffer_get_length(bufferevent_get_output(bev)) == 0) {
             emu_conn_free(c);
         }
         return;

@@ -16,6 +16,7 @@
 #include "emulator/dispatch.h"
 
 #include "emulator/charge.h"
+#include "emulator/log.h"
 #include "emulator/telemetry.h"
 
 static bool is_statement(uint8_t opcode)
@@ -110,6 +111,26 @@ static const char *const *warnings_of(const cql_result_t *res, const char *extra
     return all;
 }
 
+/* A guard-rail crossed: its warnings (or its refusal) go to the log at warn, as
+ * Cassandra logs them, whatever the profile. */
+static void log_guardrails(const cql_result_t *res, const base_error_t *err)
+{
+    const cql_stats_t *st = &res->stats;
+    const char *ks = st->keyspace ? st->keyspace : "?", *t = st->table ? st->table : "?";
+    for (size_t i = 0; res->warnings != NULL && i < res->n_warnings; i++) {
+        emu_log(EMU_LOG_WARN, 0, "guard-rail on %s.%s: %s", ks, t, res->warnings[i]);
+    }
+    if (err != NULL) {
+        emu_log(EMU_LOG_WARN, 0, "guard-rail on %s.%s: refused: %s", ks, t, err->msg);
+    }
+    if (st->guardrails & CQL_GUARD_LARGE_PARTITION) {
+        emu_log(EMU_LOG_WARN, 0,
+                "Writing large partition %s/%s:token %lld (%zu bytes; see "
+                "compaction_large_partition_warning_threshold_mb)",
+                ks, t, (long long)st->large_partition_token, st->large_partition_bytes);
+    }
+}
+
 void emu_dispatch(cql_engine_t *e, emu_metering_t *m, cql_session_t *s, const wire_request_t *req,
                   size_t req_bytes, const emu_reply_t *reply, base_arena_t *a, emu_hold_t *hold)
 {
@@ -142,6 +163,9 @@ void emu_dispatch(cql_engine_t *e, emu_metering_t *m, cql_session_t *s, const wi
         hold->retry_after_ms = adm.retry_after_ms;
         hold->read = adm.read;
         return;
+    }
+    if (res.stats.guardrails != 0) {
+        log_guardrails(&res, failed ? &err : NULL);
     }
     double charge = emu_metering_charge(m, &res, failed, throttled);
     size_t n_warnings;

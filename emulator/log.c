@@ -11,6 +11,11 @@
  * characters and bytes that are not UTF-8 (a peer's text may be anything)
  * are escaped, and a line cut at the buffer's end still closes its object.
  *
+ * emu_log_limited: a line an outside flood would repeat (accept failing on
+ * EMFILE, connections refused past --max-connections) is written at most
+ * once an interval, with the count of the ones it stood for, so a flood
+ * costs neither the disk nor the CPU that formatting every line would.
+ *
  * --log-file: lines are appended to the file; emu_log_reopen() opens the
  * name again (logrotate's move-then-signal), keeping the old descriptor
  * when the new open fails so no line is lost to a bad path.
@@ -27,6 +32,8 @@
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "base/base.h"
 
 #define LINE_MAX_BYTES 2048
 
@@ -202,11 +209,10 @@ size_t emu_log_format_json(char *out, size_t cap, const char *ts, emu_log_level_
     return n + 2;
 }
 
-void emu_log(emu_log_level_t level, uint64_t conn_id, const char *fmt, ...)
+/* Formats and writes one line; suffix (may be "") goes after the message. */
+static void vlog(emu_log_level_t level, uint64_t conn_id, const char *suffix, const char *fmt,
+                 va_list ap)
 {
-    if (!emu_log_enabled(level)) {
-        return;
-    }
     char line[LINE_MAX_BYTES];
     char ts[40];
     struct timeval tv;
@@ -216,11 +222,12 @@ void emu_log(emu_log_level_t level, uint64_t conn_id, const char *fmt, ...)
     size_t t = strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%S", &tm);
     snprintf(ts + t, sizeof(ts) - t, ".%03dZ", (int)(tv.tv_usec / 1000));
     size_t n = 0;
-    va_list ap;
-    va_start(ap, fmt);
     if (current_format == EMU_LOG_JSON) {
         char msg[LINE_MAX_BYTES];
-        vsnprintf(msg, sizeof(msg), fmt, ap);
+        int m = vsnprintf(msg, sizeof(msg), fmt, ap);
+        if (m >= 0 && (size_t)m < sizeof(msg)) {
+            snprintf(msg + m, sizeof(msg) - (size_t)m, "%s", suffix);
+        }
         n = emu_log_format_json(line, sizeof(line) - 1, ts, level, conn_id, msg);
     } else {
         n = (size_t)snprintf(line, sizeof(line), "%s %s ", ts, level_names[level]);
@@ -230,12 +237,54 @@ void emu_log(emu_log_level_t level, uint64_t conn_id, const char *fmt, ...)
         }
         int m = vsnprintf(line + n, sizeof(line) - n, fmt, ap);
         n = m < 0 ? n : n + (size_t)m;
+        if (n < sizeof(line) - 2) {
+            m = snprintf(line + n, sizeof(line) - n, "%s", suffix);
+            n = m < 0 ? n : n + (size_t)m;
+        }
         if (n > sizeof(line) - 2) {
             n = sizeof(line) - 2; /* truncated: keep the newline */
         }
     }
-    va_end(ap);
     line[n++] = '\n';
     ssize_t w = write(log_fd, line, n);
     (void)w; /* nowhere left to report a failing log */
+}
+
+
+void emu_log(emu_log_level_t level, uint64_t conn_id, const char *fmt, ...)
+{
+    if (!emu_log_enabled(level)) {
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vlog(level, conn_id, "", fmt, ap);
+    va_end(ap);
+}
+
+
+bool emu_log_limited(emu_log_limit_t *l, int interval_ms, emu_log_level_t level, uint64_t conn_id,
+                     const char *fmt, ...)
+{
+    int64_t now = base_mono_us();
+    if (now < l->next_us) {
+        l->suppressed++;
+        return false;
+    }
+    l->next_us = now + (int64_t)interval_ms * 1000;
+    if (!emu_log_enabled(level)) {
+        l->suppressed = 0;
+        return false;
+    }
+    char suffix[96] = "";
+    if (l->suppressed > 0) {
+        snprintf(suffix, sizeof(suffix), "; %llu more since the last such line",
+                 (unsigned long long)l->suppressed);
+    }
+    l->suppressed = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vlog(level, conn_id, suffix, fmt, ap);
+    va_end(ap);
+    return true;
 }

@@ -8,6 +8,7 @@
 #ifndef EMULATOR_LOG_H
 #define EMULATOR_LOG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,6 +48,19 @@ void emu_log_close(void);
 /* conn_id 0: a process-wide line without a connection prefix. */
 void emu_log(emu_log_level_t level, uint64_t conn_id, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* A line that a flood would repeat (accept failures, refused connections):
+ * zero-initialise one per kind of event. */
+typedef struct emu_log_limit_s {
+    int64_t next_us;     /* monotonic: no line before this */
+    uint64_t suppressed; /* calls since the last line that did not log */
+} emu_log_limit_t;
+
+/* Logs at most one line per interval_ms for l; calls in between are only
+ * counted, and the next line says how many ("; 41 more since the last
+ * such line"). Returns true when it wrote the line. */
+bool emu_log_limited(emu_log_limit_t *l, int interval_ms, emu_log_level_t level, uint64_t conn_id,
+                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* One log line's JSON form, written into out (NUL-terminated, cut at cap
  * with the object still closed); exposed for tests. Returns the length. */

@@ -2,7 +2,7 @@
  * main.c - argv -> config -> run. Layer: emulator. No logic lives here:
  * configuration is config.c, serving is server.c, `certs export` is tls.c,
  * `estimate` (which has options of its own) is estimate.c, `health` (the
- * container's HEALTHCHECK) is admin.c.
+ * container's HEALTHCHECK) is admin.c, `shell` (the CQL shell) is shell.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 #include "emulator/config.h"
 #include "emulator/estimate.h"
 #include "emulator/server.h"
+#include "emulator/shell.h"
 #include "emulator/tls.h"
 
 #ifndef EMU_VERSION
@@ -28,6 +29,9 @@ int main(int argc, char **argv)
     }
     if (argc > 1 && strcmp(argv[1], "health") == 0) {
         return emu_admin_health_main(argc - 1, argv + 1);
+    }
+    if (argc > 1 && strcmp(argv[1], "shell") == 0) {
+        return emu_shell_main(argc - 1, argv + 1);
     }
     emu_config_init(&cfg);
     if (emu_config_load(&cfg, argc, argv, getenv, msg, sizeof(msg)) != 0) {

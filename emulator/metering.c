@@ -539,6 +539,11 @@ double emu_metering_charge(emu_metering_t *m, const cql_result_t *res, bool fail
         ru_meter_table_storage(m->meter, req.keyspace, req.table, st->table_bytes, now);
     }
     double charge = ru_meter_charge(m->meter, &req, d, &op, now);
+    for (int g = 0; g < RU_GUARD_N && req.table != NULL; g++) {
+        if (st->guardrails & (1u << g)) { /* CQL_GUARD_* follow ru_guard_t's order */
+            ru_meter_guardrail(m->meter, req.keyspace, req.table, (ru_guard_t)g, now);
+        }
+    }
     if (st->rows_ttl > 0 && req.table != NULL && !failed) {
         /* Rows written with a TTL will be deleted by the service when they expire, from
          * leftover throughput: booked now in the statistics, never in RequestCharge. */

@@ -16,9 +16,9 @@
  *     {keyspace,table,partition}; partition_budget_ru_per_second,
  *     partition_peak_ru_per_second {keyspace,table,partition}
  *   table_requests_total, table_failed_requests_total, table_throughput_ru_per_second,
- *     table_storage_bytes {keyspace,table}
- *   storage_durable, commitlog_bytes, checkpoints_total, checkpoint_failures_total,
- *     checkpoint_last_duration_seconds
+ *     table_storage_bytes {keyspace,table}; table_guardrails_total {keyspace,table,guardrail}
+ *   storage_durable, commitlog_bytes, commitlog_syncs_total, commitlog_acks_waiting,
+ *     checkpoints_total, checkpoint_failures_total, checkpoint_last_duration_seconds
  */
 #include "emulator/metrics.h"
 
@@ -197,6 +197,20 @@ static void render_meter(const ru_snapshot_t *s, base_buf_t *out)
         table_sample(out, "table_throughput_ru_per_second", &s->tables[i], -1);
         num(out, s->tables[i].budget_ru_s);
     }
+    family(out, "table_guardrails_total", "counter",
+           "Requests that crossed a guard-rail (cassandra.yaml thresholds): refused or warned "
+           "under --profile cassandra, advisories under cosmos.");
+    for (size_t i = 0; s != NULL && i < s->n_tables; i++) {
+        for (int g = 0; g < RU_GUARD_N; g++) {
+            if (s->tables[i].guards[g] == 0) {
+                continue;
+            }
+            table_sample(out, "table_guardrails_total", &s->tables[i], -1);
+            out->len--; /* reopen the label set for the guard-rail's name */
+            base_buf_printf(out, ",guardrail=\"%s\"}", ru_guard_name((ru_guard_t)g));
+            count(out, s->tables[i].guards[g]);
+        }
+    }
     family(out, "table_storage_bytes", "gauge", "Bytes the table stores, as the meter sees them.");
     for (size_t i = 0; s != NULL && i < s->n_tables; i++) {
         table_sample(out, "table_storage_bytes", &s->tables[i], -1);
@@ -235,6 +249,15 @@ void emu_metrics_render(const emu_metrics_input_t *in, base_buf_t *out)
                "Bytes in the commit log since the last checkpoint.");
         base_buf_printf(out, P "commitlog_bytes");
         count(out, in->commitlog_bytes);
+        family(out, "commitlog_syncs_total", "counter",
+               "fdatasync rounds of the commit log (--fsync always: one covers every write "
+               "that arrived while the previous one ran).");
+        base_buf_printf(out, P "commitlog_syncs_total");
+        count(out, in->commitlog_syncs);
+        family(out, "commitlog_acks_waiting", "gauge",
+               "Responses held back until the fdatasync that covers them (--fsync always).");
+        base_buf_printf(out, P "commitlog_acks_waiting");
+        count(out, in->acks_waiting);
         family(out, "checkpoints_total", "counter",
                "Checkpoints taken (a snapshot and a new commit log).");
         base_buf_printf(out, P "checkpoints_total");

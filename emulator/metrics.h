@@ -25,6 +25,8 @@ typedef struct emu_metrics_input_s {
     uint64_t connections_accepted;
     bool durable;
     uint64_t commitlog_bytes; /* durable only */
+    uint64_t commitlog_syncs; /* fdatasync rounds of the commit log */
+    uint64_t acks_waiting;    /* --fsync always: responses waiting for their fdatasync */
 } emu_metrics_input_t;
 
 /* Appends the exposition to out (NUL-terminated after out->len). */

@@ -42,6 +42,7 @@ void emu_replay_splitter_init(emu_replay_splitter_t *sp, const char *text, size_
     sp->len = len;
     sp->pos = 0;
     sp->line = 1;
+    sp->plain = false;
 }
 
 static bool is_blank(char c)
@@ -213,7 +214,7 @@ static int skip_to_statement(emu_replay_splitter_t *sp, uint64_t *repeat, unsign
             advance_to(sp, sp->pos + 1);
         } else if ((c == '-' || c == '/') && next == c) {
             unsigned line = sp->line;
-            int rc = directive(sp, sp->pos, repeat, err);
+            int rc = sp->plain ? BASE_ENOTFOUND : directive(sp, sp->pos, repeat, err);
             advance_to(sp, line_end(sp, sp->pos));
             if (rc == BASE_ERROR) {
                 *directive_line = line;

@@ -33,6 +33,7 @@ typedef struct emu_replay_splitter_s {
     size_t len;
     size_t pos;
     unsigned line; /* line of text[pos] */
+    bool plain;    /* set after init: "-- @..." comments are comments, not directives */
 } emu_replay_splitter_t;
 
 void emu_replay_splitter_init(emu_replay_splitter_t *sp, const char *text, size_t len);

@@ -10,19 +10,35 @@
  * loop. Nothing here may block: sockets are non-blocking and files are only
  * touched before the loop starts (certificates).
  *
+ * Accepting: past --max-connections a connection is accepted and closed at
+ * once. When accept(2) itself fails (out of descriptors) the listener is
+ * paused with a growing back-off instead of being retried at once, and a
+ * reserve descriptor lets the pending connection be closed cleanly; both
+ * floods log one line a second (on_accept_error).
+ *
+ * SIGHUP reopens the log file (logrotate moves it, then signals) and keeps
+ * serving; it used to kill the process without a line or a checkpoint.
+ *
  * Shutdown (SIGINT/SIGTERM): stop accepting, ask every connection to flush
  * and close, leave the loop when the last one is gone (or after a short
  * grace period), then free everything, so ASan's leak check stays clean.
  *
- * Start-up: the CQL listener is bound (not yet accepting) and the admin
- * endpoint started before storage is opened, and the engine is built (and
- * durable storage recovered) on a worker thread while the loop serves the
- * admin endpoint alone, so GET /healthz answers "starting"/"recovering"
- * instead of hanging. The loop thread touches neither storage, the engine
- * nor the meter's tables until the worker is joined (the admin endpoint
- * answers 503 to the routes that would); then the listener accepts,
- * /healthz turns "ok" and "ready" is logged. Connections made meanwhile
- * wait in the kernel's backlog.
+ * Start-up: the CQL socket is bound (a taken port fails at once, but not
+ * listened on) and the admin endpoint started before storage is opened,
+ * and the engine is built (and durable storage recovered) on a worker
+ * thread while the loop serves the admin endpoint alone, so GET /healthz
+ * answers "starting"/"recovering" instead of hanging. The loop thread
+ * touches neither storage, the engine nor the meter's tables until the
+ * worker is joined (the admin endpoint answers 503 to the routes that
+ * would); then listen(2) is called, /healthz turns "ok" and "ready" is
+ * logged. Until then a CQL connect is refused (drivers retry it), and a
+ * start-up whose storage fails never accepted anything.
+ *
+ * Group commit (--fsync always): storage's sync thread fdatasyncs the commit
+ * log while the loop goes on serving; connections park their answers until
+ * the fdatasync covering them (conn.c), and the thread's eventfd wakes the
+ * loop to release them. --fsync periodic answers at once and the thread
+ * syncs every --fsync-interval-ms (the loss window on a power cut).
  *
  * Durable storage (--storage durable): storage keeps its commit log and
  * snapshots in <data-dir>/data and cql its schema log beside them. The
@@ -42,6 +58,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -53,9 +70,17 @@
 #include "emulator/tls.h"
 
 #define DRAIN_TIMEOUT_SEC    2
-#define CHECKPOINT_CHECK_SEC 2 /* how often the commit log's size is looked at */
+#define ACCEPT_PAUSE_MIN_MS  100  /* accept failing (EMFILE): the first pause ... */
+#define ACCEPT_PAUSE_MAX_MS  1000 /* ... doubling up to this */
+#define LIMITED_LOG_MS       1000 /* a flood's line, at most once a second */
+#define FD_HEADROOM          64   /* descriptors besides connections: logs, storage, admin */
+#define CHECKPOINT_CHECK_SEC 2    /* how often the commit log's size is looked at */
 #define DATA_SUBDIR          "data"
 #define SCHEMA_LOG_FILE      "schema.log"
+/* Tests only: while this file exists the commit log's sync thread waits before
+ * each fdatasync, so a test can see that --fsync always holds answers back
+ * until their fdatasync, without depending on how long one takes. */
+#define SYNC_GATE_ENV        "COSMOS_EMULATOR_TEST_SYNC_GATE"
 /* Tests only: the worker waits this long first, so a test can watch /healthz say
  * "starting" or "recovering" without depending on how long a recovery takes. */
 #define START_DELAY_ENV      "COSMOS_EMULATOR_TEST_START_DELAY_MS"
@@ -78,20 +103,106 @@ static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct socka
                       int addr_len, void *arg)
 {
     (void)l;
+    emu_server_t *s = arg;
+    s->accept_pause_ms = 0; /* descriptors are back: the next shortage starts short again */
+    if (s->n_conns >= (size_t)s->cfg->max_connections) {
+        /* Accepted and closed at once: the client sees the connection end
+         * (a driver reports a connection error) instead of waiting in the
+         * backlog, and the flood costs one rate-limited line. */
+        evutil_closesocket(fd);
+        s->refused_conns++;
+        emu_log_limited(&s->conn_limit_log, LIMITED_LOG_MS, EMU_LOG_WARN, 0,
+                        "refused a connection: --max-connections %d reached",
+                        s->cfg->max_connections);
+        return;
+    }
     /* Responses are whole frames written at once: Nagle would hold the tail of
      * one back for the client's delayed ACK (40 ms stalls under load). */
     int one = 1;
     (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-    emu_conn_accept(arg, fd, addr, addr_len);
+    emu_conn_accept(s, fd, addr, addr_len);
 }
 
+/* Out of descriptors, the pending connection cannot be accepted, so the
+ * listener stays readable: give the reserve descriptor up for a moment to
+ * accept that connection and close it (its client sees a clean close, not a
+ * hang), then take the reserve back. */
+static void shed_one(emu_server_t *s)
+{
+    if (s->reserve_fd < 0) {
+        return;
+    }
+    close(s->reserve_fd);
+    s->reserve_fd = -1;
+    evutil_socket_t fd = accept4(evconnlistener_get_fd(s->listener), NULL, NULL, SOCK_CLOEXEC);
+    if (fd >= 0) {
+        evutil_closesocket(fd);
+        s->refused_conns++;
+    }
+    s->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+static void on_accept_resume(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    emu_server_t *s = arg;
+    if (s->listener != NULL && !s->stopping) {
+        evconnlistener_enable(s->listener);
+    }
+}
+
+/*
+ * accept(2) failed with something other than "try again": EMFILE, ENFILE,
+ * ENOBUFS, ENOMEM. Retrying on the next readiness (at once: the listener is
+ * level-triggered) would spin a core and flood the log, so the listener is
+ * paused, 100 ms first and twice as long each time up to 1 s, as nginx and
+ * libevent's evconnlistener error callback allow; one line per second says
+ * how often it happened.
+ */
 static void on_accept_error(struct evconnlistener *l, void *arg)
 {
-    (void)l;
-    (void)arg;
-    /* EMFILE and friends: libevent retries on the next readiness. */
-    emu_log(EMU_LOG_WARN, 0, "accept failed: %s",
-            evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+    emu_server_t *s = arg;
+    int e = EVUTIL_SOCKET_ERROR();
+    s->accept_pause_ms = s->accept_pause_ms == 0                        ? ACCEPT_PAUSE_MIN_MS
+                         : s->accept_pause_ms * 2 > ACCEPT_PAUSE_MAX_MS ? ACCEPT_PAUSE_MAX_MS
+                                                                        : s->accept_pause_ms * 2;
+    if (e == EMFILE || e == ENFILE) {
+        shed_one(s);
+    }
+    emu_log_limited(&s->accept_log, LIMITED_LOG_MS, EMU_LOG_WARN, 0,
+                    "accept failed: %s (%zu connections open, %llu refused so far); pausing the "
+                    "listener for %d ms",
+                    evutil_socket_error_to_string(e), s->n_conns,
+                    (unsigned long long)s->refused_conns, s->accept_pause_ms);
+    struct timeval tv = {s->accept_pause_ms / 1000, (s->accept_pause_ms % 1000) * 1000};
+    if (evtimer_add(s->accept_timer, &tv) == 0) {
+        evconnlistener_disable(l);
+    }
+}
+
+/* Redis does the same: the soft descriptor limit is raised towards the hard
+ * one, so --max-connections rather than a default ulimit of 1024 is what
+ * bounds the clients. A lower limit is logged; accept then pauses when it runs
+ * out instead of failing. */
+static void raise_fd_limit(const emu_config_t *cfg)
+{
+    struct rlimit rl;
+    rlim_t want = (rlim_t)cfg->max_connections + FD_HEADROOM;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= want) {
+        return;
+    }
+    rlim_t old = rl.rlim_cur;
+    rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= want ? want : rl.rlim_max;
+    if (rl.rlim_cur > old && setrlimit(RLIMIT_NOFILE, &rl) != 0) {
+        rl.rlim_cur = old;
+    }
+    if (rl.rlim_cur < want) {
+        emu_log(EMU_LOG_INFO, 0,
+                "open files limited to %llu (ulimit -n): fewer than --max-connections %d; "
+                "accepting pauses when they run out",
+                (unsigned long long)rl.rlim_cur, cfg->max_connections);
+    }
 }
 
 static void on_drain_timeout(evutil_socket_t fd, short what, void *arg)
@@ -128,8 +239,10 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
     }
     emu_log(EMU_LOG_INFO, 0, "%s: shutting down (%zu connection(s))",
             sig == SIGINT ? "SIGINT" : "SIGTERM", s->n_conns);
-    evconnlistener_free(s->listener);
-    s->listener = NULL;
+    if (s->listener != NULL) {
+        evconnlistener_free(s->listener);
+        s->listener = NULL;
+    }
     for (emu_conn_t *c = s->conns, *next; c != NULL; c = next) {
         next = emu_conn_next(c);
         emu_conn_shutdown(c);
@@ -142,6 +255,20 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
     s->drain_timer = evtimer_new(s->base, on_drain_timeout, s);
     if (s->drain_timer == NULL || evtimer_add(s->drain_timer, &tv) != 0) {
         event_base_loopbreak(s->base);
+    }
+}
+
+static void on_sighup(evutil_socket_t sig, short what, void *arg)
+{
+    (void)sig;
+    (void)what;
+    const emu_server_t *s = arg;
+    if (s->cfg->log_file == NULL) {
+        emu_log(EMU_LOG_INFO, 0, "SIGHUP: logging to stderr, nothing to reopen; still serving");
+        return;
+    }
+    if (emu_log_reopen() == 0) { /* a failure is logged, and the old file kept */
+        emu_log(EMU_LOG_INFO, 0, "SIGHUP: log file %s reopened; still serving", s->cfg->log_file);
     }
 }
 
@@ -187,25 +314,26 @@ static void rpc_address(const struct sockaddr_storage *ss, cql_config_t *cc)
     }
 }
 
-static int listen_on(emu_server_t *s, struct sockaddr_storage *ss)
+/* Binds the CQL socket without listening: until listen(2) the kernel
+ * refuses connections, so nothing is accepted (not even into the backlog)
+ * before storage is recovered, and a start-up that fails leaves nothing
+ * that ever accepted. A taken port still fails here, at once. */
+static int bind_cql(emu_server_t *s, struct sockaddr_storage *ss)
 {
     socklen_t len;
     if (resolve(s->cfg, ss, &len) != BASE_OK) {
         return BASE_ERROR;
     }
-    s->listener = evconnlistener_new_bind(
-        s->base, on_accept, s,
-        LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC | LEV_OPT_DISABLED, -1,
-        (struct sockaddr *)ss, (int)len); /* accepting once start-up is done */
-    if (s->listener == NULL) {
+    s->listen_fd = socket(ss->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (s->listen_fd < 0 || evutil_make_listen_socket_reuseable(s->listen_fd) != 0 ||
+        bind(s->listen_fd, (struct sockaddr *)ss, len) != 0) {
         emu_log(EMU_LOG_ERROR, 0, "cannot listen on %s:%d: %s", s->cfg->bind, s->cfg->port,
                 strerror(errno));
         return BASE_ERROR;
     }
-    evconnlistener_set_error_cb(s->listener, on_accept_error);
     /* --port 0 picks a free port: report the one the kernel chose. */
     len = sizeof(*ss);
-    getsockname(evconnlistener_get_fd(s->listener), (struct sockaddr *)ss, &len);
+    getsockname(s->listen_fd, (struct sockaddr *)ss, &len);
     char host[INET6_ADDRSTRLEN] = "?";
     if (ss->ss_family == AF_INET6) {
         const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)ss;
@@ -313,6 +441,60 @@ static int make_dirs(const char *dir)
     }
 }
 
+const char *emu_server_fsync_name(storage_sync_t mode)
+{
+    switch (mode) {
+    case STORAGE_SYNC_GROUP:
+    case STORAGE_SYNC_ALWAYS:
+        return "always";
+    case STORAGE_SYNC_PERIODIC:
+        return "periodic";
+    default:
+        return "never";
+    }
+}
+
+/* The sync thread's test hook (SYNC_GATE_ENV). */
+static void sync_gate(void *arg)
+{
+    const char *path = arg;
+    struct timespec ts = {0, 5 * 1000000L};
+    while (access(path, F_OK) == 0) {
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* On the loop: the sync thread finished a round; send what it covered. */
+static void on_synced(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    emu_server_t *s = arg;
+    storage_db_sync_drain(s->db);
+    uint64_t synced = storage_db_synced_position(s->db);
+    bool failed = storage_db_sync_failed(s->db);
+    for (emu_conn_t *c = s->conns, *next; c != NULL; c = next) {
+        next = emu_conn_next(c);
+        emu_conn_release(c, synced, failed);
+    }
+}
+
+/* --fsync always: answers wait for the fdatasync that covers them (conn.c). */
+static int arm_group_commit(emu_server_t *s)
+{
+    int fd = storage_db_sync_notify_fd(s->db);
+    if (fd < 0) {
+        return BASE_OK;
+    }
+    s->synced = event_new(s->base, fd, EV_READ | EV_PERSIST, on_synced, s);
+    if (s->synced == NULL || event_add(s->synced, NULL) != 0) {
+        emu_log(EMU_LOG_ERROR, 0, "cannot watch the commit log's sync thread");
+        return BASE_ERROR;
+    }
+    s->group_commit = true;
+    return BASE_OK;
+}
+
 /* Opens <data-dir>/data (on the start-up worker: no libevent here). */
 static int open_durable(emu_server_t *s, char *dir, size_t cap)
 {
@@ -327,8 +509,12 @@ static int open_durable(emu_server_t *s, char *dir, size_t cap)
     }
     int64_t t0 = base_mono_us();
     s->open_started_us = t0;
-    s->db =
-        storage_db_open(dir, s->cfg->fsync_always ? STORAGE_SYNC_ALWAYS : STORAGE_SYNC_NONE, &err);
+    const char *gate = getenv(SYNC_GATE_ENV);
+    storage_sync_cfg_t sc = {.mode = s->cfg->fsync,
+                             .interval_ms = s->cfg->fsync_interval_ms,
+                             .before_sync = gate != NULL ? sync_gate : NULL,
+                             .hook_arg = (void *)gate};
+    s->db = storage_db_open_cfg(dir, &sc, &err);
     if (s->db == NULL) {
         emu_log(EMU_LOG_ERROR, 0, "cannot open durable storage in %s: %s", dir, err.msg);
         return BASE_ERROR;
@@ -356,8 +542,9 @@ static int restore_schema(emu_server_t *s, const char *dir)
     base_error_t err;
     char path[4200];
     snprintf(path, sizeof(path), "%s/%s", dir, SCHEMA_LOG_FILE);
-    cql_engine_set_schema_sync(s->engine,
-                               s->cfg->fsync_always ? STORAGE_SYNC_ALWAYS : STORAGE_SYNC_NONE);
+    /* DDL is rare: with any sync mode each schema record is fsync'ed at once */
+    cql_engine_set_schema_sync(s->engine, s->cfg->fsync != STORAGE_SYNC_NONE ? STORAGE_SYNC_ALWAYS
+                                                                             : STORAGE_SYNC_NONE);
     int64_t t0 = base_mono_us();
     if (cql_engine_restore(s->engine, path, &err) != BASE_OK) {
         emu_log(EMU_LOG_ERROR, 0, "cannot restore the schema: %s", err.msg);
@@ -379,7 +566,7 @@ static int restore_schema(emu_server_t *s, const char *dir)
     emu_log(EMU_LOG_INFO, 0,
             "durable storage in %s (fsync %s): restored %.1f MB of snapshot and commit log in "
             "%.3f s (%.0f MB/s)",
-            dir, s->cfg->fsync_always ? "always" : "never", mb, (double)took / 1e6,
+            dir, emu_server_fsync_name(s->cfg->fsync), mb, (double)took / 1e6,
             took > 0 ? mb / ((double)took / 1e6) : 0.0);
     return BASE_OK;
 }
@@ -391,6 +578,7 @@ static int start_engine(emu_server_t *s, const struct sockaddr_storage *ss)
     cql_config_defaults(&cc);
     cc.profile = s->cfg->profile;
     cc.data_center = s->cfg->region;
+    cc.guardrails = s->cfg->guardrails;
     rpc_address(ss, &cc);
     if (!s->cfg->durable) {
         s->db = storage_db_new();
@@ -439,6 +627,20 @@ static void startup_free(emu_server_t *s)
     s->startup = NULL;
 }
 
+/* listen(2) on the bound socket: from here connections are accepted. */
+static int start_listening(emu_server_t *s)
+{
+    s->listener = evconnlistener_new(
+        s->base, on_accept, s, LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, -1, s->listen_fd);
+    if (s->listener == NULL) {
+        emu_log(EMU_LOG_ERROR, 0, "cannot listen on %s: %s", s->endpoint, strerror(errno));
+        return BASE_ERROR;
+    }
+    s->listen_fd = -1; /* the listener owns it */
+    evconnlistener_set_error_cb(s->listener, on_accept_error);
+    return BASE_OK;
+}
+
 /* On the loop, once the worker wrote its byte: join it, then serve. */
 static void on_started(evutil_socket_t fd, short what, void *arg)
 {
@@ -456,8 +658,8 @@ static void on_started(evutil_socket_t fd, short what, void *arg)
         event_base_loopbreak(s->base);
         return;
     }
-    if ((s->cfg->durable && arm_checkpoints(s) != BASE_OK) ||
-        evconnlistener_enable(s->listener) != 0) {
+    if ((s->cfg->durable && (arm_checkpoints(s) != BASE_OK || arm_group_commit(s) != BASE_OK)) ||
+        start_listening(s) != BASE_OK) {
         emu_log(EMU_LOG_ERROR, 0, "cannot start serving CQL");
         s->start_failed = true;
         event_base_loopbreak(s->base);
@@ -525,17 +727,32 @@ static void server_fini(emu_server_t *s)
     if (s->listener != NULL) {
         evconnlistener_free(s->listener);
     }
+    if (s->listen_fd >= 0) {
+        close(s->listen_fd); /* bound, never listened on */
+    }
+    if (s->reserve_fd >= 0) {
+        close(s->reserve_fd);
+    }
+    if (s->accept_timer != NULL) {
+        event_free(s->accept_timer);
+    }
     if (s->sigint != NULL) {
         event_free(s->sigint);
     }
     if (s->sigterm != NULL) {
         event_free(s->sigterm);
     }
+    if (s->sighup != NULL) {
+        event_free(s->sighup);
+    }
     if (s->drain_timer != NULL) {
         event_free(s->drain_timer);
     }
     if (s->checkpoint_timer != NULL) {
         event_free(s->checkpoint_timer);
+    }
+    if (s->synced != NULL) {
+        event_free(s->synced);
     }
     emu_admin_free(s->admin); /* before the metering it reads */
     if (s->engine != NULL) {
@@ -564,6 +781,8 @@ int emu_server_run(const emu_config_t *cfg)
     char msg[512];
     memset(&s, 0, sizeof(s));
     s.cfg = cfg;
+    s.listen_fd = -1;
+    s.reserve_fd = -1;
     emu_log_set_level(cfg->log_level);
     emu_log_set_format(cfg->log_format);
     if (emu_log_open_file(cfg->log_file, msg, sizeof(msg)) != 0) {
@@ -586,18 +805,30 @@ int emu_server_run(const emu_config_t *cfg)
         emu_log(EMU_LOG_ERROR, 0, "cannot create the event loop");
         goto done;
     }
-    if (listen_on(&s, &ss) != BASE_OK) {
+    if (bind_cql(&s, &ss) != BASE_OK) {
+        goto done;
+    }
+    raise_fd_limit(cfg);
+    s.reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC); /* see shed_one */
+    s.accept_timer = evtimer_new(s.base, on_accept_resume, &s);
+    if (s.accept_timer == NULL) {
+        emu_log(EMU_LOG_ERROR, 0, "cannot create the accept timer");
         goto done;
     }
     s.sigint = evsignal_new(s.base, SIGINT, on_signal, &s);
     s.sigterm = evsignal_new(s.base, SIGTERM, on_signal, &s);
-    if (s.sigint == NULL || s.sigterm == NULL || evsignal_add(s.sigint, NULL) != 0 ||
-        evsignal_add(s.sigterm, NULL) != 0) {
+    s.sighup = evsignal_new(s.base, SIGHUP, on_sighup, &s);
+    if (s.sigint == NULL || s.sigterm == NULL || s.sighup == NULL ||
+        evsignal_add(s.sigint, NULL) != 0 || evsignal_add(s.sigterm, NULL) != 0 ||
+        evsignal_add(s.sighup, NULL) != 0) {
         emu_log(EMU_LOG_ERROR, 0, "cannot install signal handlers");
         goto done;
     }
     emu_log(EMU_LOG_INFO, 0, "listening on %s (%s)", s.endpoint, s.ssl ? "TLS" : "plaintext");
     s.admin = emu_admin_start(&s);
+    if (s.admin == NULL && cfg->admin_port != EMU_ADMIN_OFF) {
+        goto done; /* logged: a taken admin port is a start-up error */
+    }
     if (startup_begin(&s, &ss) != BASE_OK) {
         goto done;
     }

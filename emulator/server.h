@@ -12,6 +12,7 @@
 #include "cql/cql.h"
 #include "emulator/config.h"
 #include "emulator/events.h"
+#include "emulator/log.h"
 #include "emulator/metering.h"
 
 typedef struct emu_conn_s emu_conn_t;
@@ -19,11 +20,24 @@ typedef struct emu_conn_s emu_conn_t;
 typedef struct emu_server_s {
     const emu_config_t *cfg;
     struct event_base *base;
-    struct evconnlistener *listener;
+    struct evconnlistener *listener; /* NULL until start-up is done (then listen(2)) */
+    evutil_socket_t listen_fd;       /* the bound CQL socket until the listener owns it */
+    evutil_socket_t reserve_fd;      /* /dev/null, given up to refuse a connection on EMFILE */
+    struct event *accept_timer;      /* re-enables the listener after an accept failure */
+    int accept_pause_ms;             /* the current pause (0: accept works) */
+    uint64_t refused_conns;          /* closed at accept: --max-connections, or EMFILE */
+    emu_log_limit_t accept_log;      /* "accept failed", once a second */
+    emu_log_limit_t conn_limit_log;  /* "--max-connections reached", once a second */
+    size_t inflight_bytes;           /* request bytes received, not yet answered (conn.c) */
+    emu_log_limit_t inflight_log;    /* "--max-inflight-mb", once a second */
     struct event *sigint;
     struct event *sigterm;
+    struct event *sighup;           /* reopens --log-file */
     struct event *drain_timer;      /* bounds the graceful shutdown */
     struct event *checkpoint_timer; /* durable storage: snapshots a long commit log */
+    struct event *synced;           /* --fsync always: the sync thread finished a round */
+    bool group_commit;              /* responses wait for the fdatasync covering them */
+    size_t acks_waiting;            /* responses parked until their fdatasync (conn.c) */
     SSL_CTX *ssl;                   /* NULL with --no-tls */
     storage_db_t *db;
     bool restored;           /* durable: the schema claimed all data (else no checkpoint at exit) */
@@ -48,5 +62,8 @@ int emu_server_run(const emu_config_t *cfg);
 
 /* Called by a connection as it is freed (ends the loop when draining). */
 void emu_server_conn_gone(emu_server_t *s);
+
+/* The sync mode's name as --fsync spells it. */
+const char *emu_server_fsync_name(storage_sync_t mode);
 
 #endif

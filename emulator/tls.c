@@ -2,9 +2,11 @@
  * tls.c - TLS for the CQL endpoint. Layer: emulator.
  *
  * Only TLS 1.2 and 1.3 are offered (what Azure Cosmos DB requires of its
- * clients). The certificate is the user's (--cert/--tls-key) or the one
- * certs/ generates and reuses in <data-dir>/certs, whose CA the user gets
- * with `certs export` so clients verify instead of switching checks off.
+ * clients), and TLS 1.2 only with forward-secret AEAD suites (Mozilla's
+ * "intermediate" profile; its DHE suites are left out, as no DH parameters
+ * are configured): no CBC, no SHA-1 MAC, no RSA key exchange. The certificate is the user's
+ * (--cert/--tls-key) or the one certs/ generates and reuses in <data-dir>/certs, whose CA the user
+ * gets with `certs export` so clients verify instead of switching checks off.
  *
  * A TLS client always starts with a handshake record, content type 0x16;
  * peeking at that one byte before creating the OpenSSL bufferevent is how
@@ -23,6 +25,11 @@
 
 #include "certs/certs.h"
 #include "emulator/log.h"
+
+/* TLS 1.2 suites; TLS 1.3's are all AEAD and keep OpenSSL's defaults. */
+#define TLS12_CIPHERS                                                                          \
+    "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:" \
+    "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305"
 
 static SSL_CTX *ssl_fail(SSL_CTX *ctx, base_error_t *err, const char *what, const char *path)
 {
@@ -81,6 +88,9 @@ SSL_CTX *emu_tls_ctx_new(const emu_config_t *cfg, base_error_t *err)
     SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE |
                                  SSL_OP_IGNORE_UNEXPECTED_EOF);
     SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS);
+    if (SSL_CTX_set_cipher_list(ctx, TLS12_CIPHERS) != 1) {
+        return ssl_fail(ctx, err, "cannot set the TLS 1.2 cipher suites", "");
+    }
     if (SSL_CTX_use_certificate_chain_file(ctx, cert) != 1) {
         return ssl_fail(ctx, err, "cannot load the TLS certificate", cert);
     }
@@ -173,6 +183,12 @@ void emu_tls_error(struct bufferevent *bev, char *out, size_t cap)
     while (bufferevent_get_openssl_error(bev) != 0) {
         /* drain the rest: they describe the same failure */
     }
+}
+
+bool emu_tls_handshake_done(struct bufferevent *bev)
+{
+    SSL *ssl = bufferevent_openssl_get_ssl(bev);
+    return ssl != NULL && SSL_is_init_finished(ssl);
 }
 
 const char *emu_tls_version(struct bufferevent *bev)

@@ -45,4 +45,7 @@ void emu_tls_error(struct bufferevent *bev, char *out, size_t cap);
 /* "TLSv1.3" etc. once the handshake is done; "" for a plain bufferevent. */
 const char *emu_tls_version(struct bufferevent *bev);
 
+/* True once bev's TLS handshake is complete. */
+bool emu_tls_handshake_done(struct bufferevent *bev);
+
 #endif

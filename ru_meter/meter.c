@@ -466,6 +466,25 @@ void ru_meter_table_storage(ru_meter_t *m, const char *keyspace, const char *tab
 }
 
 
+const char *ru_guard_name(ru_guard_t g)
+{
+    static const char *const names[RU_GUARD_N] = {
+        "batch_size_warn", "batch_size_fail",   "unlogged_batch_partitions",
+        "tombstone_warn",  "tombstone_failure", "large_partition",
+    };
+    return (unsigned)g < RU_GUARD_N ? names[g] : "unknown";
+}
+
+
+void ru_meter_guardrail(ru_meter_t *m, const char *keyspace, const char *table, ru_guard_t g,
+                        int64_t now_us)
+{
+    if ((unsigned)g < RU_GUARD_N) {
+        table_get(m, keyspace, table, now_us)->guards[g]++;
+    }
+}
+
+
 uint32_t ru_meter_partition_count(ru_meter_t *m, const char *keyspace, const char *table)
 {
     ru_table_t *t = table_find(m, keyspace, table);
@@ -711,6 +730,7 @@ static void table_clear(ru_table_t *t)
     ru__rate_init(&t->demand);
     t->throttled_ru = 0;
     ru__series_init(&t->series);
+    memset(t->guards, 0, sizeof(t->guards));
 }
 
 

@@ -95,6 +95,17 @@ static void text_tables(const ru_snapshot_t *snap, base_buf_t *out)
             base_buf_printf(out, ", minimum %" PRId64 " RU/s", t->min_ru_s);
         }
         base_buf_printf(out, "\n");
+        const char *sep = "      guard-rails crossed: ";
+        for (int g = 0; g < RU_GUARD_N; g++) {
+            if (t->guards[g] > 0) {
+                base_buf_printf(out, "%s%s %" PRIu64, sep, ru_guard_name((ru_guard_t)g),
+                                t->guards[g]);
+                sep = ", ";
+            }
+        }
+        if (sep[0] == ',') {
+            base_buf_printf(out, " (cassandra.yaml thresholds)\n");
+        }
         for (size_t j = 0; j < t->n_parts; j++) {
             const ru_partition_stats_t *p = &t->parts[j];
             base_buf_printf(out,
@@ -283,6 +294,12 @@ static void json_table(base_buf_t *out, const ru_table_stats_t *t)
                     fin(t->budget_ru_s), t->storage_bytes, fin(t->peak_ru_s), fin(t->throttled_ru),
                     fin(t->peak_demand_ru_s), t->autoscale_peak, t->hot_partition);
     json_summary(out, &t->s);
+    base_buf_printf(out, ",\"guardrails\":{");
+    for (int g = 0; g < RU_GUARD_N; g++) {
+        base_buf_printf(out, "%s\"%s\":%" PRIu64, g ? "," : "", ru_guard_name((ru_guard_t)g),
+                        t->guards[g]);
+    }
+    base_buf_printf(out, "}");
     base_buf_printf(out, ",\"physical_partitions\":[");
     for (size_t j = 0; j < t->n_parts; j++) {
         base_buf_printf(out, "%s", j ? "," : "");

@@ -334,7 +334,15 @@ static void tables_section(const ru_snapshot_t *snap, base_buf_t *out)
         const ru_table_stats_t *t = &snap->tables[i];
         base_buf_printf(out, "<tr><td class=\"l\">");
         esc_name(out, t->keyspace, t->table);
-        base_buf_printf(out, "%s</td><td class=\"l\">", t->dropped ? " (dropped)" : "");
+        base_buf_printf(out, "%s", t->dropped ? " (dropped)" : "");
+        for (int g = 0, first = 1; g < RU_GUARD_N; g++) {
+            if (t->guards[g] > 0) { /* names are ours: nothing to escape */
+                base_buf_printf(out, "%s%s %" PRIu64, first ? "<br>guard-rails: " : ", ",
+                                ru_guard_name((ru_guard_t)g), t->guards[g]);
+                first = 0;
+            }
+        }
+        base_buf_printf(out, "</td><td class=\"l\">");
         if (t->throughput.kind == RU_TP_NONE) {
             base_buf_printf(out, "serverless");
         } else {

@@ -170,6 +170,7 @@ typedef struct ru_table_s {
     size_t n_parts; /* grows to the pool's partition count */
     ru_part_t *parts;
     double slices[RU_SLICES];
+    uint64_t guards[RU_GUARD_N];
 } ru_table_t;
 
 typedef struct ru_shape_s {

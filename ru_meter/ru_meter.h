@@ -291,6 +291,25 @@ void ru_meter_admit(ru_meter_t *m, const ru_request_t *req, int64_t now_us, ru_d
 double ru_meter_charge(ru_meter_t *m, const ru_request_t *req, const ru_decision_t *d,
                        const ru_op_t *op, int64_t now_us);
 
+/* Guard-rails a table's requests crossed (cassandra.yaml's thresholds): refusals
+ * under the cassandra profile, advisories under cosmos; counted per table. */
+typedef enum {
+    RU_GUARD_BATCH_SIZE_WARN,     /* batch_size_warn_threshold_in_kb */
+    RU_GUARD_BATCH_SIZE_FAIL,     /* batch_size_fail_threshold_in_kb */
+    RU_GUARD_UNLOGGED_PARTITIONS, /* unlogged_batch_across_partitions_warn_threshold */
+    RU_GUARD_TOMBSTONE_WARN,      /* tombstone_warn_threshold */
+    RU_GUARD_TOMBSTONE_FAIL,      /* tombstone_failure_threshold */
+    RU_GUARD_LARGE_PARTITION,     /* compaction_large_partition_warning_threshold_mb */
+    RU_GUARD_N,
+} ru_guard_t;
+
+/* "batch_size_warn", ...: the label in /stats and /metrics. */
+const char *ru_guard_name(ru_guard_t g);
+
+/* Counts one request of keyspace.table crossing guard-rail g. */
+void ru_meter_guardrail(ru_meter_t *m, const char *keyspace, const char *table, ru_guard_t g,
+                        int64_t now_us);
+
 /* ---- statistics (stats.c) ----------------------------------------------- */
 
 typedef struct ru_summary_s {
@@ -331,6 +350,7 @@ typedef struct ru_second_s {
     double budget_ru_s;
 } ru_second_t;
 
+
 typedef struct ru_table_stats_s {
     char *keyspace;
     char *table;
@@ -353,6 +373,7 @@ typedef struct ru_table_stats_s {
     size_t n_series; /* the last seconds up to the snapshot, oldest first; 0 when the
                         table saw nothing in RU_SERIES_SECONDS */
     ru_second_t *series;
+    uint64_t guards[RU_GUARD_N]; /* requests that crossed each guard-rail */
 } ru_table_stats_t;
 
 typedef struct ru_snapshot_s {

@@ -186,6 +186,7 @@ static void table_snapshot(const ru_meter_t *m, ru_table_t *t, int64_t now_us,
     out->autoscale_peak =
         p->tp.kind == RU_TP_AUTOSCALE ? ru_autoscale_level(p->tp.ru_s, t->rate.peak) : 0;
     memcpy(out->token_slices, t->slices, sizeof(out->token_slices));
+    memcpy(out->guards, t->guards, sizeof(out->guards));
 
     /* up to the last complete second: the current one is still filling */
     int64_t last_complete_us = now_us - 1000000;

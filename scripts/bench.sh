@@ -333,7 +333,14 @@ for label, target, cmd, r in rows:
     w("%s   # %s, %s" % (cmd, label, target))
 w(os.environ["RSS_CMD"] + "   # memory")
 w("```")
+# A "## Notes" section written by hand (measurements outside this set) is kept.
+notes = ""
+if os.path.exists(os.environ["OUT"]):
+    with open(os.environ["OUT"]) as f:
+        old = f.read()
+    if "\n## Notes" in old:
+        notes = old[old.index("\n## Notes"):]
 with open(os.environ["OUT"], "w") as f:
-    f.write("\n".join(out) + "\n")
+    f.write("\n".join(out) + "\n" + notes)
 print("bench.sh: wrote " + os.environ["OUT"])
 EOF

@@ -23,6 +23,7 @@ packages=(
     golang-go golang-github-gocql-gocql-dev     # gocql integration tests (offline, GOPATH)
     openssl ca-certificates clang-format       # format check (tests/tools/check_format.sh)
     chromium                                    # the live dashboard, tested in headless Chromium
+    libedit-dev tmux                            # the shell: line editing; tested through tmux
 )
 # Node.js may come from elsewhere (e.g. NodeSource, whose nodejs bundles npm):
 # only ask Debian for what is missing, so the two never conflict.

@@ -11,6 +11,11 @@
  * A write that is entirely shadowed leaves nothing behind: rows and
  * partitions are only created when something is left to remember.
  *
+ * A partition without clustering rows stays compact (one allocation of key
+ * and row, see partition.c): a write to its row re-encodes it into a new
+ * allocation and the table index takes the new pointer. Anything else
+ * promotes it first.
+ *
  * On a durable database storage_apply appends the mutation to the commit
  * log first; storage__apply is the in-memory half that replay calls.
  */
@@ -105,41 +110,116 @@ static size_t mutation_bytes(const storage_mutation_t *m)
 }
 
 
-static storage__row_t *find_target(storage_partition_t *p, const storage_mutation_t *m)
+/* Where the block of the row m targets is held in an EXT partition, NULL if
+ * the row is not there. */
+static uint8_t **find_target(storage_partition_t *p, const storage_mutation_t *m)
 {
-    if (p == NULL) {
-        return NULL;
+    storage__pext_t *x = storage__part_ext(p);
+    if (m->static_row) {
+        return x->statics != NULL ? &x->statics : NULL;
     }
-    return m->static_row ? p->statics : storage__partition_find_row(p, m->ck, m->ck_len);
+    storage__sl_node_t *n = storage__partition_find_row(p, m->ck, m->ck_len);
+    return n != NULL ? (uint8_t **)&n->item : NULL;
 }
 
 
+/* Whether a compact partition's row is the one m writes. */
+static bool same_row(const storage_partition_t *p, const storage_mutation_t *m)
+{
+    size_t len;
+    const uint8_t *ck = storage__blk_ck(storage__part_row(p), &len);
+    return len == m->ck_len && (len == 0 || memcmp(ck, m->ck, len) == 0);
+}
+
+
+/* The live row m targets existed before the write. */
+static bool row_existed(storage_table_t *t, const storage_partition_t *p,
+                        const storage_mutation_t *m, int64_t now_us)
+{
+    const uint8_t *blk = NULL;
+    if (p == NULL) {
+        return false;
+    }
+    if (p->form == STORAGE__PART_ROW) {
+        blk = !m->static_row && same_row(p, m) ? storage__part_row(p) : NULL;
+    } else {
+        uint8_t **slot = find_target((storage_partition_t *)p, m);
+        blk = slot != NULL ? *slot : NULL;
+    }
+    if (blk == NULL) {
+        return false;
+    }
+    storage__row_decode(blk, &t->work);
+    return storage__row_is_live(&t->work, now_us);
+}
+
+
+/* Decodes the row into the table's working row, applies m and encodes the
+ * result in place of the old block (whose bytes the working row borrows, so
+ * it is freed last). p is an EXT partition. */
 static void write_row(storage_partition_t *p, const storage_mutation_t *m, int64_t now_us)
 {
-    storage__row_t *r = find_target(p, m);
-    bool is_new = r == NULL;
-    int64_t shadow = m->static_row ? p->del_ts : storage__partition_row_shadow(p, m->ck, m->ck_len);
+    storage__pext_t *x = storage__part_ext(p);
+    storage__row_t *r = &p->table->work;
+    uint8_t **slot = find_target(p, m);
+    uint8_t *old = slot != NULL ? *slot : NULL;
+    int64_t shadow = m->static_row ? x->del_ts : storage__partition_row_shadow(p, m->ck, m->ck_len);
 
-    if (is_new) {
-        r = storage__row_new(m->static_row ? NULL : m->ck, m->static_row ? 0 : m->ck_len);
+    if (old == NULL) {
+        storage__row_init(r, m->static_row ? NULL : m->ck, m->static_row ? 0 : m->ck_len);
     } else {
-        p->bytes -= r->bytes;
+        storage__row_decode(old, r);
+        x->bytes -= r->bytes;
     }
     apply_row(r, m, shadow, now_us);
 
-    if (!is_new) {
+    if (old != NULL) {
         /* Writes alone never empty a row: a deletion that frees cells
          * leaves its own tombstone in it. */
         BASE_ASSERT(!storage__row_is_empty(r));
-        p->bytes += r->bytes;
+        *slot = storage__row_encode(r);
+        x->bytes += r->bytes;
+        base_free(old);
     } else if (storage__row_is_empty(r)) {
-        storage__row_free(r);
+        return;
     } else if (m->static_row) {
-        p->statics = r;
-        p->bytes += r->bytes;
+        x->statics = storage__row_encode(r);
+        x->bytes += r->bytes;
     } else {
-        storage__partition_add_row(p, r);
+        storage__partition_add_row(p, storage__row_encode(r), r->bytes);
     }
+}
+
+
+/* The write a compact partition can take as it is: its own row, no
+ * partition or range deletion, nothing static. */
+static bool compact_write(const storage_mutation_t *m)
+{
+    return !m->delete_partition && !m->delete_range && !m->static_row;
+}
+
+
+/* A compact write on a compact partition p (NULL: none yet): the row
+ * decoded, changed and encoded into a new allocation. Returns the
+ * partition now holding the row, NULL when the write left nothing. */
+static storage_partition_t *write_compact(storage_table_t *t, storage_partition_t *p,
+                                          const storage_mutation_t *m, int64_t now_us)
+{
+    storage__row_t *r = &t->work;
+    if (p == NULL) {
+        storage__row_init(r, m->ck, m->ck_len);
+    } else {
+        storage__row_decode(storage__part_row(p), r);
+    }
+    apply_row(r, m, STORAGE__NO_DELETION, now_us);
+    if (p != NULL) {
+        BASE_ASSERT(!storage__row_is_empty(r));
+        return storage__partition_rewrite_row(p, r);
+    }
+    if (storage__row_is_empty(r)) {
+        return NULL;
+    }
+    return storage__partition_new_row(t, m->token, m->pk, m->pk_len, r);
 }
 
 
@@ -161,48 +241,85 @@ int storage_apply(storage_table_t *t, const storage_mutation_t *m, int64_t now_u
 void storage__apply(storage_table_t *t, const storage_mutation_t *m, int64_t now_us,
                     storage_write_stats_t *stats)
 {
-    storage__table_begin_write(t);
-
-    uint64_t hash = storage__table_hash(m->token, m->pk, m->pk_len);
-    storage_partition_t *p = storage__table_lookup(t, m->token, m->pk, m->pk_len, hash);
-    storage__row_t *before = find_target(p, m);
-    bool row_existed = before != NULL && storage__row_is_live(before, now_us);
-
+    t->version++;
+    storage__pt_pos_t pos = storage__pt_seek(&t->parts, m->token, m->pk, m->pk_len);
+    storage_partition_t *p = storage__pt_at(pos);
+    if (p != NULL && (p->token != m->token || p->pk_len != m->pk_len ||
+                      (m->pk_len > 0 && memcmp(p->data, m->pk, m->pk_len) != 0))) {
+        p = NULL;
+    }
+    bool existed = row_existed(t, p, m, now_us);
     bool is_new = p == NULL;
-    if (is_new) {
-        p = storage__partition_new(t, m->token, m->pk, m->pk_len, hash);
-    }
-    bool was_visible = storage__partition_has_data(p);
-    size_t old_bytes = was_visible ? p->bytes : 0;
+    bool was_visible = p != NULL && storage__partition_has_data(p);
+    size_t old_bytes = was_visible ? storage_partition_bytes(p) : 0;
 
-    if (m->delete_partition) {
-        storage__partition_delete(p, m->delete_ts);
-    }
-    if (m->delete_range) {
-        storage__partition_delete_range(p, &m->range_start, &m->range_end, m->delete_ts);
-    }
-    if (touches_row(m)) {
-        write_row(p, m, now_us);
+    if (compact_write(m) && !touches_row(m)) {
+        /* nothing to do */
+    } else if (compact_write(m) &&
+               (p == NULL || (p->form == STORAGE__PART_ROW && same_row(p, m)))) {
+        p = write_compact(t, p, m, now_us);
+    } else {
+        p = p != NULL ? storage__partition_promote(p)
+                      : storage__partition_new_ext(t, m->token, m->pk, m->pk_len);
+        if (m->delete_partition) {
+            storage__partition_delete(p, m->delete_ts);
+        }
+        if (m->delete_range) {
+            storage__partition_delete_range(p, &m->range_start, &m->range_end, m->delete_ts);
+        }
+        if (touches_row(m)) {
+            write_row(p, m, now_us);
+        }
+        if (is_new && !storage__partition_has_state(p)) {
+            storage__partition_free(p);
+            p = NULL;
+        }
     }
 
-    bool is_visible = storage__partition_has_data(p);
-    t->bytes = t->bytes - old_bytes + (is_visible ? p->bytes : 0);
+    bool is_visible = p != NULL && storage__partition_has_data(p);
+    size_t new_bytes = is_visible ? storage_partition_bytes(p) : 0;
+    t->bytes = t->bytes - old_bytes + new_bytes;
     if (was_visible != is_visible) {
         t->n_visible = is_visible ? t->n_visible + 1 : t->n_visible - 1;
     }
 
     if (stats != NULL) {
+        storage__pext_t *x = p != NULL ? storage__part_ext(p) : NULL;
         stats->bytes_written = mutation_bytes(m);
-        stats->row_existed = row_existed;
-        stats->partition_bytes = is_visible ? p->bytes : 0;
-        stats->partition_rows = p->rows.count;
+        stats->row_existed = existed;
+        stats->partition_bytes = new_bytes;
+        stats->partition_rows = x != NULL ? x->rows.count : p != NULL ? 1 : 0;
     }
 
     if (is_new) {
-        if (storage__partition_has_state(p)) {
-            storage__table_add(t, p);
-        } else {
-            storage__partition_free(p);
+        if (p != NULL) {
+            storage__pt_insert(&t->parts, pos, p);
         }
+    } else {
+        *storage__pt_slot(pos) = p; /* it may have moved */
     }
+}
+
+
+int storage_apply_batch(storage_db_t *db, const storage_batch_item_t *items, size_t n,
+                        int64_t now_us, storage_write_stats_t *stats)
+{
+    if (n == 0) {
+        return BASE_OK;
+    }
+    if (n == 1) {
+        return storage_apply(items[0].t, items[0].m, now_us, stats);
+    }
+    /* One record for the whole batch, logged before memory changes. */
+    if (db->dur != NULL && storage__log_batch(db, items, n, now_us) != BASE_OK) {
+        if (stats != NULL) {
+            memset(stats, 0, n * sizeof(*stats));
+        }
+        return BASE_EIO;
+    }
+    for (size_t i = 0; i < n; i++) {
+        BASE_ASSERT(items[i].t->db == db);
+        storage__apply(items[i].t, items[i].m, now_us, stats != NULL ? &stats[i] : NULL);
+    }
+    return BASE_OK;
 }

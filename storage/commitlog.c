@@ -2,7 +2,9 @@
  * commitlog.c - the commit log, part of storage/: commitlog-<gen>.log in
  * the database directory, a plain sequence of records (record.c) appended
  * with one write(2) each before the change they describe reaches memory.
- * With STORAGE_SYNC_ALWAYS every record is also fdatasync'ed.
+ * With STORAGE_SYNC_ALWAYS every record is also fdatasync'ed here; with
+ * GROUP and PERIODIC the sync thread does it (syncer.c), and a log replaced
+ * by a checkpoint goes to that thread, which closes it after a last sync.
  *
  * Invariants: d->log_bytes is the size of the current log and ends on a
  * record boundary; a failed append truncates the log back to it, so the
@@ -38,7 +40,10 @@ static void report(storage__durable_t *d, const char *what, int errnum)
 
 int storage__log_append(storage__durable_t *d)
 {
-    if (d->failed) {
+    if (d->failed || (d->syncer != NULL && atomic_load(&d->syncer->failed))) {
+        if (!d->failed && d->syncer != NULL) {
+            report(d, "fdatasync failed", d->syncer->errnum);
+        }
         return BASE_EIO;
     }
     if (storage__write_all(d->log_fd, d->enc.data, d->enc.len) != BASE_OK) {
@@ -50,15 +55,36 @@ int storage__log_append(storage__durable_t *d)
         }
         return BASE_EIO;
     }
-    if (d->sync == STORAGE_SYNC_ALWAYS && fdatasync(d->log_fd) != 0) {
-        /* After a failed fsync the file's state is unknown (the kernel may
-         * have dropped the dirty pages): only a checkpoint can be trusted. */
-        report(d, "fdatasync failed", errno);
-        d->failed = true;
-        return BASE_EIO;
+    if (d->sync == STORAGE_SYNC_ALWAYS) {
+        d->syncs++;
+        if (fdatasync(d->log_fd) != 0) {
+            /* After a failed fsync the file's state is unknown (the kernel may
+             * have dropped the dirty pages): only a checkpoint can be trusted. */
+            report(d, "fdatasync failed", errno);
+            d->failed = true;
+            return BASE_EIO;
+        }
     }
     d->log_bytes += d->enc.len;
+    d->appended += d->enc.len;
+    if (d->syncer != NULL) {
+        storage__syncer_written(d->syncer, d->appended);
+    }
     return BASE_OK;
+}
+
+
+void storage__log_retire(storage__durable_t *d, int new_fd)
+{
+    if (d->syncer != NULL) {
+        storage__syncer_switch(d->syncer, new_fd);
+        d->log_fd = new_fd;
+        return;
+    }
+    if (d->log_fd >= 0) {
+        close(d->log_fd);
+    }
+    d->log_fd = new_fd;
 }
 
 
@@ -84,6 +110,21 @@ int storage__log_mutation(storage_db_t *db, uint64_t id, const storage_mutation_
     base_buf_reset(&d->enc);
     size_t start = storage__rec_begin(&d->enc, STORAGE__REC_MUTATION, id);
     storage__rec_put_mutation(&d->enc, m, now_us);
+    storage__rec_end(&d->enc, start);
+    return storage__log_append(d);
+}
+
+
+int storage__log_batch(storage_db_t *db, const storage_batch_item_t *items, size_t n,
+                       int64_t now_us)
+{
+    storage__durable_t *d = db->dur;
+    base_buf_reset(&d->enc);
+    size_t start = storage__rec_begin(&d->enc, STORAGE__REC_BATCH, n);
+    for (size_t i = 0; i < n; i++) {
+        base_buf_put_u64(&d->enc, items[i].t->id);
+        storage__rec_put_mutation(&d->enc, items[i].m, now_us);
+    }
     storage__rec_end(&d->enc, start);
     return storage__log_append(d);
 }

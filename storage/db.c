@@ -122,7 +122,7 @@ size_t storage_db_unclaimed(const storage_db_t *db, size_t *with_data, uint64_t 
             continue;
         }
         n++;
-        if (t->n_parts > 0) {
+        if (t->parts.count > 0) {
             if (first_id != NULL && (n_data == 0 || t->id < *first_id)) {
                 *first_id = t->id;
             }
@@ -143,7 +143,7 @@ size_t storage_db_drop_unclaimed(storage_db_t *db)
     while (t != NULL) {
         storage_table_t *next = t->next;
         /* Rows (or tombstones) no schema claims are kept: dropping them would lose data. */
-        if (!t->claimed && t->n_parts == 0) {
+        if (!t->claimed && t->parts.count == 0) {
             storage_table_drop(db, t);
             n++;
         }

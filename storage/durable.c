@@ -232,6 +232,7 @@ static void durable_free(storage__durable_t *d)
         return;
     }
     reap_child(d, true, NULL); /* no zombie, and no snapshot written after we are gone */
+    storage__syncer_stop(d);   /* syncs what is written; the log is ours again */
     if (d->log_fd >= 0) {
         close(d->log_fd);
     }
@@ -255,6 +256,14 @@ static uint64_t file_size(const char *dir, const char *prefix, uint64_t gen, con
 
 storage_db_t *storage_db_open(const char *dir, storage_sync_t sync, base_error_t *err)
 {
+    storage_sync_cfg_t cfg = {.mode = sync};
+    return storage_db_open_cfg(dir, &cfg, err);
+}
+
+
+storage_db_t *storage_db_open_cfg(const char *dir, const storage_sync_cfg_t *cfg, base_error_t *err)
+{
+    storage_sync_t sync = cfg->mode;
     int rc = BASE_OK;
     dir_scan_t s = {0};
     storage_db_t *db = storage_db_new();
@@ -303,6 +312,9 @@ storage_db_t *storage_db_open(const char *dir, storage_sync_t sync, base_error_t
         rc =
             d->log_fd < 0 ? BASE_ERROR : base_error_set(err, 0, "storage: cannot fsync %s", d->dir);
         goto done;
+    }
+    if (sync == STORAGE_SYNC_GROUP || sync == STORAGE_SYNC_PERIODIC) {
+        rc = storage__syncer_start(d, cfg, err);
     }
 
 done:
@@ -401,8 +413,7 @@ int storage_db_checkpoint_start(storage_db_t *db, base_error_t *err)
     }
     /* New writes go to the new log from here; the child snapshots this instant. A
      * failed log stays failed (writes refused) until the snapshot is whole. */
-    close(d->log_fd);
-    d->log_fd = fd;
+    storage__log_retire(d, fd);
     d->gen = gen;
     d->log_bytes = 0;
     fflush(NULL); /* no buffered output written twice */
@@ -457,8 +468,7 @@ int storage_db_checkpoint(storage_db_t *db, base_error_t *err)
         unlink(path);
         return BASE_ERROR;
     }
-    close(d->log_fd);
-    d->log_fd = fd;
+    storage__log_retire(d, fd);
     d->gen = gen;
     d->log_bytes = 0;
     d->failed = false;

@@ -4,50 +4,71 @@
  * key) order from a resume point.
  *
  * A row cursor seeks with the monotone bound predicates (see bound.c) and
- * then walks the skiplist's level-0 links, stopping at the far bound. Rows
- * that are not live as of the cursor's now are skipped and counted, with
- * every dead cell passed over, for tombstone guard-rails. Both cursors seek
- * on their first call and remember the last node they looked at, not the
- * next, so rows or partitions added after a cursor's position are seen.
+ * then walks the skiplist's level-0 links (a compact partition has its one
+ * row), stopping at the far bound. Rows that are not live as of the
+ * cursor's now are skipped and counted, with every dead cell passed over,
+ * for tombstone guard-rails. Live cells are decoded into the cursor's own
+ * buffer, which the view handed out points into.
  *
- * Cursors hold node pointers: a write that frees rows bumps the table's
- * epoch (truncate also bumps part_epoch), and a cursor used across one
- * asserts instead of reading freed memory. Writes that only add or
- * overwrite data are safe for cursors, and a partition cursor survives all
- * but truncate (row views never survive a write).
+ * Both cursors remember the key of the last row or partition they looked
+ * at, not a pointer to the next: while the table is unchanged (its version)
+ * they step from their node; after any write, which may move or free
+ * partitions and rows, they find the partition again by key and resume
+ * strictly after that key. So a cursor sees rows or partitions added after
+ * its position, survives deletions, and ends after a truncate.
  */
 #include "storage/storage_int.h"
 
 
+/* A growable copy of the last key looked at. */
+typedef struct last_key_s {
+    uint8_t *bytes;
+    size_t len;
+    size_t cap;
+    bool set;
+} last_key_t;
+
 struct storage_row_iter_s {
-    storage_table_t *t; /* outlives p: truncate frees p but bumps t's epoch */
-    storage_partition_t *p;
-    uint64_t epoch;
-    storage__sl_node_t *pos; /* last row looked at, NULL before the seek */
-    bool done;
-    storage_bound_t start; /* bytes owned by this allocation */
+    storage_table_t *t;
+    storage_partition_t *p; /* valid while version == t->version */
+    uint64_t version;
+    int64_t token;
+    const uint8_t *pk; /* bytes owned by this allocation, as the bounds' */
+    size_t pk_len;
+    storage_bound_t start;
     storage_bound_t end;
     bool reverse;
+    bool done;
     int64_t now_us;
     size_t tombstones;
+    storage__sl_node_t *pos; /* EXT: the last row looked at, while version holds */
+    last_key_t last;         /* its clustering key */
+    storage__cellbuf_t view; /* the cells of the last view */
 };
 
 struct storage_part_iter_s {
     storage_table_t *t;
-    uint64_t epoch;
-    storage__sl_node_t *pos; /* last partition looked at, NULL before the seek */
+    uint64_t version;
+    storage__pt_pos_t pos; /* the last partition looked at, while version holds */
+    bool started;
     bool done;
-    bool has_after_token;
+    bool has_after; /* resume after (after_token, after) or after the whole token */
     int64_t after_token;
-    uint8_t *after_pk; /* owned copy, NULL when not resuming after a key */
-    size_t after_pk_len;
+    last_key_t after; /* not set: after every key of after_token */
 };
 
 
-static bool not_after_end(const void *item, const void *ctx)
+static void remember(last_key_t *k, const uint8_t *bytes, size_t len)
 {
-    const storage__row_t *r = item;
-    return storage__bound_before_end(r->ck, r->ck_len, ctx);
+    if (len > k->cap) {
+        k->cap = len > 2 * k->cap ? len : 2 * k->cap;
+        k->bytes = base_realloc(k->bytes, k->cap);
+    }
+    if (len > 0) {
+        memcpy(k->bytes, bytes, len);
+    }
+    k->len = len;
+    k->set = true;
 }
 
 
@@ -67,53 +88,133 @@ storage_row_iter_t *storage_row_iter_new(storage_partition_t *p, const storage_b
 {
     size_t start_len = start != NULL ? start->len : 0;
     size_t end_len = end != NULL ? end->len : 0;
-    storage_row_iter_t *it = base_malloc(sizeof(*it) + start_len + end_len);
+    storage_row_iter_t *it = base_calloc(1, sizeof(*it) + start_len + end_len + p->pk_len);
     uint8_t *buf = (uint8_t *)(it + 1);
     copy_bound(&it->start, start, buf);
     copy_bound(&it->end, end, buf + start_len);
+    memcpy(buf + start_len + end_len, p->data, p->pk_len);
+    it->pk = buf + start_len + end_len;
+    it->pk_len = p->pk_len;
+    it->token = p->token;
     it->t = p->table;
     it->p = p;
-    it->epoch = p->table->epoch;
-    it->pos = NULL;
-    it->done = false;
+    it->version = p->table->version;
     it->reverse = reverse;
     it->now_us = now_us;
-    it->tombstones = 0;
     return it;
 }
 
 
+static bool not_after_end(const void *item, const void *ctx)
+{
+    size_t len;
+    const uint8_t *ck = storage__blk_ck(item, &len);
+    return storage__bound_before_end(ck, len, ctx);
+}
+
+
+static bool at_or_before_last(const void *item, const void *ctx)
+{
+    const last_key_t *k = ctx;
+    size_t len;
+    const uint8_t *ck = storage__blk_ck(item, &len);
+    return storage__key_cmp(ck, len, k->bytes, k->len) <= 0;
+}
+
+
+static bool before_last(const void *item, const void *ctx)
+{
+    const last_key_t *k = ctx;
+    size_t len;
+    const uint8_t *ck = storage__blk_ck(item, &len);
+    return storage__key_cmp(ck, len, k->bytes, k->len) < 0;
+}
+
+
+/* Where an EXT partition's walk (re)starts: the bound, or just past the
+ * last key looked at. */
 static storage__sl_node_t *row_seek(const storage_row_iter_t *it)
 {
+    const storage__sl_t *rows = &storage__part_ext(it->p)->rows;
+    if (it->last.set) {
+        if (it->reverse) {
+            return storage__sl_last_where(rows, before_last, &it->last);
+        }
+        storage__sl_node_t *n = storage__sl_last_where(rows, at_or_before_last, &it->last);
+        return n != NULL ? n->next[0] : storage__sl_first(rows);
+    }
     if (it->reverse) {
-        return storage__sl_last_where(&it->p->rows, not_after_end, &it->end);
+        return storage__sl_last_where(rows, not_after_end, &it->end);
     }
     return storage__partition_seek(it->p, &it->start);
 }
 
 
+/* Whether the row ck is still to be looked at, in range. */
+static bool inside(const storage_row_iter_t *it, const uint8_t *ck, size_t len, bool check_both)
+{
+    if (it->last.set) {
+        int c = storage__key_cmp(ck, len, it->last.bytes, it->last.len);
+        if (it->reverse ? c >= 0 : c <= 0) {
+            return false;
+        }
+    }
+    bool after_start = storage__bound_after_start(ck, len, &it->start);
+    bool before_end = storage__bound_before_end(ck, len, &it->end);
+    if (check_both) {
+        return after_start && before_end;
+    }
+    return it->reverse ? after_start : before_end;
+}
+
+
+/* Looks at one row: true with out filled when it is live. */
+static bool look(storage_row_iter_t *it, const uint8_t *blk, const uint8_t *ck, size_t len,
+                 storage_row_view_t *out)
+{
+    remember(&it->last, ck, len);
+    it->tombstones += storage__row_view(blk, &it->view, it->now_us, out);
+    if (out->has_marker || out->n_cells > 0) {
+        return true;
+    }
+    it->tombstones++;
+    return false;
+}
+
+
 bool storage_row_iter_next(storage_row_iter_t *it, storage_row_view_t *out)
 {
-    BASE_ASSERT(it->epoch == it->t->epoch);
-    if (it->done) {
+    if (it->version != it->t->version) {
+        it->done = false;
+        it->version = it->t->version;
+        it->p = storage__table_lookup(it->t, it->token, it->pk, it->pk_len);
+        it->pos = NULL;
+    }
+    storage_partition_t *p = it->p;
+    if (p == NULL) {
+        it->done = true;
         return false;
+    }
+    const uint8_t *row = storage__part_row(p);
+    if (row != NULL) {
+        size_t len;
+        const uint8_t *ck = storage__blk_ck(row, &len);
+        it->done = true; /* one row; a write that adds more lets the cursor resume */
+        return inside(it, ck, len, true) && look(it, row, ck, len, out);
     }
     storage__sl_node_t *n = it->pos == NULL ? row_seek(it)
                             : it->reverse   ? it->pos->prev
                                             : it->pos->next[0];
     for (; n != NULL; n = it->reverse ? n->prev : n->next[0]) {
-        storage__row_t *r = n->item;
-        bool inside = it->reverse ? storage__bound_after_start(r->ck, r->ck_len, &it->start)
-                                  : storage__bound_before_end(r->ck, r->ck_len, &it->end);
-        if (!inside) {
+        size_t len;
+        const uint8_t *ck = storage__blk_ck(n->item, &len);
+        if (!inside(it, ck, len, false)) {
             break;
         }
         it->pos = n;
-        it->tombstones += storage__row_view(r, it->t, it->now_us, out);
-        if (out->has_marker || out->n_cells > 0) {
+        if (look(it, n->item, ck, len, out)) {
             return true;
         }
-        it->tombstones++;
     }
     it->done = true;
     return false;
@@ -128,29 +229,15 @@ size_t storage_row_iter_tombstones(const storage_row_iter_t *it)
 
 void storage_row_iter_free(storage_row_iter_t *it)
 {
+    if (it != NULL) {
+        base_free(it->view.cells);
+        base_free(it->last.bytes);
+    }
     base_free(it);
 }
 
 
 /* ---- partitions ---------------------------------------------------------- */
-
-typedef struct resume_s {
-    int64_t token;
-    const uint8_t *pk; /* NULL: resume after every key of token */
-    size_t pk_len;
-} resume_t;
-
-
-static bool at_or_before_resume(const void *item, const void *ctx)
-{
-    const storage_partition_t *p = item;
-    const resume_t *at = ctx;
-    if (p->token != at->token) {
-        return p->token < at->token;
-    }
-    return at->pk == NULL || storage__key_cmp(p->pk, p->pk_len, at->pk, at->pk_len) <= 0;
-}
-
 
 storage_part_iter_t *storage_part_iter_new(storage_table_t *t, bool has_after_token,
                                            int64_t after_token, const uint8_t *after_pk,
@@ -158,40 +245,51 @@ storage_part_iter_t *storage_part_iter_new(storage_table_t *t, bool has_after_to
 {
     storage_part_iter_t *it = base_calloc(1, sizeof(*it));
     it->t = t;
-    it->epoch = t->part_epoch;
-    it->has_after_token = has_after_token || after_pk != NULL;
+    it->has_after = has_after_token || after_pk != NULL;
     it->after_token = after_token;
     if (after_pk != NULL) {
-        /* Never NULL when resuming after a key, even an empty one. */
-        it->after_pk = base_malloc(after_pk_len + 1);
-        memcpy(it->after_pk, after_pk, after_pk_len);
-        it->after_pk_len = after_pk_len;
+        remember(&it->after, after_pk, after_pk_len);
     }
     return it;
 }
 
 
-static storage__sl_node_t *part_seek(const storage_part_iter_t *it)
+static storage__pt_pos_t part_seek(const storage_part_iter_t *it)
 {
-    if (!it->has_after_token) {
-        return storage__sl_first(&it->t->order);
+    const storage__ptree_t *pt = &it->t->parts;
+    if (!it->has_after) {
+        return storage__pt_first(pt);
     }
-    resume_t at = {it->after_token, it->after_pk, it->after_pk_len};
-    storage__sl_node_t *n = storage__sl_last_where(&it->t->order, at_or_before_resume, &at);
-    return n != NULL ? n->next[0] : storage__sl_first(&it->t->order);
+    if (!it->after.set) {
+        return storage__pt_seek(pt, it->after_token, NULL, 0);
+    }
+    storage__pt_pos_t pos = storage__pt_seek(pt, it->after_token, it->after.bytes, it->after.len);
+    storage_partition_t *p = storage__pt_at(pos);
+    if (p != NULL && p->token == it->after_token &&
+        storage__key_cmp(p->data, p->pk_len, it->after.bytes, it->after.len) == 0) {
+        pos = storage__pt_next(pos);
+    }
+    return pos;
 }
 
 
 storage_partition_t *storage_part_iter_next(storage_part_iter_t *it)
 {
-    BASE_ASSERT(it->epoch == it->t->part_epoch);
     if (it->done) {
         return NULL;
     }
-    storage__sl_node_t *n = it->pos == NULL ? part_seek(it) : it->pos->next[0];
-    for (; n != NULL; n = n->next[0]) {
-        it->pos = n;
-        storage_partition_t *p = n->item;
+    if (!it->started || it->version != it->t->version) {
+        it->pos = part_seek(it);
+        it->version = it->t->version;
+        it->started = true;
+    } else {
+        it->pos = storage__pt_next(it->pos);
+    }
+    for (storage_partition_t *p; (p = storage__pt_at(it->pos)) != NULL;
+         it->pos = storage__pt_next(it->pos)) {
+        it->has_after = true;
+        it->after_token = p->token;
+        remember(&it->after, p->data, p->pk_len);
         if (storage__partition_has_data(p)) {
             return p;
         }
@@ -204,7 +302,7 @@ storage_partition_t *storage_part_iter_next(storage_part_iter_t *it)
 void storage_part_iter_free(storage_part_iter_t *it)
 {
     if (it != NULL) {
-        base_free(it->after_pk);
+        base_free(it->after.bytes);
     }
     base_free(it);
 }

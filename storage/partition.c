@@ -2,64 +2,126 @@
  * partition.c - one partition: its rows in clustering order, its static
  * row and its deletions, part of storage/.
  *
- * Rows live in a skiplist keyed by clustering bytes (memcmp order). A
- * partition deletion and each range tombstone free, when they arrive,
+ * Two forms (storage_int.h). The compact one is a single allocation of key
+ * and row block, what every partition of a table without clustering columns
+ * is: no index of rows, no deletion fields. The EXT form keeps rows in a
+ * skiplist keyed by clustering bytes (memcmp order), the static row, the
+ * partition deletion and range tombstones; a partition is promoted to it
+ * when it needs any of them, and stays.
+ *
+ * A partition deletion and each range tombstone free, when they arrive,
  * everything they shadow, and stay recorded so that an older write landing
- * later is dropped; rows they empty are freed too (bumping the table's
- * epoch, since cursors may point at them). Range tombstones are kept in
+ * later is dropped; rows they empty are freed too. Rows are encoded blocks
+ * (row.c): a deletion decodes each row it reaches into the table's working
+ * row, purges it and encodes what is left. Range tombstones are kept in
  * arrival order; rt_max_ts lets the common write, newer than all of them,
  * skip the scan.
  *
- * Invariants: no row in the skiplist is empty (storage__row_is_empty);
- * bytes = pk_len + the bytes of every row and of the static row.
+ * Invariants: no stored row is empty (storage__row_is_empty); an EXT
+ * partition's bytes = pk_len + the bytes of every row and of the static
+ * row; a compact partition's are pk_len + its row's, computed when asked.
  */
 #include "storage/storage_int.h"
 
 
 static int row_cmp(const void *item, const void *key)
 {
-    const storage__row_t *r = item;
     const storage_bound_t *k = key;
-    return storage__key_cmp(r->ck, r->ck_len, k->key, k->len);
+    size_t len;
+    const uint8_t *ck = storage__blk_ck(item, &len);
+    return storage__key_cmp(ck, len, k->key, k->len);
 }
 
 
 static void row_free_item(void *item)
 {
-    storage__row_free(item);
+    base_free(item);
 }
 
 
-storage_partition_t *storage__partition_new(storage_table_t *t, int64_t token, const uint8_t *pk,
-                                            size_t pk_len, uint64_t hash)
+static storage_partition_t *part_alloc(storage_table_t *t, int64_t token, const uint8_t *pk,
+                                       size_t pk_len, uint8_t form, size_t tail)
 {
-    storage_partition_t *p = base_calloc(1, sizeof(*p));
-    p->table = t;
-    if (pk_len > 0) {
-        p->pk = base_malloc(pk_len);
-        memcpy(p->pk, pk, pk_len);
-    }
-    p->pk_len = pk_len;
+    BASE_ASSERT(pk_len <= UINT32_MAX);
+    storage_partition_t *p = base_malloc(offsetof(storage_partition_t, data) + pk_len + tail);
     p->token = token;
-    p->hash = hash;
-    p->del_ts = STORAGE__NO_DELETION;
-    p->rt_max_ts = STORAGE__NO_DELETION;
-    p->bytes = pk_len;
-    storage__sl_init(&p->rows, row_cmp, storage__table_next_seed(t));
+    p->table = t;
+    p->pk_len = (uint32_t)pk_len;
+    p->form = form;
+    if (pk_len > 0) {
+        memcpy(p->data, pk, pk_len);
+    }
     return p;
 }
 
 
-static void rts_free(storage_partition_t *p)
+storage_partition_t *storage__partition_new_row(storage_table_t *t, int64_t token,
+                                                const uint8_t *pk, size_t pk_len,
+                                                const storage__row_t *r)
 {
-    for (size_t i = 0; i < p->n_rts; i++) {
-        base_free(p->rts[i].start);
+    size_t n = storage__row_encoded_size(r);
+    storage_partition_t *p = part_alloc(t, token, pk, pk_len, STORAGE__PART_ROW, n);
+    storage__row_encode_into(r, p->data + pk_len);
+    return p;
+}
+
+
+storage_partition_t *storage__partition_rewrite_row(storage_partition_t *p, const storage__row_t *r)
+{
+    BASE_ASSERT(p->form == STORAGE__PART_ROW);
+    storage_partition_t *q = storage__partition_new_row(p->table, p->token, p->data, p->pk_len, r);
+    base_free(p);
+    return q;
+}
+
+
+static storage__pext_t *ext_new(storage_table_t *t, size_t pk_len)
+{
+    storage__pext_t *x = base_calloc(1, sizeof(*x));
+    x->del_ts = STORAGE__NO_DELETION;
+    x->rt_max_ts = STORAGE__NO_DELETION;
+    x->bytes = pk_len;
+    storage__sl_init(&x->rows, row_cmp, storage__table_next_seed(t));
+    return x;
+}
+
+
+storage_partition_t *storage__partition_new_ext(storage_table_t *t, int64_t token,
+                                                const uint8_t *pk, size_t pk_len)
+{
+    storage_partition_t *p = part_alloc(t, token, pk, pk_len, STORAGE__PART_EXT, sizeof(void *));
+    storage__pext_t *x = ext_new(t, pk_len);
+    memcpy(p->data + pk_len, &x, sizeof(x));
+    return p;
+}
+
+
+storage_partition_t *storage__partition_promote(storage_partition_t *p)
+{
+    if (p->form == STORAGE__PART_EXT) {
+        return p;
     }
-    base_free(p->rts);
-    p->rts = NULL;
-    p->n_rts = 0;
-    p->cap_rts = 0;
-    p->rt_max_ts = STORAGE__NO_DELETION;
+    storage_partition_t *q = storage__partition_new_ext(p->table, p->token, p->data, p->pk_len);
+    const uint8_t *row = storage__part_row(p);
+    size_t n = storage__blk_size(row);
+    uint8_t *blk = base_malloc(n);
+    memcpy(blk, row, n);
+    storage__partition_add_row(q, blk, storage__blk_bytes(blk));
+    base_free(p);
+    return q;
+}
+
+
+static void rts_free(storage__pext_t *x)
+{
+    for (size_t i = 0; i < x->n_rts; i++) {
+        base_free(x->rts[i].start);
+    }
+    base_free(x->rts);
+    x->rts = NULL;
+    x->n_rts = 0;
+    x->cap_rts = 0;
+    x->rt_max_ts = STORAGE__NO_DELETION;
 }
 
 
@@ -68,40 +130,72 @@ void storage__partition_free(storage_partition_t *p)
     if (p == NULL) {
         return;
     }
-    storage__sl_fini(&p->rows, row_free_item);
-    storage__row_free(p->statics);
-    rts_free(p);
-    base_free(p->pk);
+    storage__pext_t *x = storage__part_ext(p);
+    if (x != NULL) {
+        storage__sl_fini(&x->rows, row_free_item);
+        base_free(x->statics);
+        base_free(x->static_view.cells);
+        rts_free(x);
+        base_free(x);
+    }
     base_free(p);
+}
+
+
+static storage__pext_t *ext_of(const storage_partition_t *p)
+{
+    storage__pext_t *x = storage__part_ext(p);
+    BASE_ASSERT(x != NULL);
+    return x;
 }
 
 
 bool storage__partition_has_data(const storage_partition_t *p)
 {
-    return p->rows.count > 0 || p->statics != NULL;
+    storage__pext_t *x = storage__part_ext(p);
+    return x == NULL || x->rows.count > 0 || x->statics != NULL;
 }
 
 
 bool storage__partition_has_state(const storage_partition_t *p)
 {
-    return storage__partition_has_data(p) || p->del_ts != STORAGE__NO_DELETION || p->n_rts > 0;
+    storage__pext_t *x = storage__part_ext(p);
+    return x == NULL || storage__partition_has_data(p) || x->del_ts != STORAGE__NO_DELETION ||
+           x->n_rts > 0;
 }
 
 
-storage__row_t *storage__partition_find_row(const storage_partition_t *p, const uint8_t *ck,
-                                            size_t ck_len)
+size_t storage__partition_mem(const storage_partition_t *p)
+{
+    storage__pext_t *x = storage__part_ext(p);
+    size_t n = offsetof(storage_partition_t, data) + p->pk_len;
+    if (x == NULL) {
+        return n + storage__blk_size(storage__part_row(p));
+    }
+    n += sizeof(void *) + sizeof(*x);
+    for (storage__sl_node_t *r = storage__sl_first(&x->rows); r != NULL; r = r->next[0]) {
+        n += sizeof(*r) + (size_t)r->level * sizeof(r) + storage__blk_size(r->item);
+    }
+    return n + (x->statics != NULL ? storage__blk_size(x->statics) : 0);
+}
+
+
+storage__sl_node_t *storage__partition_find_row(const storage_partition_t *p, const uint8_t *ck,
+                                                size_t ck_len)
 {
     storage_bound_t key = {.key = ck, .len = ck_len};
-    storage__sl_node_t *n = storage__sl_find(&p->rows, storage__key_hint(ck, ck_len), &key);
-    return n != NULL ? n->item : NULL;
+    return storage__sl_find(&ext_of(p)->rows, storage__key_hint(ck, ck_len), &key);
 }
 
 
-void storage__partition_add_row(storage_partition_t *p, storage__row_t *r)
+void storage__partition_add_row(storage_partition_t *p, uint8_t *blk, size_t bytes)
 {
-    storage_bound_t key = {.key = r->ck, .len = r->ck_len};
-    storage__sl_insert(&p->rows, r, storage__key_hint(r->ck, r->ck_len), &key);
-    p->bytes += r->bytes;
+    size_t len;
+    const uint8_t *ck = storage__blk_ck(blk, &len);
+    storage_bound_t key = {.key = ck, .len = len};
+    storage__pext_t *x = ext_of(p);
+    storage__sl_insert(&x->rows, blk, storage__key_hint(ck, len), &key);
+    x->bytes += bytes;
 }
 
 
@@ -117,12 +211,16 @@ static bool rt_covers(const storage__rt_t *rt, const uint8_t *ck, size_t ck_len)
 int64_t storage__partition_row_shadow(const storage_partition_t *p, const uint8_t *ck,
                                       size_t ck_len)
 {
-    int64_t ts = p->del_ts;
-    if (p->rt_max_ts <= ts) {
+    storage__pext_t *x = storage__part_ext(p);
+    if (x == NULL) {
+        return STORAGE__NO_DELETION;
+    }
+    int64_t ts = x->del_ts;
+    if (x->rt_max_ts <= ts) {
         return ts;
     }
-    for (size_t i = 0; i < p->n_rts; i++) {
-        const storage__rt_t *rt = &p->rts[i];
+    for (size_t i = 0; i < x->n_rts; i++) {
+        const storage__rt_t *rt = &x->rts[i];
         if (rt->ts > ts && rt_covers(rt, ck, ck_len)) {
             ts = rt->ts;
         }
@@ -136,76 +234,94 @@ int64_t storage__partition_row_shadow(const storage_partition_t *p, const uint8_
 static storage__sl_node_t *purge_row(storage_partition_t *p, storage__sl_node_t *n, int64_t ts)
 {
     storage__sl_node_t *next = n->next[0];
-    storage__row_t *r = n->item;
-    p->bytes -= r->bytes;
+    storage__pext_t *x = ext_of(p);
+    storage__row_t *r = &p->table->work;
+    uint8_t *old = n->item;
+    storage__row_decode(old, r);
+    x->bytes -= r->bytes;
     storage__row_purge(r, ts);
     if (storage__row_is_empty(r)) {
         storage_bound_t key = {.key = r->ck, .len = r->ck_len};
-        storage__sl_remove(&p->rows, storage__key_hint(r->ck, r->ck_len), &key);
-        storage__row_free(r);
-        p->table->epoch++;
+        storage__sl_remove(&x->rows, storage__key_hint(r->ck, r->ck_len), &key);
     } else {
-        p->bytes += r->bytes;
+        n->item = storage__row_encode(r);
+        x->bytes += r->bytes;
     }
+    base_free(old);
     return next;
+}
+
+
+/* The static row's purge: dropped when nothing is left of it. */
+static void purge_static(storage_partition_t *p, int64_t ts)
+{
+    storage__pext_t *x = ext_of(p);
+    storage__row_t *r = &p->table->work;
+    uint8_t *old = x->statics;
+    storage__row_decode(old, r);
+    x->bytes -= r->bytes;
+    storage__row_purge(r, ts);
+    if (storage__row_is_empty(r)) {
+        x->statics = NULL;
+    } else {
+        x->statics = storage__row_encode(r);
+        x->bytes += r->bytes;
+    }
+    base_free(old);
 }
 
 
 void storage__partition_delete(storage_partition_t *p, int64_t ts)
 {
-    if (ts <= p->del_ts) {
+    storage__pext_t *x = ext_of(p);
+    if (ts <= x->del_ts) {
         return;
     }
-    p->del_ts = ts;
+    x->del_ts = ts;
 
-    storage__sl_node_t *n = storage__sl_first(&p->rows);
+    storage__sl_node_t *n = storage__sl_first(&x->rows);
     while (n != NULL) {
         n = purge_row(p, n, ts);
     }
-    if (p->statics != NULL) {
-        p->bytes -= p->statics->bytes;
-        storage__row_purge(p->statics, ts);
-        if (storage__row_is_empty(p->statics)) {
-            storage__row_free(p->statics);
-            p->statics = NULL;
-        } else {
-            p->bytes += p->statics->bytes;
-        }
+    if (x->statics != NULL) {
+        purge_static(p, ts);
     }
 
     /* Range tombstones at or below ts say nothing the partition's doesn't. */
-    if (p->rt_max_ts <= ts) {
-        rts_free(p);
+    if (x->rt_max_ts <= ts) {
+        rts_free(x);
         return;
     }
     size_t w = 0;
-    for (size_t i = 0; i < p->n_rts; i++) {
-        if (p->rts[i].ts <= ts) {
-            base_free(p->rts[i].start);
+    for (size_t i = 0; i < x->n_rts; i++) {
+        if (x->rts[i].ts <= ts) {
+            base_free(x->rts[i].start);
         } else {
-            p->rts[w++] = p->rts[i];
+            x->rts[w++] = x->rts[i];
         }
     }
-    p->n_rts = w;
+    x->n_rts = w;
 }
 
 
 static bool before_start(const void *item, const void *ctx)
 {
-    const storage__row_t *r = item;
-    return !storage__bound_after_start(r->ck, r->ck_len, ctx);
+    size_t len;
+    const uint8_t *ck = storage__blk_ck(item, &len);
+    return !storage__bound_after_start(ck, len, ctx);
 }
 
 
 storage__sl_node_t *storage__partition_seek(const storage_partition_t *p,
                                             const storage_bound_t *start)
 {
-    storage__sl_node_t *n = storage__sl_last_where(&p->rows, before_start, start);
-    return n != NULL ? n->next[0] : storage__sl_first(&p->rows);
+    storage__pext_t *x = ext_of(p);
+    storage__sl_node_t *n = storage__sl_last_where(&x->rows, before_start, start);
+    return n != NULL ? n->next[0] : storage__sl_first(&x->rows);
 }
 
 
-static void add_rt(storage_partition_t *p, const storage_bound_t *start, const storage_bound_t *end,
+static void add_rt(storage__pext_t *p, const storage_bound_t *start, const storage_bound_t *end,
                    int64_t ts)
 {
     size_t start_len = start != NULL ? start->len : 0;
@@ -254,18 +370,19 @@ static void add_rt(storage_partition_t *p, const storage_bound_t *start, const s
 void storage__partition_delete_range(storage_partition_t *p, const storage_bound_t *start,
                                      const storage_bound_t *end, int64_t ts)
 {
-    if (ts <= p->del_ts) {
+    if (ts <= ext_of(p)->del_ts) {
         return;
     }
     storage__sl_node_t *n = storage__partition_seek(p, start);
     while (n != NULL) {
-        storage__row_t *r = n->item;
-        if (!storage__bound_before_end(r->ck, r->ck_len, end)) {
+        size_t len;
+        const uint8_t *ck = storage__blk_ck(n->item, &len);
+        if (!storage__bound_before_end(ck, len, end)) {
             break;
         }
         n = purge_row(p, n, ts);
     }
-    add_rt(p, start, end, ts);
+    add_rt(ext_of(p), start, end, ts);
 }
 
 
@@ -274,7 +391,7 @@ void storage__partition_delete_range(storage_partition_t *p, const storage_bound
 const uint8_t *storage_partition_key(const storage_partition_t *p, size_t *len)
 {
     *len = p->pk_len;
-    return p->pk;
+    return p->data;
 }
 
 
@@ -286,16 +403,18 @@ int64_t storage_partition_token(const storage_partition_t *p)
 
 size_t storage_partition_bytes(const storage_partition_t *p)
 {
-    return p->bytes;
+    storage__pext_t *x = storage__part_ext(p);
+    return x != NULL ? x->bytes : p->pk_len + storage__blk_bytes(storage__part_row(p));
 }
 
 
 bool storage_partition_static(storage_partition_t *p, int64_t now_us, storage_row_view_t *out)
 {
-    if (p->statics == NULL) {
+    storage__pext_t *x = storage__part_ext(p);
+    if (x == NULL || x->statics == NULL) {
         return false;
     }
-    storage__row_view(p->statics, p->table, now_us, out);
+    storage__row_view(x->statics, &x->static_view, now_us, out);
     out->is_static = true;
     out->ck = NULL;
     out->ck_len = 0;

@@ -315,6 +315,43 @@ static storage_table_t *find_table(storage_db_t *db, storage__replay_t *rp, uint
 }
 
 
+/* A BATCH record's body: checked whole first (every table there, every
+ * mutation well formed, nothing left over), then applied, so an invalid
+ * batch changes nothing. */
+static const char *apply_batch(storage_db_t *db, storage__replay_t *rp, reader_t *r, uint64_t count)
+{
+    if (count < 2 || !room_for(r, count > UINT32_MAX ? UINT32_MAX : (uint32_t)count, 8)) {
+        return "batch count past the end of the record";
+    }
+    size_t body = r->pos;
+    for (int pass = 0; pass < 2; pass++) {
+        r->pos = body;
+        for (uint64_t i = 0; i < count; i++) {
+            storage_mutation_t m;
+            int64_t now_us;
+            storage_table_t *t = find_table(db, rp, get_u64(r));
+            if (r->bad) {
+                return "batch past the end of the record";
+            }
+            if (t == NULL) {
+                return "batch for a table that does not exist";
+            }
+            const char *why = decode_mutation(r, rp, &m, &now_us);
+            if (why != NULL) {
+                return why;
+            }
+            if (pass == 1) {
+                storage__apply(t, &m, now_us, NULL);
+            }
+        }
+        if (r->bad || r->pos != r->len) {
+            return "record length does not match its contents";
+        }
+    }
+    return NULL;
+}
+
+
 const char *storage__rec_apply(storage_db_t *db, storage__replay_t *rp, const uint8_t *p, size_t n)
 {
     reader_t r = {p, n, 0, false};
@@ -322,6 +359,9 @@ const char *storage__rec_apply(storage_db_t *db, storage__replay_t *rp, const ui
     uint64_t id = get_u64(&r);
     if (r.bad) {
         return "record shorter than its header";
+    }
+    if (kind == STORAGE__REC_BATCH) {
+        return apply_batch(db, rp, &r, id);
     }
     storage_table_t *t = find_table(db, rp, id);
     if (kind != STORAGE__REC_CREATE && t == NULL) {

@@ -1,65 +1,142 @@
 /*
- * row.c - one row's cells and its liveness, part of storage/.
+ * row.c - one row's cells, its liveness and its encoding, part of storage/.
  *
- * Cells are kept in an array sorted by (column, has path, path), so a
- * collection's elements are contiguous and its (column, no path) entry, the
- * collection-wide tombstone, sorts just before them. Writes merge cell by
- * cell with Cassandra's reconciliation (Cells.resolveRegular, 4.0): the
- * newer timestamp wins; on a tie a tombstone beats an expiring cell, which
- * beats a plain one, two expiring cells keep the later expiry, and finally
- * the greater value bytes (unsigned) win.
+ * A stored row is one length-prefixed block of bytes, no pointers in it:
+ *   block   = varint n, then n bytes:
+ *   varint ck_len, ck bytes
+ *   u8 flags: DEL, MARKER, MARKER_EXP (expiring marker)
+ *   8 bytes base timestamp (big-endian): the marker's, else the first cell's,
+ *             else the deletion's; every other timestamp is a zigzag varint
+ *             delta from it, a cell's absent when equal (the usual INSERT)
+ *   [DEL: delta]  [MARKER_EXP: expiry delta from the marker's ts, varint ttl]
+ *   varint n_cells, then per cell:
+ *     u8 flags: TOMB, PATH, EXP, TS;  varint col;  [TS: delta]
+ *     [EXP: expiry delta from the cell's ts, varint ttl]
+ *     [PATH: varint len, bytes]  [not TOMB: varint len, value bytes]
+ * Deltas are computed in wrapping unsigned arithmetic, so any int64 round
+ * trips. Timestamps and TTLs take space only where present.
  *
- * Invariants: every cell owns one buffer (path then value, see cell_copy);
+ * Writes decode a row into the working form (storage__row_t, cells
+ * borrowing the block's and the mutation's bytes), merge cell by cell with
+ * Cassandra's reconciliation (Cells.resolveRegular, 4.0): the newer
+ * timestamp wins; on a tie a tombstone beats an expiring cell, which beats a
+ * plain one, two expiring cells keep the later expiry, and finally the
+ * greater value bytes (unsigned) win; then encode it again. Readers decode
+ * only the live cells, into a buffer their cursor owns.
+ *
+ * Invariants: a working row's cells are sorted by (column, has path, path);
  * a tombstone cell carries no value and no expiry; bytes is ck_len plus the
- * path and value lengths of all cells; any change drops the read cache.
+ * path and value lengths of all cells.
  */
 #include "storage/storage_int.h"
 
-/* A non-NULL path for collection elements whose key is zero bytes long. */
-static const uint8_t empty_path[1];
+enum {
+    R_DEL = 1,
+    R_MARKER = 2,
+    R_MARKER_EXP = 4,
+};
+
+enum {
+    C_TOMB = 1,
+    C_PATH = 2,
+    C_EXP = 4,
+    C_TS = 8,
+};
+
+
+/* ---- varints ---------------------------------------------------------------------------- */
+
+static size_t varint_size(uint64_t v)
+{
+    size_t n = 1;
+    while (v >= 0x80) {
+        v >>= 7;
+        n++;
+    }
+    return n;
+}
+
+
+static uint8_t *put_varint(uint8_t *p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
+
+/* Our own bytes: trusted, so no bounds (files go through record.c). */
+static const uint8_t *get_varint(const uint8_t *p, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (int shift = 0;; shift += 7) {
+        uint8_t b = *p++;
+        x |= (uint64_t)(b & 0x7f) << shift;
+        if ((b & 0x80) == 0) {
+            break;
+        }
+    }
+    *v = x;
+    return p;
+}
+
+
+static uint64_t zigzag(int64_t a, int64_t base)
+{
+    uint64_t d = (uint64_t)a - (uint64_t)base;
+    return (d << 1) ^ (uint64_t) - (int64_t)(d >> 63);
+}
+
+
+static int64_t unzigzag(uint64_t z, int64_t base)
+{
+    uint64_t d = (z >> 1) ^ (uint64_t) - (int64_t)(z & 1);
+    return (int64_t)((uint64_t)base + d);
+}
+
+
+/* ---- the working row -------------------------------------------------------------------- */
+
+void storage__row_init(storage__row_t *r, const uint8_t *ck, size_t ck_len)
+{
+    r->ck = ck_len > 0 ? ck : NULL;
+    r->ck_len = ck_len;
+    r->del_ts = STORAGE__NO_DELETION;
+    r->has_marker = false;
+    r->marker_ttl = 0;
+    r->marker_ts = 0;
+    r->marker_expires_us = STORAGE_NO_EXPIRY;
+    r->n_cells = 0;
+    r->bytes = ck_len;
+}
+
+
+void storage__row_fini(storage__row_t *r)
+{
+    base_free(r->cells);
+    r->cells = NULL;
+    r->cap_cells = 0;
+    r->n_cells = 0;
+}
 
 
 storage__row_t *storage__row_new(const uint8_t *ck, size_t ck_len)
 {
     storage__row_t *r = base_calloc(1, sizeof(*r));
-    if (ck_len > 0) {
-        r->ck = base_malloc(ck_len);
-        memcpy(r->ck, ck, ck_len);
-    }
-    r->ck_len = ck_len;
-    r->del_ts = STORAGE__NO_DELETION;
-    r->bytes = ck_len;
+    storage__row_init(r, ck, ck_len);
     return r;
-}
-
-
-static void cell_release(storage_cell_t *c)
-{
-    const uint8_t *base = c->path_len > 0 ? c->path : c->value;
-    base_free((void *)(uintptr_t)base);
-}
-
-
-static void drop_cache(storage__row_t *r)
-{
-    base_free(r->live);
-    r->live = NULL;
-    r->n_live = 0;
 }
 
 
 void storage__row_free(storage__row_t *r)
 {
-    if (r == NULL) {
-        return;
+    if (r != NULL) {
+        storage__row_fini(r);
+        base_free(r);
     }
-    for (size_t i = 0; i < r->n_cells; i++) {
-        cell_release(&r->cells[i]);
-    }
-    base_free(r->cells);
-    base_free(r->live);
-    base_free(r->ck);
-    base_free(r);
 }
 
 
@@ -153,25 +230,20 @@ int storage__cell_reconcile(const storage_cell_t *a, const storage_cell_t *b)
 }
 
 
-/* Copies c into dst with its own buffer: path bytes, then value bytes. */
-static void cell_copy(storage_cell_t *dst, const storage_cell_t *c)
+/* c normalised for storing: a tombstone carries no value and no expiry. */
+static storage_cell_t cell_norm(const storage_cell_t *c)
 {
-    *dst = *c;
-    if (c->tombstone) {
-        dst->value_len = 0;
-        dst->expires_us = STORAGE_NO_EXPIRY;
-        dst->ttl = 0;
+    storage_cell_t d = *c;
+    if (d.tombstone) {
+        d.value = NULL;
+        d.value_len = 0;
+        d.expires_us = STORAGE_NO_EXPIRY;
+        d.ttl = 0;
     }
-    size_t n = (size_t)dst->path_len + dst->value_len;
-    uint8_t *buf = n > 0 ? base_malloc(n) : NULL;
-    if (dst->path_len > 0) {
-        memcpy(buf, c->path, c->path_len);
+    if (d.value_len == 0) {
+        d.value = NULL;
     }
-    if (dst->value_len > 0) {
-        memcpy(buf + dst->path_len, c->value, dst->value_len);
-    }
-    dst->path = dst->path_len > 0 ? buf : c->path != NULL ? empty_path : NULL;
-    dst->value = dst->value_len > 0 ? buf + dst->path_len : NULL;
+    return d;
 }
 
 
@@ -190,7 +262,6 @@ static void remove_older(storage__row_t *r, size_t from, size_t to, int64_t max_
         storage_cell_t *c = &r->cells[i];
         if (c->ts <= max_ts && (!only_paths || c->path != NULL)) {
             r->bytes -= cell_bytes(c);
-            cell_release(c);
         } else {
             r->cells[w++] = *c;
         }
@@ -218,7 +289,6 @@ void storage__row_put_cell(storage__row_t *r, const storage_cell_t *c)
 {
     BASE_ASSERT(c->path != NULL || c->path_len == 0);
     BASE_ASSERT(c->value != NULL || c->value_len == 0 || c->tombstone);
-    drop_cache(r);
 
     if (c->path != NULL) {
         storage_cell_t whole = {.col = c->col};
@@ -235,8 +305,7 @@ void storage__row_put_cell(storage__row_t *r, const storage_cell_t *c)
         storage_cell_t *old = &r->cells[i];
         if (storage__cell_reconcile(c, old) > 0) {
             r->bytes -= cell_bytes(old);
-            cell_release(old);
-            cell_copy(old, c);
+            *old = cell_norm(c);
             r->bytes += cell_bytes(old);
         }
     } else {
@@ -245,7 +314,7 @@ void storage__row_put_cell(storage__row_t *r, const storage_cell_t *c)
             r->cells = base_realloc(r->cells, r->cap_cells * sizeof(storage_cell_t));
         }
         memmove(&r->cells[i + 1], &r->cells[i], (r->n_cells - i) * sizeof(storage_cell_t));
-        cell_copy(&r->cells[i], c);
+        r->cells[i] = cell_norm(c);
         r->n_cells++;
         r->bytes += cell_bytes(&r->cells[i]);
     }
@@ -271,7 +340,6 @@ void storage__row_put_marker(storage__row_t *r, int64_t ts, int64_t expires_us, 
             }
         }
     }
-    drop_cache(r);
     r->has_marker = true;
     r->marker_ts = ts;
     r->marker_expires_us = expires_us;
@@ -281,18 +349,12 @@ void storage__row_put_marker(storage__row_t *r, int64_t ts, int64_t expires_us, 
 
 void storage__row_purge(storage__row_t *r, int64_t ts)
 {
-    drop_cache(r);
     remove_older(r, 0, r->n_cells, ts, false);
     if (r->has_marker && r->marker_ts <= ts) {
         r->has_marker = false;
     }
     if (r->del_ts <= ts) {
         r->del_ts = STORAGE__NO_DELETION;
-    }
-    if (r->n_cells == 0 && r->cap_cells > 0) {
-        base_free(r->cells);
-        r->cells = NULL;
-        r->cap_cells = 0;
     }
 }
 
@@ -305,42 +367,291 @@ void storage__row_delete(storage__row_t *r, int64_t ts)
 }
 
 
-size_t storage__row_view(storage__row_t *r, storage_table_t *t, int64_t now_us,
-                         storage_row_view_t *out)
+/* ---- encoding --------------------------------------------------------------------------- */
+
+static int64_t base_ts(const storage__row_t *r)
 {
-    size_t n_live = 0;
+    if (r->has_marker) {
+        return r->marker_ts;
+    }
+    if (r->n_cells > 0) {
+        return r->cells[0].ts;
+    }
+    return r->del_ts;
+}
+
+
+static size_t payload_size(const storage__row_t *r)
+{
+    int64_t base = base_ts(r);
+    size_t n = varint_size(r->ck_len) + r->ck_len + 1 + 8;
+    if (r->del_ts != STORAGE__NO_DELETION) {
+        n += varint_size(zigzag(r->del_ts, base));
+    }
+    if (r->has_marker && r->marker_expires_us != STORAGE_NO_EXPIRY) {
+        n += varint_size(zigzag(r->marker_expires_us, r->marker_ts)) +
+             varint_size((uint32_t)r->marker_ttl);
+    }
+    n += varint_size(r->n_cells);
     for (size_t i = 0; i < r->n_cells; i++) {
-        n_live += storage__cell_is_live(&r->cells[i], now_us);
-    }
-
-    out->ck = r->ck;
-    out->ck_len = r->ck_len;
-    out->is_static = false;
-    out->has_marker = marker_is_live(r, now_us);
-    out->marker_ts = out->has_marker ? r->marker_ts : 0;
-    out->n_cells = n_live;
-
-    if (n_live == r->n_cells) {
-        out->cells = r->cells;
-        return 0;
-    }
-    if (n_live == 0) {
-        out->cells = NULL;
-        return r->n_cells;
-    }
-    if (r->live == NULL || r->n_live != n_live) {
-        if (r->live != NULL) {
-            storage__table_defer_free(t, r->live);
+        const storage_cell_t *c = &r->cells[i];
+        n += 1 + varint_size(c->col);
+        if (c->ts != base) {
+            n += varint_size(zigzag(c->ts, base));
         }
-        r->live = base_malloc(n_live * sizeof(storage_cell_t));
-        r->n_live = n_live;
-        size_t w = 0;
-        for (size_t i = 0; i < r->n_cells; i++) {
-            if (storage__cell_is_live(&r->cells[i], now_us)) {
-                r->live[w++] = r->cells[i];
+        if (c->expires_us != STORAGE_NO_EXPIRY) {
+            n += varint_size(zigzag(c->expires_us, c->ts)) + varint_size((uint32_t)c->ttl);
+        }
+        if (c->path != NULL) {
+            n += varint_size(c->path_len) + c->path_len;
+        }
+        if (!c->tombstone) {
+            n += varint_size(c->value_len) + c->value_len;
+        }
+    }
+    return n;
+}
+
+
+size_t storage__row_encoded_size(const storage__row_t *r)
+{
+    size_t n = payload_size(r);
+    return varint_size(n) + n;
+}
+
+
+uint8_t *storage__row_encode_into(const storage__row_t *r, uint8_t *p)
+{
+    BASE_ASSERT(!storage__row_is_empty(r));
+    int64_t base = base_ts(r);
+    p = put_varint(p, payload_size(r));
+    p = put_varint(p, r->ck_len);
+    if (r->ck_len > 0) {
+        memcpy(p, r->ck, r->ck_len);
+        p += r->ck_len;
+    }
+    bool del = r->del_ts != STORAGE__NO_DELETION;
+    bool mexp = r->has_marker && r->marker_expires_us != STORAGE_NO_EXPIRY;
+    *p++ =
+        (uint8_t)((del ? R_DEL : 0) | (r->has_marker ? R_MARKER : 0) | (mexp ? R_MARKER_EXP : 0));
+    base_store_u64(p, (uint64_t)base);
+    p += 8;
+    if (del) {
+        p = put_varint(p, zigzag(r->del_ts, base));
+    }
+    if (mexp) {
+        p = put_varint(p, zigzag(r->marker_expires_us, r->marker_ts));
+        p = put_varint(p, (uint32_t)r->marker_ttl);
+    }
+    p = put_varint(p, r->n_cells);
+    for (size_t i = 0; i < r->n_cells; i++) {
+        const storage_cell_t *c = &r->cells[i];
+        bool exp = c->expires_us != STORAGE_NO_EXPIRY;
+        *p++ = (uint8_t)((c->tombstone ? C_TOMB : 0) | (c->path != NULL ? C_PATH : 0) |
+                         (exp ? C_EXP : 0) | (c->ts != base ? C_TS : 0));
+        p = put_varint(p, c->col);
+        if (c->ts != base) {
+            p = put_varint(p, zigzag(c->ts, base));
+        }
+        if (exp) {
+            p = put_varint(p, zigzag(c->expires_us, c->ts));
+            p = put_varint(p, (uint32_t)c->ttl);
+        }
+        if (c->path != NULL) {
+            p = put_varint(p, c->path_len);
+            if (c->path_len > 0) {
+                memcpy(p, c->path, c->path_len);
+                p += c->path_len;
+            }
+        }
+        if (!c->tombstone) {
+            p = put_varint(p, c->value_len);
+            if (c->value_len > 0) {
+                memcpy(p, c->value, c->value_len);
+                p += c->value_len;
             }
         }
     }
-    out->cells = r->live;
-    return r->n_cells - n_live;
+    return p;
+}
+
+
+uint8_t *storage__row_encode(const storage__row_t *r)
+{
+    size_t n = storage__row_encoded_size(r);
+    uint8_t *blk = base_malloc(n);
+    uint8_t *end = storage__row_encode_into(r, blk);
+    BASE_ASSERT((size_t)(end - blk) == n);
+    (void)end;
+    return blk;
+}
+
+
+size_t storage__blk_size(const uint8_t *blk)
+{
+    uint64_t n;
+    const uint8_t *p = get_varint(blk, &n);
+    return (size_t)(p - blk) + (size_t)n;
+}
+
+
+const uint8_t *storage__blk_ck(const uint8_t *blk, size_t *len)
+{
+    uint64_t n;
+    const uint8_t *p = get_varint(blk, &n);
+    p = get_varint(p, &n);
+    *len = (size_t)n;
+    return n > 0 ? p : NULL;
+}
+
+
+/* The row header of a block: everything before the cells. */
+typedef struct head_s {
+    const uint8_t *ck;
+    size_t ck_len;
+    uint8_t flags;
+    int64_t base;
+    int64_t del_ts;
+    int64_t marker_expires_us;
+    int32_t marker_ttl;
+    uint64_t n_cells;
+} head_t;
+
+
+static const uint8_t *get_head(const uint8_t *p, head_t *h)
+{
+    uint64_t v;
+    p = get_varint(p, &v); /* the block length */
+    p = get_varint(p, &v);
+    h->ck_len = (size_t)v;
+    h->ck = v > 0 ? p : NULL;
+    p += v;
+    h->flags = *p++;
+    h->base = (int64_t)base_load_u64(p);
+    p += 8;
+    h->del_ts = STORAGE__NO_DELETION;
+    if (h->flags & R_DEL) {
+        p = get_varint(p, &v);
+        h->del_ts = unzigzag(v, h->base);
+    }
+    h->marker_expires_us = STORAGE_NO_EXPIRY;
+    h->marker_ttl = 0;
+    if (h->flags & R_MARKER_EXP) {
+        p = get_varint(p, &v);
+        h->marker_expires_us = unzigzag(v, h->base);
+        p = get_varint(p, &v);
+        h->marker_ttl = (int32_t)(uint32_t)v;
+    }
+    return get_varint(p, &h->n_cells);
+}
+
+
+static const uint8_t *get_cell(const uint8_t *p, int64_t base, storage_cell_t *c)
+{
+    uint64_t v;
+    uint8_t f = *p++;
+    p = get_varint(p, &v);
+    c->col = (uint32_t)v;
+    c->ts = base;
+    if (f & C_TS) {
+        p = get_varint(p, &v);
+        c->ts = unzigzag(v, base);
+    }
+    c->expires_us = STORAGE_NO_EXPIRY;
+    c->ttl = 0;
+    if (f & C_EXP) {
+        p = get_varint(p, &v);
+        c->expires_us = unzigzag(v, c->ts);
+        p = get_varint(p, &v);
+        c->ttl = (int32_t)(uint32_t)v;
+    }
+    c->path = NULL;
+    c->path_len = 0;
+    if (f & C_PATH) {
+        p = get_varint(p, &v);
+        c->path = p; /* non-NULL even for a zero-length element key */
+        c->path_len = (uint32_t)v;
+        p += v;
+    }
+    c->tombstone = (f & C_TOMB) != 0;
+    c->value = NULL;
+    c->value_len = 0;
+    if (!c->tombstone) {
+        p = get_varint(p, &v);
+        c->value = v > 0 ? p : NULL;
+        c->value_len = (uint32_t)v;
+        p += v;
+    }
+    return p;
+}
+
+
+static void reserve(storage_cell_t **cells, size_t *cap, size_t n)
+{
+    if (n > *cap) {
+        size_t c = *cap ? *cap : 4;
+        while (c < n) {
+            c *= 2;
+        }
+        *cells = base_realloc(*cells, c * sizeof(storage_cell_t));
+        *cap = c;
+    }
+}
+
+
+void storage__row_decode(const uint8_t *blk, storage__row_t *r)
+{
+    head_t h;
+    const uint8_t *p = get_head(blk, &h);
+    storage__row_init(r, h.ck, h.ck_len);
+    r->del_ts = h.del_ts;
+    r->has_marker = (h.flags & R_MARKER) != 0;
+    if (r->has_marker) {
+        r->marker_ts = h.base;
+        r->marker_expires_us = h.marker_expires_us;
+        r->marker_ttl = h.marker_ttl;
+    }
+    reserve(&r->cells, &r->cap_cells, (size_t)h.n_cells);
+    for (uint64_t i = 0; i < h.n_cells; i++) {
+        p = get_cell(p, h.base, &r->cells[i]);
+        r->bytes += cell_bytes(&r->cells[i]);
+    }
+    r->n_cells = (size_t)h.n_cells;
+}
+
+
+size_t storage__blk_bytes(const uint8_t *blk)
+{
+    head_t h;
+    const uint8_t *p = get_head(blk, &h);
+    size_t bytes = h.ck_len;
+    for (uint64_t i = 0; i < h.n_cells; i++) {
+        storage_cell_t c;
+        p = get_cell(p, h.base, &c);
+        bytes += cell_bytes(&c);
+    }
+    return bytes;
+}
+
+
+size_t storage__row_view(const uint8_t *blk, storage__cellbuf_t *buf, int64_t now_us,
+                         storage_row_view_t *out)
+{
+    head_t h;
+    const uint8_t *p = get_head(blk, &h);
+    out->ck = h.ck;
+    out->ck_len = h.ck_len;
+    out->is_static = false;
+    out->has_marker = (h.flags & R_MARKER) != 0 &&
+                      (h.marker_expires_us == STORAGE_NO_EXPIRY || now_us < h.marker_expires_us);
+    out->marker_ts = out->has_marker ? h.base : 0;
+    reserve(&buf->cells, &buf->cap, (size_t)h.n_cells);
+    size_t w = 0;
+    for (uint64_t i = 0; i < h.n_cells; i++) {
+        p = get_cell(p, h.base, &buf->cells[w]);
+        w += storage__cell_is_live(&buf->cells[w], now_us);
+    }
+    out->cells = w > 0 ? buf->cells : NULL;
+    out->n_cells = w;
+    return (size_t)h.n_cells - w;
 }

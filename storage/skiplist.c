@@ -1,6 +1,6 @@
 /*
- * skiplist.c - the ordered index of storage/: partitions by (token, key) in
- * a table, rows by clustering bytes in a partition.
+ * skiplist.c - the ordered index of rows by clustering bytes in a
+ * partition with more than one row, part of storage/.
  *
  * A skiplist (Pugh; Redis t_zset.c keeps the same shape) gives O(log n)
  * expected insert, lookup and seek, in-order iteration through next[0] and
@@ -11,8 +11,8 @@
  * Each node carries an order-preserving 64-bit hint of its key (the token,
  * or the first clustering bytes): most comparisons during a descent end on
  * the hint, without a cache miss on the item. The head grows with the
- * highest level in use, so the many small partitions of a typical table do
- * not each pay for a 32-level head.
+ * highest level in use, so small partitions do not each pay for a 32-level
+ * head.
  *
  * Invariants: items are strictly increasing under (hint, cmp) along
  * next[0]; hint order never contradicts cmp order; prev mirrors next[0]

@@ -91,8 +91,9 @@ static void emit_mutation(snap_writer_t *w, uint64_t id, const storage_mutation_
 /* A row as one or more mutations: the first carries its deletion and
  * marker, each at most about ROW_RECORD_BYTES of cells. */
 static void emit_row(snap_writer_t *w, uint64_t id, const storage_mutation_t *base,
-                     const storage__row_t *r, bool is_static)
+                     const uint8_t *blk, bool is_static, storage__row_t *r)
 {
+    storage__row_decode(blk, r);
     storage_mutation_t m = *base;
     m.static_row = is_static;
     m.ck = r->ck;
@@ -123,17 +124,23 @@ static void emit_row(snap_writer_t *w, uint64_t id, const storage_mutation_t *ba
 }
 
 
-static void emit_partition(snap_writer_t *w, uint64_t id, const storage_partition_t *p)
+static void emit_partition(snap_writer_t *w, uint64_t id, const storage_partition_t *p,
+                           storage__row_t *r)
 {
-    storage_mutation_t base = {.pk = p->pk, .pk_len = p->pk_len, .token = p->token};
-    if (p->del_ts != STORAGE__NO_DELETION) {
+    storage_mutation_t base = {.pk = p->data, .pk_len = p->pk_len, .token = p->token};
+    storage__pext_t *x = storage__part_ext(p);
+    if (x == NULL) {
+        emit_row(w, id, &base, storage__part_row(p), false, r);
+        return;
+    }
+    if (x->del_ts != STORAGE__NO_DELETION) {
         storage_mutation_t m = base;
         m.delete_partition = true;
-        m.delete_ts = p->del_ts;
+        m.delete_ts = x->del_ts;
         emit_mutation(w, id, &m);
     }
-    for (size_t i = 0; i < p->n_rts; i++) {
-        const storage__rt_t *rt = &p->rts[i];
+    for (size_t i = 0; i < x->n_rts; i++) {
+        const storage__rt_t *rt = &x->rts[i];
         storage_mutation_t m = base;
         m.delete_range = true;
         m.range_start = (storage_bound_t){rt->start, rt->start_len, rt->start_inclusive};
@@ -141,11 +148,11 @@ static void emit_partition(snap_writer_t *w, uint64_t id, const storage_partitio
         m.delete_ts = rt->ts;
         emit_mutation(w, id, &m);
     }
-    if (p->statics != NULL) {
-        emit_row(w, id, &base, p->statics, true);
+    if (x->statics != NULL) {
+        emit_row(w, id, &base, x->statics, true, r);
     }
-    for (storage__sl_node_t *n = storage__sl_first(&p->rows); n != NULL; n = n->next[0]) {
-        emit_row(w, id, &base, n->item, false);
+    for (storage__sl_node_t *n = storage__sl_first(&x->rows); n != NULL; n = n->next[0]) {
+        emit_row(w, id, &base, n->item, false, r);
     }
 }
 
@@ -163,15 +170,18 @@ static void emit_record(snap_writer_t *w, uint8_t kind, uint64_t id, uint32_t ar
 
 static void emit_db(snap_writer_t *w, const storage_db_t *db)
 {
+    storage__row_t r = {0};
     for (const storage_table_t *t = db->tables; t != NULL && w->failed == NULL; t = t->next) {
         emit_record(w, STORAGE__REC_CREATE, t->id, 0);
         if (t->n_physical != 1) {
             emit_record(w, STORAGE__REC_PHYSICAL, t->id, t->n_physical);
         }
-        for (storage__sl_node_t *n = storage__sl_first(&t->order); n != NULL; n = n->next[0]) {
-            emit_partition(w, t->id, n->item);
+        for (storage__pt_pos_t pos = storage__pt_first(&t->parts); storage__pt_at(pos) != NULL;
+             pos = storage__pt_next(pos)) {
+            emit_partition(w, t->id, storage__pt_at(pos), &r);
         }
     }
+    storage__row_fini(&r);
     uint64_t count = w->n_records;
     size_t start = storage__rec_begin(&w->in, STORAGE__REC_END, count);
     storage__rec_end(&w->in, start);

@@ -19,8 +19,12 @@
  * Invariants:
  *   - partitions iterate in (token, key bytes) order; rows in a partition
  *     in memcmp order of their clustering bytes;
- *   - a returned storage_row_view_t and everything it points to borrows from
- *     the table and is valid until the next write to that table;
+ *   - a returned storage_row_view_t borrows from the table: the key, path
+ *     and value bytes it points to are valid until the next write to that
+ *     table; its cell array belongs to the cursor that produced it (valid
+ *     until that cursor's next call or free) or, for a static row, to the
+ *     partition (until the next storage_partition_static on it). Callers
+ *     keeping cells longer copy the array, not the bytes;
  *   - the engine is single-threaded: callers serialise access (the emulator
  *     runs one event loop).
  */
@@ -72,11 +76,48 @@ void storage_db_discard(storage_db_t *db);
  */
 typedef enum {
     STORAGE_SYNC_NONE = 0, /* write() per record: survives a process crash */
-    STORAGE_SYNC_ALWAYS,   /* fsync per record: survives a power loss */
+    STORAGE_SYNC_ALWAYS,   /* fdatasync per record, in the caller: survives a power loss */
+    /* Group commit: a sync thread fdatasyncs whatever was written while its
+     * previous fdatasync ran. The caller acknowledges a write only once
+     * storage_db_synced_position passes the storage_db_log_position taken
+     * after it (storage_db_sync_notify_fd says when to look). */
+    STORAGE_SYNC_GROUP,
+    /* A sync thread fdatasyncs every interval: writes are acknowledged at
+     * once, and a power loss may cost the last interval of them. */
+    STORAGE_SYNC_PERIODIC,
 } storage_sync_t;
+
+#define STORAGE_SYNC_INTERVAL_DEFAULT_MS 10000 /* Cassandra's commitlog_sync_period */
+
+typedef struct storage_sync_cfg_s {
+    storage_sync_t mode;
+    int interval_ms; /* PERIODIC; 0: the default */
+    /* Tests only: run on the sync thread before each round of fdatasyncs
+     * (may block to hold acknowledgements back). NULL for none. */
+    void (*before_sync)(void *arg);
+    void *hook_arg;
+} storage_sync_cfg_t;
 
 /* Opens (or creates) a durable database in dir. NULL with err on failure. */
 storage_db_t *storage_db_open(const char *dir, storage_sync_t sync, base_error_t *err);
+storage_db_t *storage_db_open_cfg(const char *dir, const storage_sync_cfg_t *cfg,
+                                  base_error_t *err);
+/* Bytes appended to the commit logs since open, over every generation: a
+ * write's position is this value right after it (0 in memory). */
+uint64_t storage_db_log_position(const storage_db_t *db);
+/* Up to which position the sync mode's promise holds: what the sync thread
+ * fdatasynced (GROUP, PERIODIC), else everything written. Thread-safe. */
+uint64_t storage_db_synced_position(const storage_db_t *db);
+/* GROUP: an eventfd that becomes readable after every sync round (read it
+ * with storage_db_sync_drain); -1 otherwise. */
+int storage_db_sync_notify_fd(const storage_db_t *db);
+void storage_db_sync_drain(const storage_db_t *db);
+/* An fdatasync failed: the synced position stops and writes are refused
+ * (what was written after it may not be on disk). */
+bool storage_db_sync_failed(const storage_db_t *db);
+/* fdatasync rounds of the commit log since open. */
+uint64_t storage_db_syncs(const storage_db_t *db);
+storage_sync_t storage_db_sync_mode(const storage_db_t *db);
 /* Snapshot + new log, in this process (waits for a background one first);
  * no-op for in-memory databases. */
 int storage_db_checkpoint(storage_db_t *db, base_error_t *err);
@@ -182,6 +223,20 @@ typedef struct storage_write_stats_s {
 int storage_apply(storage_table_t *t, const storage_mutation_t *m, int64_t now_us,
                   storage_write_stats_t *stats);
 
+/* One mutation of a batch. */
+typedef struct storage_batch_item_s {
+    storage_table_t *t;
+    const storage_mutation_t *m;
+} storage_batch_item_t;
+
+/* Applies the mutations of a BATCH in order. A durable database logs them
+ * as one commit log record (one length, one CRC), so after a crash the
+ * batch is there whole or not at all. Returns BASE_OK, or BASE_EIO when the
+ * record could not be logged (nothing applied, stats zeroed). Every table
+ * belongs to db; stats is NULL or has n entries. */
+int storage_apply_batch(storage_db_t *db, const storage_batch_item_t *items, size_t n,
+                        int64_t now_us, storage_write_stats_t *stats);
+
 /* ---- reads -------------------------------------------------------------- */
 
 /* A row as a reader sees it: cells sorted by (col, path), live ones only
@@ -196,7 +251,8 @@ typedef struct storage_row_view_s {
     size_t n_cells;
 } storage_row_view_t;
 
-/* Finds a partition by key; NULL if absent or fully deleted. */
+/* Finds a partition by key; NULL if absent or fully deleted. The pointer
+ * (and its key bytes) is valid until the next write to the table. */
 storage_partition_t *storage_partition_get(storage_table_t *t, int64_t token, const uint8_t *pk,
                                            size_t pk_len);
 const uint8_t *storage_partition_key(const storage_partition_t *p, size_t *len);
@@ -204,10 +260,11 @@ int64_t storage_partition_token(const storage_partition_t *p);
 /* The partition's live static row, or false if none. */
 bool storage_partition_static(storage_partition_t *p, int64_t now_us, storage_row_view_t *out);
 
-/* Row cursor over one partition's clustering range. Cursors see rows
- * written after their position; a write that frees rows (a partition or
- * range deletion) or a truncate ends them (using one after is asserted).
- * Partitions themselves stay valid until truncate or drop. */
+/* Row cursor over one partition's clustering range. Cursors remember the
+ * key of their position, so they see rows written after it and survive any
+ * write (a truncate ends them). A storage_partition_t pointer is valid until
+ * the next write to its table (a write may move the partition); cursors
+ * created from it stay usable across writes. */
 typedef struct storage_row_iter_s storage_row_iter_t;
 /* Creates a cursor (caller frees with storage_row_iter_free). reverse walks
  * from end to start. Bounds may be NULL for unbounded. */

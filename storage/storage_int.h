@@ -4,13 +4,15 @@
  *
  * Shape of the data:
  *   storage_db_t      list of tables, plus the files behind it when durable
- *   storage_table_t   hash index (token, pk) -> partition, for point lookups,
- *                     plus a skiplist of the same partitions in (token, pk)
- *                     order, for scans and paging
- *   storage_partition_t  rows in a skiplist ordered by memcmp of clustering
- *                     bytes, an optional static row, the partition deletion
- *                     and the range tombstones
- *   storage__row_t    cells in an array sorted by (col, has path, path)
+ *   storage_table_t   one B+tree of partitions in (token, pk) order, for
+ *                     point lookups, scans and paging alike (ptree.c)
+ *   storage_partition_t  one allocation: key bytes and, compact, its only
+ *                     row; or (EXT) rows in a skiplist ordered by memcmp of
+ *                     clustering bytes, an optional static row, the
+ *                     partition deletion and the range tombstones
+ *   row               one encoded block (row.c); storage__row_t is its
+ *                     decoded working form, cells sorted by (col, has path,
+ *                     path)
  *
  * Deletions are applied at write time: a deletion at ts frees everything it
  * shadows and is remembered (partition, range, row or collection tombstone)
@@ -20,6 +22,8 @@
 #ifndef STORAGE_STORAGE_INT_H
 #define STORAGE_STORAGE_INT_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <sys/types.h>
 
 #include "storage/storage.h"
@@ -92,41 +96,52 @@ uint64_t storage__key_hint(const uint8_t *k, size_t len);
 
 /* ---- rows and cells (row.c) --------------------------------------------- */
 
+/*
+ * A stored row is one heap block (or, in a single-row partition, bytes
+ * inside the partition's allocation): [varint n][n bytes], the clustering
+ * key, the row's deletion, marker and cells with a flag byte each, and
+ * timestamps as deltas from one base (see row.c). Nothing in it is a
+ * pointer, so a row costs its bytes plus a few.
+ *
+ * storage__row_t is the decoded, working form a write edits and re-encodes:
+ * its cells borrow their path and value bytes from the block it was decoded
+ * from or from the mutation being applied, so it must be encoded before
+ * either goes away. Only the cell array is its own (reused across decodes).
+ */
 typedef struct storage__row_s {
-    uint8_t *ck; /* owned, NULL when ck_len is 0 */
+    const uint8_t *ck; /* borrowed, NULL when ck_len is 0 */
     size_t ck_len;
     int64_t del_ts; /* row deletion, STORAGE__NO_DELETION for none */
     bool has_marker;
     int32_t marker_ttl;
     int64_t marker_ts;
     int64_t marker_expires_us;
-    /* Sorted by (col, path != NULL, path). Each cell owns one buffer holding
-     * path then value; a (col, no path) tombstone on a collection column is
-     * the collection-wide deletion that shadows its older elements. */
+    /* Sorted by (col, path != NULL, path); a (col, no path) tombstone on a
+     * collection column is the collection-wide deletion that shadows its
+     * older elements. */
     storage_cell_t *cells;
     size_t n_cells;
     size_t cap_cells;
-    /* Read cache: the live cells as of the last read that found dead ones.
-     * Valid while the row is unchanged and the live count is the same (TTL
-     * expiry only ever shrinks the live set as now grows, so an equal count
-     * means an equal set). Dropped on every change to the row. */
-    storage_cell_t *live;
-    size_t n_live;
     size_t bytes; /* ck + path + value bytes */
 } storage__row_t;
 
+/* Empties r for the row ck (borrowed), keeping its cell array. */
+void storage__row_init(storage__row_t *r, const uint8_t *ck, size_t ck_len);
+void storage__row_fini(storage__row_t *r);
+/* A heap working row (tests); storage__row_free frees it. */
 storage__row_t *storage__row_new(const uint8_t *ck, size_t ck_len);
 void storage__row_free(storage__row_t *r);
 /* Nothing recorded: no cell, no marker, no row deletion. */
 bool storage__row_is_empty(const storage__row_t *r);
 bool storage__row_is_live(const storage__row_t *r, int64_t now_us);
-/* Last-write-wins merge of one cell; the caller has already dropped cells
- * shadowed by row, range or partition deletions. */
+/* Last-write-wins merge of one cell (its bytes borrowed until the row is
+ * encoded); the caller has already dropped cells shadowed by row, range or
+ * partition deletions. */
 void storage__row_put_cell(storage__row_t *r, const storage_cell_t *c);
 void storage__row_put_marker(storage__row_t *r, int64_t ts, int64_t expires_us, int32_t ttl);
-/* Records a row deletion at ts and frees what it shadows. */
+/* Records a row deletion at ts and drops what it shadows. */
 void storage__row_delete(storage__row_t *r, int64_t ts);
-/* Frees everything at or below ts, including a row deletion, because a
+/* Drops everything at or below ts, including a row deletion, because a
  * covering partition or range deletion now remembers ts. */
 void storage__row_purge(storage__row_t *r, int64_t ts);
 /* Order of cells in a row: (col, has path, path). */
@@ -134,10 +149,30 @@ int storage__cell_cmp(const storage_cell_t *a, const storage_cell_t *b);
 /* Ordering of two versions of one cell: >0 if a wins, <0 if b wins. */
 int storage__cell_reconcile(const storage_cell_t *a, const storage_cell_t *b);
 bool storage__cell_is_live(const storage_cell_t *c, int64_t now_us);
-/* Fills out with the live part of r as of now_us and returns the number of
- * dead cells passed over. A replaced read cache goes to t's deferred frees,
- * because views handed out earlier may still point into it. */
-size_t storage__row_view(storage__row_t *r, storage_table_t *t, int64_t now_us,
+
+/* The encoded size of a non-empty r, length prefix included. */
+size_t storage__row_encoded_size(const storage__row_t *r);
+/* Encodes r at dst (storage__row_encoded_size bytes); returns the end. */
+uint8_t *storage__row_encode_into(const storage__row_t *r, uint8_t *dst);
+/* Encodes r into a new heap block (base_free it). */
+uint8_t *storage__row_encode(const storage__row_t *r);
+/* Decodes a block into r (cells borrow from blk; r's array is reused). */
+void storage__row_decode(const uint8_t *blk, storage__row_t *r);
+/* A block's total size, its clustering key, and its ck + path + value bytes. */
+size_t storage__blk_size(const uint8_t *blk);
+const uint8_t *storage__blk_ck(const uint8_t *blk, size_t *len);
+size_t storage__blk_bytes(const uint8_t *blk);
+
+/* Cells decoded for readers: grown as needed, owned by a cursor or a
+ * partition's static row. */
+typedef struct storage__cellbuf_s {
+    storage_cell_t *cells;
+    size_t cap;
+} storage__cellbuf_t;
+
+/* Fills out with the live part of blk as of now_us, decoding the live
+ * cells into buf, and returns the number of dead cells passed over. */
+size_t storage__row_view(const uint8_t *blk, storage__cellbuf_t *buf, int64_t now_us,
                          storage_row_view_t *out);
 
 /* ---- partitions (partition.c) ------------------------------------------- */
@@ -152,41 +187,130 @@ typedef struct storage__rt_s {
     int64_t ts;
 } storage__rt_t;
 
-struct storage_partition_s {
-    storage_table_t *table;
-    uint8_t *pk; /* owned */
-    size_t pk_len;
-    int64_t token;
-    uint64_t hash;
-    int64_t del_ts;          /* partition deletion, STORAGE__NO_DELETION for none */
-    storage__row_t *statics; /* static row, NULL for none */
-    storage__sl_t rows;      /* storage__row_t * by clustering bytes */
-    storage__rt_t *rts;      /* range tombstones, in arrival order */
+/*
+ * A partition is one allocation: a few words, its key bytes, then either
+ * its only row's block (the compact form, what a table without clustering
+ * columns holds) or a pointer to a storage__pext_t holding everything else
+ * (ordered rows, static row, deletions). A partition turns into the second
+ * form on its second row, a static row or any partition or range deletion,
+ * and never back. A write to a compact partition re-allocates it, so
+ * partition pointers are valid until the next write to their table (the
+ * table index is updated; cursors resume by key).
+ */
+typedef struct storage__pext_s {
+    int64_t del_ts;                 /* partition deletion, STORAGE__NO_DELETION for none */
+    uint8_t *statics;               /* static row block, NULL for none */
+    storage__cellbuf_t static_view; /* cells of the last static view */
+    storage__sl_t rows;             /* row blocks by clustering bytes */
+    storage__rt_t *rts;             /* range tombstones, in arrival order */
     size_t n_rts;
     size_t cap_rts;
     int64_t rt_max_ts; /* newest range tombstone, to skip the scan */
     size_t bytes;      /* pk + rows + static row */
+} storage__pext_t;
+
+enum {
+    STORAGE__PART_ROW = 0, /* data: pk, then one row block */
+    STORAGE__PART_EXT = 1, /* data: pk, then a storage__pext_t pointer */
 };
 
-storage_partition_t *storage__partition_new(storage_table_t *t, int64_t token, const uint8_t *pk,
-                                            size_t pk_len, uint64_t hash);
+struct storage_partition_s {
+    int64_t token;
+    storage_table_t *table;
+    uint32_t pk_len;
+    uint8_t form;
+    uint8_t data[];
+};
+
+static inline const uint8_t *storage__part_pk(const storage_partition_t *p)
+{
+    return p->data;
+}
+
+/* The extension of an EXT partition, NULL for a compact one. */
+static inline storage__pext_t *storage__part_ext(const storage_partition_t *p)
+{
+    storage__pext_t *x = NULL;
+    if (p->form == STORAGE__PART_EXT) {
+        memcpy(&x, p->data + p->pk_len, sizeof(x));
+    }
+    return x;
+}
+
+/* The row block of a compact partition, NULL for an EXT one. */
+static inline const uint8_t *storage__part_row(const storage_partition_t *p)
+{
+    return p->form == STORAGE__PART_ROW ? p->data + p->pk_len : NULL;
+}
+
+/* A compact partition holding the row r (non-empty). */
+storage_partition_t *storage__partition_new_row(storage_table_t *t, int64_t token,
+                                                const uint8_t *pk, size_t pk_len,
+                                                const storage__row_t *r);
+/* An empty EXT partition. */
+storage_partition_t *storage__partition_new_ext(storage_table_t *t, int64_t token,
+                                                const uint8_t *pk, size_t pk_len);
+/* p (compact) with its row replaced by r: a new allocation; p is freed. */
+storage_partition_t *storage__partition_rewrite_row(storage_partition_t *p,
+                                                    const storage__row_t *r);
+/* p in the EXT form (p itself if it already is; else p is freed). */
+storage_partition_t *storage__partition_promote(storage_partition_t *p);
 void storage__partition_free(storage_partition_t *p);
 /* Has rows or a static row: what readers can see. */
 bool storage__partition_has_data(const storage_partition_t *p);
 /* Has anything to remember, tombstones included. */
 bool storage__partition_has_state(const storage_partition_t *p);
-storage__row_t *storage__partition_find_row(const storage_partition_t *p, const uint8_t *ck,
-                                            size_t ck_len);
-void storage__partition_add_row(storage_partition_t *p, storage__row_t *r);
+/* Bytes of memory p holds, allocations included (for the table's account). */
+size_t storage__partition_mem(const storage_partition_t *p);
+
+/* The rest operate on EXT partitions. */
+/* The node holding row ck (its item is the row block), NULL if none. */
+storage__sl_node_t *storage__partition_find_row(const storage_partition_t *p, const uint8_t *ck,
+                                                size_t ck_len);
+/* Adds the block of a row that is not there yet, of bytes ck + cell bytes. */
+void storage__partition_add_row(storage_partition_t *p, uint8_t *blk, size_t bytes);
 /* The first row node satisfying start (NULL or empty: the first row). */
 storage__sl_node_t *storage__partition_seek(const storage_partition_t *p,
                                             const storage_bound_t *start);
-/* The newest partition or range deletion covering ck. */
+/* The newest partition or range deletion covering ck (any form). */
 int64_t storage__partition_row_shadow(const storage_partition_t *p, const uint8_t *ck,
                                       size_t ck_len);
 void storage__partition_delete(storage_partition_t *p, int64_t ts);
 void storage__partition_delete_range(storage_partition_t *p, const storage_bound_t *start,
                                      const storage_bound_t *end, int64_t ts);
+
+/* ---- the partition index (ptree.c) -------------------------------------- */
+
+typedef struct storage__pt_leaf_s storage__pt_leaf_t;
+
+typedef struct storage__ptree_s {
+    void *root;                /* a leaf when height is 0 */
+    storage__pt_leaf_t *first; /* leftmost leaf */
+    int height;
+    size_t count;
+    size_t bytes; /* node memory */
+} storage__ptree_t;
+
+/* A place in the leaves: an entry, or the end (idx == n of the last leaf). */
+typedef struct storage__pt_pos_s {
+    storage__pt_leaf_t *leaf;
+    uint32_t idx;
+} storage__pt_pos_t;
+
+void storage__pt_init(storage__ptree_t *t);
+/* Frees the nodes, and every partition with free_item unless NULL. */
+void storage__pt_fini(storage__ptree_t *t, void (*free_item)(storage_partition_t *p));
+/* The first entry not before (token, pk); pk NULL: the first after every key of token. */
+storage__pt_pos_t storage__pt_seek(const storage__ptree_t *t, int64_t token, const uint8_t *pk,
+                                   size_t pk_len);
+storage__pt_pos_t storage__pt_first(const storage__ptree_t *t);
+storage__pt_pos_t storage__pt_next(storage__pt_pos_t pos);
+/* The partition at pos, NULL at the end. */
+storage_partition_t *storage__pt_at(storage__pt_pos_t pos);
+/* Where the pointer at pos (not the end) is kept, to replace a moved partition. */
+storage_partition_t **storage__pt_slot(storage__pt_pos_t pos);
+/* Inserts p at pos, a seek's answer for p's key (absent), with no change since. */
+void storage__pt_insert(storage__ptree_t *t, storage__pt_pos_t pos, storage_partition_t *p);
 
 /* ---- tables (table.c, db.c) --------------------------------------------- */
 
@@ -197,25 +321,17 @@ struct storage_table_s {
      * has not handed out yet. */
     bool claimed;
     storage_table_t *prev, *next; /* the db's list */
-    /* Open-addressing hash index; partitions are only removed all at once
-     * (truncate, drop), so slots need no tombstones. */
-    storage_partition_t **slots;
-    size_t n_slots;      /* power of two */
-    size_t n_parts;      /* all partitions, tombstone-only ones included */
-    storage__sl_t order; /* the same partitions by (token, pk) */
-    size_t n_visible;    /* partitions with data */
-    size_t bytes;        /* sum of visible partitions' bytes */
+    /* The one index of partitions, by (token, pk); partitions are only
+     * removed all at once (truncate, drop). */
+    storage__ptree_t parts;
+    size_t n_visible; /* partitions with data */
+    size_t bytes;     /* sum of visible partitions' bytes */
     uint32_t n_physical;
-    /* Bumped whenever a row is freed (and on truncate): a row cursor that
-     * spans such a write would read freed memory, so it asserts on it.
-     * Partitions are only freed by truncate, which bumps part_epoch. */
-    uint64_t epoch;
-    uint64_t part_epoch;
-    uint64_t seed; /* for skiplist levels */
-    /* Read caches replaced since the last write (see storage__row_view). */
-    void **deferred;
-    size_t n_deferred;
-    size_t cap_deferred;
+    /* Bumped by every write and truncate: cursors holding a position
+     * re-find it by key when it moved. */
+    uint64_t version;
+    uint64_t seed;       /* for skiplist levels */
+    storage__row_t work; /* the row a write is decoding and re-encoding */
 };
 
 storage_table_t *storage__table_new(storage_db_t *db, uint64_t id);
@@ -226,13 +342,7 @@ void storage__apply(storage_table_t *t, const storage_mutation_t *m, int64_t now
                     storage_write_stats_t *stats);
 /* The partition for (token, pk) whether or not it has data, NULL if none. */
 storage_partition_t *storage__table_lookup(const storage_table_t *t, int64_t token,
-                                           const uint8_t *pk, size_t pk_len, uint64_t hash);
-uint64_t storage__table_hash(int64_t token, const uint8_t *pk, size_t pk_len);
-void storage__table_add(storage_table_t *t, storage_partition_t *p);
-/* Keeps p until the next write, then frees it. */
-void storage__table_defer_free(storage_table_t *t, void *p);
-/* Start of a write: frees deferred memory (views die here). */
-void storage__table_begin_write(storage_table_t *t);
+                                           const uint8_t *pk, size_t pk_len);
 uint64_t storage__table_next_seed(storage_table_t *t);
 
 /* ---- the database (db.c) ------------------------------------------------ */
@@ -269,6 +379,9 @@ enum {
     STORAGE__REC_MUTATION = 4, /* body: now_us, then the mutation */
     STORAGE__REC_PHYSICAL = 5, /* body: u32 physical partition count */
     STORAGE__REC_END = 6,      /* snapshots only */
+    /* A BATCH, all or nothing after a crash: id is the mutation count, the
+     * body that many (u64 table id, mutation as in MUTATION) pairs. */
+    STORAGE__REC_BATCH = 7,
 };
 
 #define STORAGE__REC_HEADER 8
@@ -311,6 +424,29 @@ const char *storage__rec_apply(storage_db_t *db, storage__replay_t *rp, const ui
 
 /* ---- durability: files (file.c, commitlog.c, snapshot.c, durable.c) ---- */
 
+/* The sync thread of STORAGE_SYNC_GROUP and _PERIODIC (syncer.c). Fields
+ * below mu are guarded by it; synced and failed are also read without it. */
+#define STORAGE__RETIRED_MAX 16
+typedef struct storage__syncer_s {
+    storage_sync_t mode;
+    int interval_ms;
+    void (*before_sync)(void *arg);
+    void *hook_arg;
+    pthread_t thread;
+    int notify_fd; /* eventfd written after every round (GROUP), else -1 */
+    _Atomic uint64_t synced;
+    atomic_bool failed;
+    pthread_mutex_t mu;
+    pthread_cond_t cond;
+    uint64_t written;                  /* bytes written to the logs since open */
+    int fd;                            /* the current log */
+    int retired[STORAGE__RETIRED_MAX]; /* older logs to sync once more, then close */
+    size_t n_retired;
+    uint64_t syncs;
+    int errnum;
+    bool stop;
+} storage__syncer_t;
+
 struct storage__durable_s {
     char *dir;
     int lock_fd; /* flock'ed: one process per directory */
@@ -326,8 +462,21 @@ struct storage__durable_s {
     /* A background checkpoint: the child writing snapshot-<child_gen> (0: none). */
     pid_t child;
     uint64_t child_gen;
-    uint64_t recovered_bytes; /* snapshot and log bytes read at open */
+    uint64_t recovered_bytes;  /* snapshot and log bytes read at open */
+    uint64_t appended;         /* bytes appended to the logs since open (every generation) */
+    uint64_t syncs;            /* fdatasyncs of STORAGE_SYNC_ALWAYS */
+    storage__syncer_t *syncer; /* GROUP and PERIODIC, else NULL */
 };
+
+int storage__syncer_start(storage__durable_t *d, const storage_sync_cfg_t *cfg, base_error_t *err);
+/* Syncs what is written one last time, then ends the thread. */
+void storage__syncer_stop(storage__durable_t *d);
+/* The logs now hold written bytes since open (wakes a GROUP thread). */
+void storage__syncer_written(storage__syncer_t *s, uint64_t written);
+/* A log switch: the thread syncs the current log once more and closes it. */
+void storage__syncer_switch(storage__syncer_t *s, int new_fd);
+/* Closes the log being replaced, or hands it to the sync thread. */
+void storage__log_retire(storage__durable_t *d, int new_fd);
 
 /* dir/<prefix><gen><suffix> into out (PATH_MAX-sized). */
 void storage__path(char *out, size_t size, const char *dir, const char *prefix, uint64_t gen,
@@ -345,6 +494,8 @@ int storage__log_append(storage__durable_t *d);
 void storage__log_table(storage_db_t *db, uint8_t kind, uint64_t id, uint32_t arg);
 int storage__log_mutation(storage_db_t *db, uint64_t id, const storage_mutation_t *m,
                           int64_t now_us);
+int storage__log_batch(storage_db_t *db, const storage_batch_item_t *items, size_t n,
+                       int64_t now_us);
 /* Replays commitlog-<gen>.log into db. In the last log a torn or
  * zero-filled tail is cut off; anything else invalid is an error. */
 int storage__log_replay(storage_db_t *db, uint64_t gen, bool last, base_error_t *err);

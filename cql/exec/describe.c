@@ -14,7 +14,8 @@ typedef struct desc_s {
 } desc_t;
 
 
-static void bind(desc_t *d, int idx, const char *name, const wire_type_t *type)
+/* Names bind marker idx (its column, its table) in the prepared metadata. */
+static void name_bind(desc_t *d, int idx, const char *name, const wire_type_t *type)
 {
     if (idx < 0 || (size_t)idx >= d->n_binds) {
         return;
@@ -27,36 +28,36 @@ static void bind(desc_t *d, int idx, const char *name, const wire_type_t *type)
 
 
 /* Walks a term whose value has the given type, naming the markers inside it. */
-static void term(desc_t *d, const cql_term_t *t, const char *name, const wire_type_t *type)
+static void describe_term(desc_t *d, const cql_term_t *t, const char *name, const wire_type_t *type)
 {
     if (t == NULL || type == NULL) {
         return;
     }
     switch (t->kind) {
     case CQL_TERM_BIND:
-        bind(d, t->bind_index, t->bind_name ? t->bind_name : name, type);
+        name_bind(d, t->bind_index, t->bind_name ? t->bind_name : name, type);
         break;
     case CQL_TERM_LIST:
     case CQL_TERM_SET:
         for (size_t i = 0; i < t->n_items && type->n_sub >= 1; i++) {
-            term(d, t->items[i], name, type->sub[0]);
+            describe_term(d, t->items[i], name, type->sub[0]);
         }
         break;
     case CQL_TERM_MAP:
         for (size_t i = 0; i < t->n_items && type->n_sub >= 2; i++) {
-            term(d, t->items[i], name, type->sub[i % 2]);
+            describe_term(d, t->items[i], name, type->sub[i % 2]);
         }
         break;
     case CQL_TERM_TUPLE:
         for (size_t i = 0; i < t->n_items && i < type->n_sub; i++) {
-            term(d, t->items[i], name, type->sub[i]);
+            describe_term(d, t->items[i], name, type->sub[i]);
         }
         break;
     case CQL_TERM_UDT:
         for (size_t i = 0; i < t->n_items; i++) {
             for (size_t k = 0; type->field_names && k < type->n_sub; k++) {
                 if (strcmp(type->field_names[k], t->field_names[i]) == 0) {
-                    term(d, t->items[i], t->field_names[i], type->sub[k]);
+                    describe_term(d, t->items[i], t->field_names[i], type->sub[k]);
                 }
             }
         }
@@ -64,7 +65,7 @@ static void term(desc_t *d, const cql_term_t *t, const char *name, const wire_ty
     case CQL_TERM_FUNCTION:
         for (size_t i = 0; i < t->n_items; i++) {
             const wire_type_t *at = cql__function_arg_type(t, i);
-            term(d, t->items[i], name, at != NULL ? at : cql__type_native("blob"));
+            describe_term(d, t->items[i], name, at != NULL ? at : cql__type_native("blob"));
         }
         break;
     default:
@@ -73,7 +74,7 @@ static void term(desc_t *d, const cql_term_t *t, const char *name, const wire_ty
 }
 
 
-static const cql_column_t *column(desc_t *d, const char *name, base_error_t *err)
+static const cql_column_t *find_column(desc_t *d, const char *name, base_error_t *err)
 {
     const cql_column_t *col = cql__column_find(d->t, name);
     if (col == NULL) {
@@ -83,7 +84,7 @@ static const cql_column_t *column(desc_t *d, const char *name, base_error_t *err
 }
 
 
-static const wire_type_t *list_of(desc_t *d, const wire_type_t *t)
+static const wire_type_t *frozen_list_of(desc_t *d, const wire_type_t *t)
 {
     return cql__type_collection(d->c->a, WIRE_TYPE_LIST, true, &t, 1);
 }
@@ -104,17 +105,17 @@ static void tuple_relation(desc_t *d, const cql_relation_t *r)
         cql__type_collection(d->c->a, WIRE_TYPE_TUPLE, true, types, r->n_columns);
     const char *name = base_arena_sprintf(d->c->a, "(%s)", r->columns[0]);
     if (r->op == CQL_OP_IN) {
-        term(d, r->rhs, name, list_of(d, tt));
+        describe_term(d, r->rhs, name, frozen_list_of(d, tt));
         for (size_t k = 0; k < r->n_in; k++) {
-            term(d, r->in_values[k], name, tt);
+            describe_term(d, r->in_values[k], name, tt);
         }
         return;
     }
-    term(d, r->rhs, name, tt);
+    describe_term(d, r->rhs, name, tt);
 }
 
 
-static int where(desc_t *d, const cql_relation_t *rel, size_t n, base_error_t *err)
+static int describe_where(desc_t *d, const cql_relation_t *rel, size_t n, base_error_t *err)
 {
     for (size_t i = 0; i < n; i++) {
         const cql_relation_t *r = &rel[i];
@@ -127,10 +128,10 @@ static int where(desc_t *d, const cql_relation_t *rel, size_t n, base_error_t *e
                 rhs->n_items == d->t->n_pk) {
                 /* token(?, ?) binds the partition key columns, in order */
                 for (size_t k = 0; k < rhs->n_items; k++) {
-                    term(d, rhs->items[k], d->t->pk[k]->name, d->t->pk[k]->type);
+                    describe_term(d, rhs->items[k], d->t->pk[k]->name, d->t->pk[k]->type);
                 }
             } else {
-                term(d, rhs, "partition key token", cql__native_bigint());
+                describe_term(d, rhs, "partition key token", cql__native_bigint());
             }
             continue;
         }
@@ -141,16 +142,16 @@ static int where(desc_t *d, const cql_relation_t *rel, size_t n, base_error_t *e
         if (r->lhs != CQL_LHS_COLUMN && r->lhs != CQL_LHS_ELEMENT) {
             continue;
         }
-        const cql_column_t *col = column(d, r->columns[0], err);
+        const cql_column_t *col = find_column(d, r->columns[0], err);
         if (col == NULL) {
             return BASE_ERROR;
         }
         if (r->lhs == CQL_LHS_ELEMENT) {
             if (col->type->id == WIRE_TYPE_MAP) {
-                term(d, r->element, base_arena_sprintf(d->c->a, "key(%s)", col->name),
-                     col->type->sub[0]);
-                term(d, r->rhs, base_arena_sprintf(d->c->a, "value(%s)", col->name),
-                     col->type->sub[1]);
+                describe_term(d, r->element, base_arena_sprintf(d->c->a, "key(%s)", col->name),
+                              col->type->sub[0]);
+                describe_term(d, r->rhs, base_arena_sprintf(d->c->a, "value(%s)", col->name),
+                              col->type->sub[1]);
             }
             continue;
         }
@@ -162,24 +163,24 @@ static int where(desc_t *d, const cql_relation_t *rel, size_t n, base_error_t *e
         }
         if (r->op == CQL_OP_IN) {
             if (r->rhs != NULL) {
-                term(d, r->rhs, base_arena_sprintf(d->c->a, "in(%s)", col->name),
-                     list_of(d, col->type));
+                describe_term(d, r->rhs, base_arena_sprintf(d->c->a, "in(%s)", col->name),
+                              frozen_list_of(d, col->type));
             }
             for (size_t k = 0; k < r->n_in; k++) {
-                term(d, r->in_values[k], col->name, col->type);
+                describe_term(d, r->in_values[k], col->name, col->type);
             }
             continue;
         }
-        term(d, r->rhs, col->name, type);
+        describe_term(d, r->rhs, col->name, type);
     }
     return BASE_OK;
 }
 
 
-static void using_(desc_t *d, const cql_using_t *u)
+static void describe_using(desc_t *d, const cql_using_t *u)
 {
-    term(d, u->ttl, "[ttl]", cql__native_int());
-    term(d, u->timestamp, "[timestamp]", cql__native_bigint());
+    describe_term(d, u->ttl, "[ttl]", cql__native_int());
+    describe_term(d, u->timestamp, "[timestamp]", cql__native_bigint());
 }
 
 
@@ -197,56 +198,56 @@ static const wire_type_t *element_value_type(const wire_type_t *t)
 
 
 /* IF c op v, IF c[k] op v, IF c IN (v, ...), IF c IN ? (a list of c's type). */
-static int conditions(desc_t *d, const cql_conditions_t *cond, base_error_t *err)
+static int describe_conditions(desc_t *d, const cql_conditions_t *cond, base_error_t *err)
 {
     for (size_t i = 0; i < cond->n; i++) {
         const cql_condition_t *cd = &cond->conds[i];
-        const cql_column_t *col = column(d, cd->column, err);
+        const cql_column_t *col = find_column(d, cd->column, err);
         if (col == NULL) {
             return BASE_ERROR;
         }
         const wire_type_t *type = col->type;
         const char *name = col->name;
         if (cd->element != NULL) {
-            term(d, cd->element, base_arena_sprintf(d->c->a, "key(%s)", col->name),
-                 element_key_type(col->type));
+            describe_term(d, cd->element, base_arena_sprintf(d->c->a, "key(%s)", col->name),
+                          element_key_type(col->type));
             type = element_value_type(col->type);
             name = base_arena_sprintf(d->c->a, "value(%s)", col->name);
         }
         if (type == NULL) {
             continue;
         }
-        term(d, cd->rhs, name, cd->op == CQL_OP_IN ? list_of(d, type) : type);
+        describe_term(d, cd->rhs, name, cd->op == CQL_OP_IN ? frozen_list_of(d, type) : type);
         for (size_t k = 0; k < cd->n_in; k++) {
-            term(d, cd->in_values[k], name, type);
+            describe_term(d, cd->in_values[k], name, type);
         }
     }
     return BASE_OK;
 }
 
 
-static int assignments(desc_t *d, const cql_update_t *q, base_error_t *err)
+static int describe_assignments(desc_t *d, const cql_update_t *q, base_error_t *err)
 {
     for (size_t i = 0; i < q->n_assign; i++) {
         const cql_assignment_t *as = &q->assign[i];
-        const cql_column_t *col = column(d, as->column, err);
+        const cql_column_t *col = find_column(d, as->column, err);
         if (col == NULL) {
             return BASE_ERROR;
         }
         const wire_type_t *type = col->type;
         if (as->kind == CQL_ASSIGN_ELEMENT) {
             bool map = type->id == WIRE_TYPE_MAP;
-            term(d, as->key, base_arena_sprintf(d->c->a, "key(%s)", col->name),
-                 map ? type->sub[0] : cql__native_int());
+            describe_term(d, as->key, base_arena_sprintf(d->c->a, "key(%s)", col->name),
+                          map ? type->sub[0] : cql__native_int());
             type = type->n_sub ? type->sub[map ? 1 : 0] : type;
-            term(d, as->value, base_arena_sprintf(d->c->a, "value(%s)", col->name), type);
+            describe_term(d, as->value, base_arena_sprintf(d->c->a, "value(%s)", col->name), type);
             continue;
         }
         if (as->kind == CQL_ASSIGN_FIELD) {
             /* u.f = v binds the field's type */
             for (uint16_t k = 0; type->id == WIRE_TYPE_UDT && k < type->n_sub; k++) {
                 if (strcmp(type->field_names[k], as->field) == 0) {
-                    term(d, as->value, as->field, type->sub[k]);
+                    describe_term(d, as->value, as->field, type->sub[k]);
                 }
             }
             continue;
@@ -254,13 +255,13 @@ static int assignments(desc_t *d, const cql_update_t *q, base_error_t *err)
         if (as->kind == CQL_ASSIGN_SUB && type->id == WIRE_TYPE_MAP) {
             type = cql__type_collection(d->c->a, WIRE_TYPE_SET, true, &type->sub[0], 1);
         }
-        term(d, as->value, col->name, type);
+        describe_term(d, as->value, col->name, type);
     }
     return BASE_OK;
 }
 
 
-static int resolve(desc_t *d, const cql_qname_t *q, base_error_t *err)
+static int resolve_table(desc_t *d, const cql_qname_t *q, base_error_t *err)
 {
     cql_table_t *t = NULL;
     if (cql__resolve_table(d->c, q, &t, err) != BASE_OK) {
@@ -275,63 +276,66 @@ static int describe_stmt(desc_t *d, const cql_stmt_t *st, base_error_t *err)
 {
     switch (st->kind) {
     case CQL_STMT_SELECT:
-        if (resolve(d, &st->u.select.table, err) != BASE_OK ||
-            where(d, st->u.select.where, st->u.select.n_where, err) != BASE_OK) {
+        if (resolve_table(d, &st->u.select.table, err) != BASE_OK ||
+            describe_where(d, st->u.select.where, st->u.select.n_where, err) != BASE_OK) {
             return BASE_ERROR;
         }
-        term(d, st->u.select.limit, "[limit]", cql__native_int());
-        term(d, st->u.select.per_partition_limit, "[per_partition_limit]", cql__native_int());
+        describe_term(d, st->u.select.limit, "[limit]", cql__native_int());
+        describe_term(d, st->u.select.per_partition_limit, "[per_partition_limit]",
+                      cql__native_int());
         return BASE_OK;
     case CQL_STMT_INSERT: {
         const cql_insert_t *q = &st->u.insert;
-        if (resolve(d, &q->table, err) != BASE_OK) {
+        if (resolve_table(d, &q->table, err) != BASE_OK) {
             return BASE_ERROR;
         }
         for (size_t i = 0; i < q->n_columns; i++) {
-            const cql_column_t *col = column(d, q->columns[i], err);
+            const cql_column_t *col = find_column(d, q->columns[i], err);
             if (col == NULL) {
                 return BASE_ERROR;
             }
-            term(d, q->values[i], col->name, col->type);
+            describe_term(d, q->values[i], col->name, col->type);
         }
-        term(d, q->json, "[json]", cql__native_text());
-        using_(d, &q->using_);
+        describe_term(d, q->json, "[json]", cql__native_text());
+        describe_using(d, &q->using_);
         return BASE_OK;
     }
     case CQL_STMT_UPDATE: {
         const cql_update_t *q = &st->u.update;
-        if (resolve(d, &q->table, err) != BASE_OK) {
+        if (resolve_table(d, &q->table, err) != BASE_OK) {
             return BASE_ERROR;
         }
-        using_(d, &q->using_);
-        if (assignments(d, q, err) != BASE_OK || where(d, q->where, q->n_where, err) != BASE_OK) {
+        describe_using(d, &q->using_);
+        if (describe_assignments(d, q, err) != BASE_OK ||
+            describe_where(d, q->where, q->n_where, err) != BASE_OK) {
             return BASE_ERROR;
         }
-        return conditions(d, &q->cond, err);
+        return describe_conditions(d, &q->cond, err);
     }
     case CQL_STMT_DELETE: {
         const cql_delete_t *q = &st->u.del;
-        if (resolve(d, &q->table, err) != BASE_OK) {
+        if (resolve_table(d, &q->table, err) != BASE_OK) {
             return BASE_ERROR;
         }
         for (size_t i = 0; i < q->n_targets; i++) {
-            const cql_column_t *col = column(d, q->targets[i].column, err);
+            const cql_column_t *col = find_column(d, q->targets[i].column, err);
             if (col == NULL) {
                 return BASE_ERROR;
             }
             if (q->targets[i].element != NULL && cql__type_is_collection(col->type)) {
-                term(d, q->targets[i].element, base_arena_sprintf(d->c->a, "key(%s)", col->name),
-                     element_key_type(col->type));
+                describe_term(d, q->targets[i].element,
+                              base_arena_sprintf(d->c->a, "key(%s)", col->name),
+                              element_key_type(col->type));
             }
         }
-        using_(d, &q->using_);
-        if (where(d, q->where, q->n_where, err) != BASE_OK) {
+        describe_using(d, &q->using_);
+        if (describe_where(d, q->where, q->n_where, err) != BASE_OK) {
             return BASE_ERROR;
         }
-        return conditions(d, &q->cond, err);
+        return describe_conditions(d, &q->cond, err);
     }
     case CQL_STMT_BATCH:
-        using_(d, &st->u.batch.using_);
+        describe_using(d, &st->u.batch.using_);
         for (size_t i = 0; i < st->u.batch.n_stmts; i++) {
             if (describe_stmt(d, st->u.batch.stmts[i], err) != BASE_OK) {
                 return BASE_ERROR;
@@ -391,7 +395,7 @@ static void pk_indexes(desc_t *d, const cql_stmt_t *st, cql_prepared_t *p)
 }
 
 
-static bool conditional(const cql_stmt_t *st)
+static bool is_conditional(const cql_stmt_t *st)
 {
     switch (st->kind) {
     case CQL_STMT_INSERT:
@@ -424,7 +428,7 @@ int cql__describe(cql_ctx_t *c, const cql_stmt_t *st, cql_prepared_t *p, base_er
     if (st->kind == CQL_STMT_SELECT) {
         return cql__select_columns(c, &st->u.select, d.t, &p->cols, &p->n_cols, err);
     }
-    if (conditional(st) && d.t != NULL) {
+    if (is_conditional(st) && d.t != NULL) {
         p->cols = base_arena_calloc(c->a, 1, sizeof(*p->cols));
         p->cols[0] =
             (wire_col_spec_t){d.t->ks->name, d.t->name, "[applied]", cql__native_boolean()};

@@ -24,6 +24,12 @@ void cql_config_defaults(cql_config_t *cfg)
     cfg->rpc_address[3] = 1;
     cfg->rpc_address_len = 4;
     cfg->rpc_port = 10350;
+    cfg->guardrails = (cql_guardrails_t){.batch_size_warn_kb = 5,
+                                         .batch_size_fail_kb = 50,
+                                         .unlogged_batch_partitions_warn = 10,
+                                         .tombstone_warn = 1000,
+                                         .tombstone_failure = 100000,
+                                         .large_partition_mb = 100};
 }
 
 

@@ -3,8 +3,9 @@
  * the schema and storage. The engine's entry points and prepared cache
  * (engine.c), bind and result metadata (describe.c), stored rows rebuilt as
  * values (rows.c), WHERE clauses turned into plans (select_plan.c), SELECT
- * (select.c) and writes (modify.c). Private to cql/exec/: nothing else in
- * cql/ includes it.
+ * (select.c, its selectors in selection.c), writes (modify.c, with UPDATE's SET clause in
+ * assign.c), conditions (lwt.c) and BATCH (batch.c). Private to cql/exec/: nothing else in cql/
+ * includes it.
  */
 #ifndef CQL_EXEC_EXEC_H
 #define CQL_EXEC_EXEC_H
@@ -27,7 +28,7 @@ typedef struct cql_prepared_s {
     struct cql_prepared_s *next; /* hash chain */
 } cql_prepared_t;
 
-/* ---- statements (engine.c, select.c, modify.c)
+/* ---- statements (engine.c, select.c, modify.c, batch.c)
  * ------------------------------------------------------------------ */
 
 int cql__exec_stmt(cql_ctx_t *c, const cql_stmt_t *st, base_error_t *err);
@@ -46,6 +47,68 @@ int cql__select_columns(cql_ctx_t *c, const cql_select_t *q, const cql_table_t *
 
 /* Helpers shared by the executors. */
 int64_t cql__write_timestamp(cql_ctx_t *c, const cql_using_t *u, base_error_t *err, bool *ok);
+
+/* ---- writes (modify.c, assign.c, lwt.c, batch.c) ---------------------------------------- */
+
+/* The cells of one row being written, all at one timestamp and TTL. */
+typedef struct cql_write_s {
+    cql_ctx_t *c;
+    const cql_table_t *t;
+    int64_t ts;
+    int32_t ttl;
+    int64_t expires_us;
+    /* cells being built for one row, in the request arena */
+    size_t n_cells, cap_cells;
+    storage_cell_t *cells;
+    size_t n_clear;
+    uint32_t *clear;
+} cql_write_t;
+
+/* Adds one cell (path: collection element key, NULL for a plain column); a
+ * null value or tombstone deletes it. */
+void cql__write_cell(cql_write_t *w, const cql_column_t *col, const uint8_t *path, size_t path_len,
+                     wire_value_t v, bool tombstone);
+/* Deletes every element of a multi-cell column just before the write. */
+void cql__write_clear(cql_write_t *w, const cql_column_t *col);
+/* Adds the elements of collection value v (prepend: a list's, before every stored one). */
+int cql__write_elements(cql_write_t *w, const cql_column_t *col, wire_value_t v, bool prepend,
+                        base_error_t *err);
+/* SET c = v: a multi-cell collection has all its elements replaced. */
+int cql__write_set(cql_write_t *w, const cql_column_t *col, wire_value_t v, base_error_t *err);
+/* A non-frozen collection: one cell per element. */
+bool cql__multi_cell(const cql_column_t *col);
+/* The SET clause of one UPDATE row: regular cells into w, static ones into ws. */
+int cql__update_row(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q, cql_write_t *w,
+                    cql_write_t *ws, storage_mutation_t *m, base_error_t *err);
+
+/* The payload bytes of a mutation (keys, values, element paths). */
+size_t cql__mutation_bytes(const storage_mutation_t *m);
+/* Writes one mutation to storage now and meters it; refuses it when the commit
+ * log cannot take it. */
+int cql__write_now(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t *m,
+                   base_error_t *err);
+/* Writes a checked batch's deferred mutations (c->pending) as one storage batch,
+ * one commit log record, so a crash leaves all or none; meters each. */
+int cql__write_pending(cql_ctx_t *c, base_error_t *err);
+
+/* Decides a conditional write and sets the [applied] result; *go says whether
+ * to apply it. ck may be NULL (a partition-level condition). */
+int cql__lwt_check(cql_ctx_t *c, const cql_table_t *t, wire_value_t pk, int64_t token,
+                   const storage_bound_t *ck, const cql_conditions_t *cond, bool *go,
+                   base_error_t *err);
+bool cql__has_conditions(const cql_conditions_t *cond);
+
+/* A mutation waiting for its batch to be fully checked. */
+typedef struct cql_pending_s {
+    const cql_table_t *t;
+    storage_mutation_t m;
+} cql_pending_t;
+
+/* Queues a checked mutation of a batch; it is written once the whole batch passed. */
+void cql__batch_defer(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t *m);
+/* The newest value a batch already holds for counter cell col of m's row. */
+bool cql__batch_pending_counter(const cql_ctx_t *c, const cql_table_t *t,
+                                const storage_mutation_t *m, uint32_t col, wire_value_t *out);
 
 /* ---- stored rows (rows.c) ---------------------------------------------------------- */
 
@@ -76,6 +139,33 @@ bool cql__rec_read(cql_ctx_t *c, const cql_table_t *t, wire_value_t pk, int64_t 
 
 /* Encodes the clustering prefix of n values (ck[0..n)) into b. */
 void cql__ck_encode(base_buf_t *b, const cql_table_t *t, const wire_value_t *vals, size_t n);
+
+/* ---- selection (selection.c) ------------------------------------------------------- */
+
+/* The compiled selectors of a SELECT, in the request arena. The output
+ * columns also hold the aggregate state of the current group. */
+typedef struct cql_sel_s {
+    size_t n;
+    struct cql_out_col_s *out; /* n output columns, private to selection.c */
+    wire_col_spec_t *specs;    /* result metadata ("[json]" for SELECT JSON) */
+    const char **names;        /* selector names, kept for SELECT JSON keys */
+    bool aggregate;
+    bool json;
+} cql_sel_t;
+
+int cql__sel_compile(cql_ctx_t *c, const cql_select_t *q, const cql_table_t *t, cql_sel_t *sel,
+                     base_error_t *err);
+/* The cosmos profile refuses aggregates over clustering columns. */
+int cql__sel_refuse_cosmos(const cql_table_t *t, const cql_sel_t *sel, base_error_t *err);
+/* Cells per result row: n, or 1 for SELECT JSON. */
+size_t cql__sel_width(const cql_sel_t *sel);
+/* Projects rec into row (cql__sel_width cells); returns the bytes returned. */
+size_t cql__sel_project(cql_ctx_t *c, const cql_table_t *t, const cql_sel_t *sel,
+                        const cql_rec_t *rec, wire_value_t *row);
+/* Folds rec into the aggregate state (plain columns keep the group's first row). */
+void cql__sel_accumulate(cql_ctx_t *c, const cql_table_t *t, cql_sel_t *sel, const cql_rec_t *rec);
+/* Writes the aggregate row into row (n cells) and resets the state for the next group. */
+void cql__sel_aggregate_row(cql_ctx_t *c, cql_sel_t *sel, wire_value_t *row);
 
 /* ---- plans (select_plan.c) ---------------------------------------------------------- */
 

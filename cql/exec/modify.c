@@ -1,10 +1,8 @@
 /*
  * modify.c - INSERT, UPDATE and DELETE: evaluate the values, build storage
  * mutations (row marker, cells, collection elements, deletions) at one
- * write timestamp, and apply them. Lightweight transactions (IF NOT EXISTS,
- * IF EXISTS, IF conditions) read the row first and answer with an
- * [applied] row, as Cassandra does; on this single node they are simply
- * serialised by the event loop.
+ * write timestamp, and apply them, or hand them to the batch being checked
+ * (batch.c). The SET clause of UPDATE is assign.c; IF conditions are lwt.c.
  *
  * Collections are multi-cell: list elements are keyed by an id that sorts
  * in insertion order (appends after, prepends before every existing id),
@@ -14,21 +12,8 @@
 
 #define MAX_TTL 630720000 /* 20 years, Cassandra's cap */
 
-typedef struct write_s {
-    cql_ctx_t *c;
-    const cql_table_t *t;
-    int64_t ts;
-    int32_t ttl;
-    int64_t expires_us;
-    /* cells being built for one row */
-    size_t n_cells, cap_cells;
-    storage_cell_t *cells;
-    size_t n_clear;
-    uint32_t *clear;
-} write_t;
 
-
-static void add_cell(write_t *w, const cql_column_t *col, const uint8_t *path, size_t path_len,
+void cql__write_cell(cql_write_t *w, const cql_column_t *col, const uint8_t *path, size_t path_len,
                      wire_value_t v, bool tombstone)
 {
     if (w->n_cells == w->cap_cells) {
@@ -54,7 +39,7 @@ static void add_cell(write_t *w, const cql_column_t *col, const uint8_t *path, s
 }
 
 
-static void add_clear(write_t *w, const cql_column_t *col)
+void cql__write_clear(cql_write_t *w, const cql_column_t *col)
 {
     if (w->clear == NULL) {
         w->clear = base_arena_alloc(w->c->a, w->t->n_cols * sizeof(*w->clear));
@@ -66,7 +51,7 @@ static void add_clear(write_t *w, const cql_column_t *col)
 /* List element ids: 8 bytes, big-endian, so memcmp order is insertion order. */
 static uint64_t list_seq;
 
-static const uint8_t *list_id(write_t *w, bool prepend)
+static const uint8_t *list_id(cql_write_t *w, bool prepend)
 {
     uint64_t tick = (uint64_t)w->c->now_us * 64 + (list_seq++ & 63);
     uint64_t id = prepend ? (1ULL << 63) - tick : (1ULL << 63) + tick;
@@ -76,8 +61,8 @@ static const uint8_t *list_id(write_t *w, bool prepend)
 }
 
 
-static int collection_cells(write_t *w, const cql_column_t *col, wire_value_t v, bool prepend,
-                            base_error_t *err)
+int cql__write_elements(cql_write_t *w, const cql_column_t *col, wire_value_t v, bool prepend,
+                        base_error_t *err)
 {
     wire_value_t *keys, *vals = NULL;
     bool map = col->type->id == WIRE_TYPE_MAP;
@@ -94,43 +79,43 @@ static int collection_cells(write_t *w, const cql_column_t *col, wire_value_t v,
         if (col->type->id == WIRE_TYPE_LIST) {
             /* prepending a list keeps its order: the last element gets the smallest id */
             ssize_t k = prepend ? n - 1 - i : i;
-            add_cell(w, col, list_id(w, prepend), 8, keys[k], false);
+            cql__write_cell(w, col, list_id(w, prepend), 8, keys[k], false);
         } else if (col->type->id == WIRE_TYPE_SET) {
             wire_value_t empty = {NULL, 0};
-            add_cell(w, col, keys[i].ptr, (size_t)keys[i].len, empty, false);
+            cql__write_cell(w, col, keys[i].ptr, (size_t)keys[i].len, empty, false);
         } else {
-            add_cell(w, col, keys[i].ptr, (size_t)keys[i].len, vals[i], false);
+            cql__write_cell(w, col, keys[i].ptr, (size_t)keys[i].len, vals[i], false);
         }
     }
     return BASE_OK;
 }
 
 
-static bool multi_cell(const cql_column_t *col)
+bool cql__multi_cell(const cql_column_t *col)
 {
     return cql__type_is_collection(col->type) && !col->type->frozen;
 }
 
 
 /* SET c = v: for a multi-cell collection, replace all elements. */
-static int set_column(write_t *w, const cql_column_t *col, wire_value_t v, base_error_t *err)
+int cql__write_set(cql_write_t *w, const cql_column_t *col, wire_value_t v, base_error_t *err)
 {
     if (v.len == WIRE_VALUE_UNSET) {
         return BASE_OK;
     }
-    if (!multi_cell(col)) {
-        add_cell(w, col, NULL, 0, v, false);
+    if (!cql__multi_cell(col)) {
+        cql__write_cell(w, col, NULL, 0, v, false);
         return BASE_OK;
     }
-    add_clear(w, col);
+    cql__write_clear(w, col);
     if (v.len < 0) {
         return BASE_OK;
     }
-    return collection_cells(w, col, v, false, err);
+    return cql__write_elements(w, col, v, false, err);
 }
 
 
-static int write_init(write_t *w, cql_ctx_t *c, const cql_table_t *t, const cql_using_t *u,
+static int write_init(cql_write_t *w, cql_ctx_t *c, const cql_table_t *t, const cql_using_t *u,
                       bool allow_ttl, base_error_t *err)
 {
     memset(w, 0, sizeof(*w));
@@ -238,6 +223,23 @@ static void note_write(cql_ctx_t *c, const cql_table_t *t, const storage_mutatio
         st->bytes_ttl += ws->bytes_written;
     }
     cql__note_token(c, t, m->token);
+    /* compaction_large_partition_warning_threshold_mb: flagged when a write takes the
+     * partition past it (Cassandra logs it when compacting; never a refusal). */
+    size_t large = c->e->cfg.guardrails.large_partition_mb * 1024 * 1024;
+    if (large > 0 && ws->partition_bytes >= large &&
+        ws->partition_bytes - ws->bytes_written < large) {
+        st->guardrails |= CQL_GUARD_LARGE_PARTITION;
+        st->large_partition_bytes = ws->partition_bytes;
+        st->large_partition_token = m->token;
+        if (c->e->cfg.profile == CQL_PROFILE_COSMOS) {
+            cql__warn(c,
+                      "Partition of %s.%s with token %lld is now %zu bytes, past "
+                      "compaction_large_partition_warning_threshold_mb (%zu MB); an advisory: "
+                      "Azure Cosmos DB allows 20 GB per logical partition",
+                      t->ks->name, t->name, (long long)m->token, ws->partition_bytes,
+                      c->e->cfg.guardrails.large_partition_mb);
+        }
+    }
 }
 
 
@@ -246,7 +248,7 @@ static void note_write(cql_ctx_t *c, const cql_table_t *t, const storage_mutatio
  * stored row grow past it. */
 #define COSMOS_MAX_ITEM (2u * 1024u * 1024u)
 
-static size_t mutation_bytes(const storage_mutation_t *m)
+size_t cql__mutation_bytes(const storage_mutation_t *m)
 {
     size_t n = m->pk_len + m->ck_len;
     for (size_t i = 0; i < m->n_cells; i++) {
@@ -256,17 +258,10 @@ static size_t mutation_bytes(const storage_mutation_t *m)
 }
 
 
-/* A mutation waiting for its batch to be fully checked. */
-typedef struct cql_pending_s {
-    const cql_table_t *t;
-    storage_mutation_t m;
-} cql_pending_t;
-
-
 /* Applies one mutation. A durable database that cannot log it refuses it (and
  * changes nothing), so the client is never told a write it would lose succeeded. */
-static int write_now(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t *m,
-                     base_error_t *err)
+int cql__write_now(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t *m,
+                   base_error_t *err)
 {
     storage_write_stats_t ws = {0};
     if (storage_apply(t->st, m, c->now_us, &ws) != BASE_OK) {
@@ -279,6 +274,34 @@ static int write_now(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_
         return BASE_ERROR;
     }
     note_write(c, t, m, &ws);
+    return BASE_OK;
+}
+
+
+/* Applies a checked batch's mutations as one storage batch: one commit log record, so a
+ * crash leaves all of them or none. A record that cannot be logged changes nothing. */
+int cql__write_pending(cql_ctx_t *c, base_error_t *err)
+{
+    if (c->n_pending == 0) {
+        return BASE_OK;
+    }
+    storage_batch_item_t *items = base_arena_alloc(c->a, c->n_pending * sizeof(*items));
+    storage_write_stats_t *ws = base_arena_alloc(c->a, c->n_pending * sizeof(*ws));
+    for (size_t i = 0; i < c->n_pending; i++) {
+        items[i] = (storage_batch_item_t){c->pending[i].t->st, &c->pending[i].m};
+    }
+    if (storage_apply_batch(c->e->db, items, c->n_pending, c->now_us, ws) != BASE_OK) {
+        const cql_table_t *t = c->pending[0].t;
+        base_error_set(err, WIRE_ERR_WRITE_FAILURE,
+                       "Write to %s.%s failed: the commit log could not be written (see the "
+                       "emulator's log); no statement of the batch was applied",
+                       t->ks->name, t->name);
+        wire_error_detail_write_failure(err, c->out->stats.consistency, 0, 1, 1, "UNLOGGED_BATCH");
+        return BASE_ERROR;
+    }
+    for (size_t i = 0; i < c->n_pending; i++) {
+        note_write(c, c->pending[i].t, &c->pending[i].m, &ws[i]);
+    }
     return BASE_OK;
 }
 
@@ -305,7 +328,7 @@ static bool replaced_by(const storage_mutation_t *m, const storage_cell_t *old)
  * row. Only looked at closely when the whole partition could pass the item limit. */
 static size_t row_bytes_after(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t *m)
 {
-    size_t bytes = mutation_bytes(m);
+    size_t bytes = cql__mutation_bytes(m);
     if (m->delete_partition || m->delete_row || m->delete_range || m->n_cells == 0) {
         return bytes;
     }
@@ -329,7 +352,10 @@ static size_t row_bytes_after(cql_ctx_t *c, const cql_table_t *t, const storage_
 }
 
 
-static int apply(cql_ctx_t *c, const cql_table_t *t, storage_mutation_t *m, base_error_t *err)
+/* Refuses a row past the Cosmos DB item limit (cosmos profile), then writes m
+ * now or, inside a batch, queues it until the whole batch has been checked. */
+static int write_or_defer(cql_ctx_t *c, const cql_table_t *t, storage_mutation_t *m,
+                          base_error_t *err)
 {
     bool cosmos = c->e->cfg.profile == CQL_PROFILE_COSMOS;
     size_t bytes = cosmos ? row_bytes_after(c, t, m) : 0;
@@ -343,192 +369,10 @@ static int apply(cql_ctx_t *c, const cql_table_t *t, storage_mutation_t *m, base
         return BASE_ERROR;
     }
     if (!c->defer) {
-        return write_now(c, t, m, err);
+        return cql__write_now(c, t, m, err);
     }
-    if (c->n_pending == c->cap_pending) {
-        size_t cap = c->cap_pending ? c->cap_pending * 2 : 16;
-        cql_pending_t *p = base_arena_alloc(c->a, cap * sizeof(*p));
-        if (c->n_pending > 0) {
-            memcpy(p, c->pending, c->n_pending * sizeof(*p));
-        }
-        c->pending = p;
-        c->cap_pending = cap;
-    }
-    c->pending[c->n_pending++] = (cql_pending_t){t, *m};
+    cql__batch_defer(c, t, m);
     return BASE_OK;
-}
-
-
-/* ---- lightweight transactions ----------------------------------------------------------- */
-
-static void lwt_result(cql_ctx_t *c, const cql_table_t *t, bool applied, const cql_rec_t *existing,
-                       const cql_conditions_t *cond)
-{
-    size_t n = 1;
-    wire_col_spec_t *cols = base_arena_calloc(c->a, t->n_cols + 1, sizeof(*cols));
-    wire_value_t *row = base_arena_calloc(c->a, t->n_cols + 1, sizeof(*row));
-    cols[0] = (wire_col_spec_t){t->ks->name, t->name, "[applied]", cql__native_boolean()};
-    row[0] = cql__value_bool(c->a, applied);
-    if (!applied && existing != NULL) {
-        for (size_t i = 0; i < t->n_cols; i++) {
-            bool want = cond->if_not_exists || cond->if_exists;
-            for (size_t k = 0; !want && k < cond->n; k++) {
-                want = strcmp(cond->conds[k].column, t->cols[i].name) == 0;
-            }
-            if (!want) {
-                continue;
-            }
-            cols[n] = (wire_col_spec_t){t->ks->name, t->name, t->cols[i].name, t->cols[i].type};
-            row[n++] = existing->vals[i];
-        }
-    }
-    c->out->kind = WIRE_RESULT_ROWS;
-    /* the columns depend on the outcome, so the metadata always goes with them */
-    c->out->no_metadata = false;
-    c->out->cols = cols;
-    c->out->n_cols = n;
-    c->out->cells = row;
-    c->out->n_rows = 1;
-}
-
-
-/* IF m['k'] = v / IF l[i] = v: narrows the stored collection to one element. */
-static int element_condition(cql_ctx_t *c, const cql_column_t *col, const cql_term_t *element,
-                             wire_value_t *have, const wire_type_t **type, base_error_t *err)
-{
-    bool map = col->type->id == WIRE_TYPE_MAP;
-    if (!map && col->type->id != WIRE_TYPE_LIST) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "Invalid element access syntax for non-collection column %s",
-                              col->name);
-    }
-    wire_value_t key;
-    const wire_type_t *kt = map ? col->type->sub[0] : cql__native_int();
-    if (cql__term_eval(element, kt, col->name, &c->binds, c->a, &key, err) != BASE_OK) {
-        return BASE_ERROR;
-    }
-    if (key.len < 0) {
-        return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for %s element access",
-                              map ? "map" : "list");
-    }
-    *type = map ? col->type->sub[1] : col->type->sub[0];
-    wire_value_t found = {NULL, WIRE_VALUE_NULL};
-    wire_value_t *keys, *vals = NULL;
-    ssize_t n = have->len < 0
-                    ? 0
-                    : cql__collection_split(col->type, *have, c->a, &keys, map ? &vals : NULL);
-    if (map) {
-        for (ssize_t i = 0; i < n; i++) {
-            if (cql__value_compare(kt, keys[i], key) == 0) {
-                found = vals[i];
-            }
-        }
-    } else if (key.len == 4) {
-        int32_t idx = (int32_t)base_load_u32(key.ptr);
-        if (idx >= 0 && idx < n) {
-            found = keys[idx];
-        }
-    }
-    *have = found;
-    return BASE_OK;
-}
-
-
-static int eval_condition(cql_ctx_t *c, const cql_table_t *t, const cql_condition_t *cd,
-                          const cql_rec_t *rec, bool *holds, base_error_t *err)
-{
-    const cql_column_t *col = cql__column_find(t, cd->column);
-    if (col == NULL) {
-        return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", cd->column);
-    }
-    if (col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "PRIMARY KEY column '%s' cannot have IF conditions", col->name);
-    }
-    wire_value_t have = rec ? rec->vals[col - t->cols] : (wire_value_t){NULL, WIRE_VALUE_NULL};
-    const wire_type_t *type = col->type;
-    if (cd->element != NULL &&
-        element_condition(c, col, cd->element, &have, &type, err) != BASE_OK) {
-        return BASE_ERROR;
-    }
-    size_t n = cd->op == CQL_OP_IN ? cd->n_in : 1;
-    *holds = false;
-    for (size_t i = 0; i < n; i++) {
-        const cql_term_t *term = cd->op == CQL_OP_IN ? cd->in_values[i] : cd->rhs;
-        wire_value_t want;
-        if (cql__term_eval(term, type, col->name, &c->binds, c->a, &want, err) != BASE_OK) {
-            return BASE_ERROR;
-        }
-        if (have.len < 0 || want.len < 0) {
-            bool both_null = have.len < 0 && want.len < 0;
-            *holds |= (cd->op == CQL_OP_EQ || cd->op == CQL_OP_IN) ? both_null
-                      : cd->op == CQL_OP_NEQ                       ? !both_null
-                                                                   : false;
-            continue;
-        }
-        int cmp = cql__value_compare(type, have, want);
-        switch (cd->op) {
-        case CQL_OP_EQ:
-        case CQL_OP_IN:
-            *holds |= cmp == 0;
-            break;
-        case CQL_OP_NEQ:
-            *holds |= cmp != 0;
-            break;
-        case CQL_OP_LT:
-            *holds |= cmp < 0;
-            break;
-        case CQL_OP_LTE:
-            *holds |= cmp <= 0;
-            break;
-        case CQL_OP_GT:
-            *holds |= cmp > 0;
-            break;
-        case CQL_OP_GTE:
-            *holds |= cmp >= 0;
-            break;
-        default:
-            return base_error_set(err, WIRE_ERR_INVALID, "Unsupported condition operator");
-        }
-    }
-    return BASE_OK;
-}
-
-
-/* Decides a conditional write; *go says whether to apply it. */
-static int lwt_check(cql_ctx_t *c, const cql_table_t *t, wire_value_t pk, int64_t token,
-                     const storage_bound_t *ck, const cql_conditions_t *cond, bool *go,
-                     base_error_t *err)
-{
-    cql_rec_t rec;
-    bool exists = cql__rec_read(c, t, pk, token, ck ? ck->key : NULL, ck ? ck->len : 0, &rec);
-    c->out->stats.kind = CQL_OP_LWT;
-    c->out->stats.rows_read++;
-    bool applied = true;
-    if (cond->if_not_exists) {
-        applied = !exists;
-    } else if (cond->if_exists) {
-        applied = exists;
-    } else {
-        for (size_t i = 0; i < cond->n && applied; i++) {
-            bool holds = false;
-            if (eval_condition(c, t, &cond->conds[i], exists ? &rec : NULL, &holds, err) !=
-                BASE_OK) {
-                return BASE_ERROR;
-            }
-            applied = holds;
-        }
-    }
-    lwt_result(c, t, applied, exists ? &rec : NULL, cond);
-    *go = applied;
-    c->lwt_refused |= !applied; /* a conditional batch applies all or nothing */
-    return BASE_OK;
-}
-
-
-static bool has_conditions(const cql_conditions_t *cond)
-{
-    return cond->if_exists || cond->if_not_exists || cond->n > 0;
 }
 
 
@@ -614,24 +458,11 @@ static int json_values(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t *q
 }
 
 
-int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
+/* The named (or JSON) values of an INSERT by column index, given[] marking
+ * the ones named; the whole primary key must be there and valid. */
+static int insert_values(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t *q, bool *given,
+                         wire_value_t *vals, base_error_t *err)
 {
-    cql_table_t *t = NULL;
-    c->out->stats.kind = CQL_OP_WRITE;
-    if (cql__resolve_table(c, &q->table, &t, err) != BASE_OK || check_writable(t, err)) {
-        return BASE_ERROR;
-    }
-    if (t->has_counters) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "INSERT statements are not allowed on counter tables, use UPDATE "
-                              "instead");
-    }
-    write_t w;
-    if (write_init(&w, c, t, &q->using_, true, err) != BASE_OK) {
-        return BASE_ERROR;
-    }
-    bool *given = base_arena_calloc(c->a, t->n_cols, sizeof(bool));
-    wire_value_t *vals = base_arena_alloc(c->a, t->n_cols * sizeof(*vals));
     if (q->json != NULL && json_values(c, t, q, given, vals, err) != BASE_OK) {
         return BASE_ERROR;
     }
@@ -654,11 +485,8 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
     if (missing_key(t, given, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    /* Key arrays are sized from the schema: a table may have any number of key columns. */
-    wire_value_t *parts = base_arena_alloc(c->a, t->n_pk * sizeof(*parts));
     for (size_t i = 0; i < t->n_pk; i++) {
-        parts[i] = vals[t->pk[i] - t->cols];
-        if (key_value(t->pk[i], parts[i], err) != BASE_OK) {
+        if (key_value(t->pk[i], vals[t->pk[i] - t->cols], err) != BASE_OK) {
             return BASE_ERROR;
         }
     }
@@ -667,11 +495,24 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
             return BASE_ERROR;
         }
     }
-    storage_mutation_t m = {0};
+    return BASE_OK;
+}
+
+
+/* Sets m's partition key, token and clustering key from the checked key values;
+ * returns the composed partition key. */
+static wire_value_t insert_key(cql_ctx_t *c, const cql_table_t *t, const wire_value_t *vals,
+                               storage_mutation_t *m)
+{
+    /* Key arrays are sized from the schema: a table may have any number of key columns. */
+    wire_value_t *parts = base_arena_alloc(c->a, t->n_pk * sizeof(*parts));
+    for (size_t i = 0; i < t->n_pk; i++) {
+        parts[i] = vals[t->pk[i] - t->cols];
+    }
     wire_value_t pk = cql__pk_compose(parts, t->n_pk, c->a);
-    m.pk = pk.ptr;
-    m.pk_len = (size_t)pk.len;
-    m.token = storage_token(m.pk, m.pk_len);
+    m->pk = pk.ptr;
+    m->pk_len = (size_t)pk.len;
+    m->token = storage_token(m->pk, m->pk_len);
     base_buf_t ck;
     base_buf_init(&ck);
     wire_value_t *ckv = base_arena_alloc(c->a, (t->n_ck ? t->n_ck : 1) * sizeof(*ckv));
@@ -679,9 +520,86 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
         ckv[i] = vals[t->ck[i] - t->cols];
     }
     cql__ck_encode(&ck, t, ckv, t->n_ck);
-    m.ck = base_arena_memdup(c->a, ck.data, ck.len);
-    m.ck_len = ck.len;
+    m->ck = base_arena_memdup(c->a, ck.data, ck.len);
+    m->ck_len = ck.len;
     base_buf_fini(&ck);
+    return pk;
+}
+
+
+/* Writes the static cells ws gathered, if any, as a second mutation of m's
+ * partition (its static row). */
+static int write_static(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t *m,
+                        const cql_write_t *ws, base_error_t *err)
+{
+    if (ws->n_cells == 0 && ws->n_clear == 0) {
+        return BASE_OK;
+    }
+    storage_mutation_t sm = {
+        .pk = m->pk, .pk_len = m->pk_len, .token = m->token, .static_row = true};
+    sm.cells = ws->cells;
+    sm.n_cells = ws->n_cells;
+    sm.clear_cols = ws->clear;
+    sm.n_clear_cols = ws->n_clear;
+    sm.delete_ts = ws->ts - 1;
+    return write_or_defer(c, t, &sm, err);
+}
+
+
+/* The row marker and the given cells of an INSERT, static ones in their own mutation. */
+static int insert_row(cql_ctx_t *c, const cql_table_t *t, cql_write_t *w, const bool *given,
+                      const wire_value_t *vals, storage_mutation_t *m, base_error_t *err)
+{
+    m->row_marker = true;
+    m->marker_ts = w->ts;
+    m->marker_ttl = w->ttl;
+    m->marker_expires_us = w->expires_us;
+    cql_write_t ws = *w;
+    ws.cells = NULL, ws.n_cells = ws.cap_cells = 0, ws.clear = NULL, ws.n_clear = 0;
+    for (size_t i = 0; i < t->n_cols; i++) {
+        const cql_column_t *col = &t->cols[i];
+        if (!given[i] || col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
+            continue;
+        }
+        if (cql__write_set(col->kind == CQL_COL_STATIC ? &ws : w, col, vals[i], err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    }
+    m->cells = w->cells;
+    m->n_cells = w->n_cells;
+    m->clear_cols = w->clear;
+    m->n_clear_cols = w->n_clear;
+    m->delete_ts = w->ts - 1; /* replacing a collection deletes it just before the write */
+    if (write_or_defer(c, t, m, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    return write_static(c, t, m, &ws, err);
+}
+
+
+int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
+{
+    cql_table_t *t = NULL;
+    c->out->stats.kind = CQL_OP_WRITE;
+    if (cql__resolve_table(c, &q->table, &t, err) != BASE_OK || check_writable(t, err)) {
+        return BASE_ERROR;
+    }
+    if (t->has_counters) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "INSERT statements are not allowed on counter tables, use UPDATE "
+                              "instead");
+    }
+    cql_write_t w;
+    if (write_init(&w, c, t, &q->using_, true, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    bool *given = base_arena_calloc(c->a, t->n_cols, sizeof(bool));
+    wire_value_t *vals = base_arena_alloc(c->a, t->n_cols * sizeof(*vals));
+    if (insert_values(c, t, q, given, vals, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    storage_mutation_t m = {0};
+    wire_value_t pk = insert_key(c, t, vals, &m);
     if (cql__admit(c, t, q->if_not_exists ? CQL_OP_LWT : CQL_OP_WRITE, true, m.token, err) !=
         BASE_OK) {
         return BASE_ERROR;
@@ -690,47 +608,11 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
         cql_conditions_t cond = {.if_not_exists = true};
         storage_bound_t b = {m.ck, m.ck_len, true};
         bool go = false;
-        if (lwt_check(c, t, pk, m.token, &b, &cond, &go, err) != BASE_OK || !go) {
+        if (cql__lwt_check(c, t, pk, m.token, &b, &cond, &go, err) != BASE_OK || !go) {
             return go ? BASE_ERROR : BASE_OK;
         }
     }
-    m.row_marker = true;
-    m.marker_ts = w.ts;
-    m.marker_ttl = w.ttl;
-    m.marker_expires_us = w.expires_us;
-    /* static cells go to the partition's static row in a second mutation */
-    write_t ws = w;
-    ws.cells = NULL, ws.n_cells = ws.cap_cells = 0, ws.clear = NULL, ws.n_clear = 0;
-    for (size_t i = 0; i < t->n_cols; i++) {
-        const cql_column_t *col = &t->cols[i];
-        if (!given[i] || col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
-            continue;
-        }
-        if (set_column(col->kind == CQL_COL_STATIC ? &ws : &w, col, vals[i], err) != BASE_OK) {
-            return BASE_ERROR;
-        }
-    }
-    m.cells = w.cells;
-    m.n_cells = w.n_cells;
-    m.clear_cols = w.clear;
-    m.n_clear_cols = w.n_clear;
-    m.delete_ts = w.ts - 1; /* replacing a collection deletes it just before the write */
-    if (apply(c, t, &m, err) != BASE_OK) {
-        return BASE_ERROR;
-    }
-    if (ws.n_cells > 0 || ws.n_clear > 0) {
-        storage_mutation_t sm = {
-            .pk = m.pk, .pk_len = m.pk_len, .token = m.token, .static_row = true};
-        sm.cells = ws.cells;
-        sm.n_cells = ws.n_cells;
-        sm.clear_cols = ws.clear;
-        sm.n_clear_cols = ws.n_clear;
-        sm.delete_ts = ws.ts - 1;
-        if (apply(c, t, &sm, err) != BASE_OK) {
-            return BASE_ERROR;
-        }
-    }
-    return BASE_OK;
+    return insert_row(c, t, &w, given, vals, &m, err);
 }
 
 
@@ -787,322 +669,6 @@ static int check_modification_where(const cql_table_t *t, const cql_relation_t *
 }
 
 
-/* A counter value a batch already holds for this cell, newest first: two
- * increments of one counter in one batch add up. */
-static bool pending_counter(const cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t *m,
-                            uint32_t col, wire_value_t *out)
-{
-    for (size_t i = c->n_pending; i-- > 0;) {
-        const cql_pending_t *p = &c->pending[i];
-        if (p->t != t || p->m.pk_len != m->pk_len || p->m.ck_len != m->ck_len ||
-            memcmp(p->m.pk, m->pk, m->pk_len) != 0 ||
-            (m->ck_len > 0 && memcmp(p->m.ck, m->ck, m->ck_len) != 0)) {
-            continue;
-        }
-        for (size_t k = 0; k < p->m.n_cells; k++) {
-            if (p->m.cells[k].col == col) {
-                *out = (wire_value_t){p->m.cells[k].value, (int32_t)p->m.cells[k].value_len};
-                return true;
-            }
-        }
-    }
-    return false;
-}
-
-
-static int counter_add(write_t *w, const cql_column_t *col, const cql_rec_t *row, bool exists,
-                       const storage_mutation_t *m, wire_value_t delta, bool negate,
-                       base_error_t *err)
-{
-    if (delta.len != 8) {
-        return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for counter increment");
-    }
-    int64_t cur = 0;
-    wire_value_t have = exists ? row->vals[col - w->t->cols] : (wire_value_t){NULL, -1};
-    if (w->c->defer) {
-        pending_counter(w->c, w->t, m, col->id, &have);
-    }
-    if (have.len == 8) {
-        cur = (int64_t)base_load_u64(have.ptr);
-    }
-    int64_t d = (int64_t)base_load_u64(delta.ptr);
-    int64_t next = (int64_t)((uint64_t)cur + (uint64_t)(negate ? -(uint64_t)d : (uint64_t)d));
-    add_cell(w, col, NULL, 0, cql__value_bigint(w->c->a, next), false);
-    return BASE_OK;
-}
-
-
-/* The stored element cells of a multi-cell column in the row m targets; they
- * borrow from storage and stay valid until the next write. */
-static size_t stored_elements(write_t *w, const storage_mutation_t *m, const cql_column_t *col,
-                              const storage_cell_t **out)
-{
-    *out = NULL;
-    storage_partition_t *p = storage_partition_get(w->t->st, m->token, m->pk, m->pk_len);
-    if (p == NULL) {
-        return 0;
-    }
-    storage_row_view_t rv;
-    size_t n = 0;
-    if (cql__stored_row(w->c, p, m->ck, m->ck_len, &rv)) {
-        for (size_t i = 0; i < rv.n_cells; i++) {
-            if (rv.cells[i].col == col->id) {
-                *out = *out ? *out : &rv.cells[i];
-                n++;
-            }
-        }
-    }
-    return n;
-}
-
-
-static int list_set_index(write_t *w, const cql_column_t *col, wire_value_t key, wire_value_t v,
-                          const storage_mutation_t *m, base_error_t *err)
-{
-    if (key.len != 4) {
-        return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for list index");
-    }
-    int32_t idx = (int32_t)base_load_u32(key.ptr);
-    const storage_cell_t *cells;
-    size_t n = stored_elements(w, m, col, &cells);
-    if (idx < 0 || (size_t)idx >= n) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "List index %d out of bound, list has size %zu", idx, n);
-    }
-    const uint8_t *path = base_arena_memdup(w->c->a, cells[idx].path, cells[idx].path_len);
-    add_cell(w, col, path, cells[idx].path_len, v, v.len < 0);
-    return BASE_OK;
-}
-
-
-/* c = c - v: set elements and map keys are tombstoned by their path; list
- * elements by the ids of every stored element equal to one of v's. */
-static int remove_elements(write_t *w, const cql_column_t *col, wire_value_t v,
-                           const storage_mutation_t *m, base_error_t *err)
-{
-    const wire_type_t *vt =
-        col->type->id == WIRE_TYPE_MAP
-            ? cql__type_collection(w->c->a, WIRE_TYPE_SET, true, &col->type->sub[0], 1)
-            : col->type;
-    wire_value_t *keys;
-    ssize_t n = cql__collection_split(vt, v, w->c->a, &keys, NULL);
-    if (n < 0) {
-        return base_error_set(err, WIRE_ERR_INVALID, "Invalid collection value for column %s",
-                              col->name);
-    }
-    wire_value_t none = {NULL, WIRE_VALUE_NULL};
-    if (col->type->id != WIRE_TYPE_LIST) {
-        for (ssize_t i = 0; i < n; i++) {
-            add_cell(w, col, keys[i].ptr, (size_t)keys[i].len, none, true);
-        }
-        return BASE_OK;
-    }
-    const storage_cell_t *cells;
-    size_t n_stored = stored_elements(w, m, col, &cells);
-    for (size_t k = 0; k < n_stored; k++) {
-        wire_value_t have = {cells[k].value, (int32_t)cells[k].value_len};
-        for (ssize_t i = 0; i < n; i++) {
-            if (cql__value_compare(col->type->sub[0], have, keys[i]) == 0) {
-                const uint8_t *path = base_arena_memdup(w->c->a, cells[k].path, cells[k].path_len);
-                add_cell(w, col, path, cells[k].path_len, none, true);
-                break;
-            }
-        }
-    }
-    return BASE_OK;
-}
-
-
-/* u.f = v needs a non-frozen user type (Cassandra 3.11 refuses frozen ones). */
-static int udt_field_index(const cql_column_t *col, const char *name, base_error_t *err)
-{
-    const wire_type_t *u = col->type;
-    if (u->id != WIRE_TYPE_UDT) {
-        base_error_set(err, WIRE_ERR_INVALID, "Invalid operation (%s.%s = ?) for non-UDT column %s",
-                       col->name, name, col->name);
-        return -1;
-    }
-    if (u->frozen) {
-        base_error_set(err, WIRE_ERR_INVALID,
-                       "Invalid operation (%s.%s = ?) for frozen UDT column %s", col->name, name,
-                       col->name);
-        return -1;
-    }
-    for (uint16_t k = 0; k < u->n_sub; k++) {
-        if (strcmp(u->field_names[k], name) == 0) {
-            return k;
-        }
-    }
-    base_error_set(err, WIRE_ERR_INVALID, "UDT column %s does not have a field named %s", col->name,
-                   name);
-    return -1;
-}
-
-
-/* The stored user type value with field k replaced (fields past the stored ones null). */
-static wire_value_t udt_with_field(base_arena_t *a, const wire_type_t *u, wire_value_t old, int k,
-                                   wire_value_t v)
-{
-    size_t n = u->n_sub;
-    BASE_ASSERT(k >= 0 && (size_t)k < n);
-    wire_value_t *fields = base_arena_alloc(a, n * sizeof(*fields));
-    wire_reader_t rd;
-    wire_reader_init(&rd, old.len > 0 ? old.ptr : NULL, old.len > 0 ? (size_t)old.len : 0);
-    for (size_t i = 0; i < n; i++) {
-        fields[i] = wire_reader_remaining(&rd) > 0 ? wire_read_bytes(&rd)
-                                                   : (wire_value_t){NULL, WIRE_VALUE_NULL};
-        if (!wire_reader_ok(&rd)) {
-            fields[i] = (wire_value_t){NULL, WIRE_VALUE_NULL};
-        }
-    }
-    fields[k] = v.len == WIRE_VALUE_UNSET ? fields[k] : v;
-    base_buf_t b;
-    base_buf_init(&b);
-    for (size_t i = 0; i < n; i++) {
-        base_buf_put_u32(&b, (uint32_t)(fields[i].len < 0 ? -1 : fields[i].len));
-        if (fields[i].len > 0) {
-            base_buf_put(&b, fields[i].ptr, (size_t)fields[i].len);
-        }
-    }
-    wire_value_t out = cql__value_blob(a, b.data, b.len);
-    base_buf_fini(&b);
-    return out;
-}
-
-
-/* The type an assignment's value is evaluated as: the column's, a field's or an
- * element's, bigint for counter deltas, a set of keys for "m = m - {...}". */
-static int assignment_type(cql_ctx_t *c, const cql_column_t *col, const cql_assignment_t *as,
-                           int field, const wire_type_t **out, base_error_t *err)
-{
-    const wire_type_t *t = field >= 0 ? col->type->sub[field] : col->type;
-    if (as->kind == CQL_ASSIGN_ELEMENT) {
-        if (col->type->id != WIRE_TYPE_MAP && col->type->id != WIRE_TYPE_LIST) {
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Invalid operation (%s[?] = ?) for non list/map column %s",
-                                  col->name, col->name);
-        }
-        t = col->type->sub[col->type->id == WIRE_TYPE_MAP ? 1 : 0];
-    }
-    if (col->counter) {
-        if (as->kind != CQL_ASSIGN_ADD && as->kind != CQL_ASSIGN_SUB) {
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Cannot set the value of counter column %s (counters can only "
-                                  "be incremented/decremented, not set)",
-                                  col->name);
-        }
-        t = cql__native_bigint();
-    } else if (as->kind == CQL_ASSIGN_SUB && col->type->id == WIRE_TYPE_MAP) {
-        t = cql__type_collection(c->a, WIRE_TYPE_SET, true, &col->type->sub[0], 1);
-    }
-    *out = t;
-    return BASE_OK;
-}
-
-
-/* What the row holds before the statement, for counters and field updates. */
-typedef struct stored_row_s {
-    bool read;
-    bool exists;
-    cql_rec_t rec;
-} stored_row_t;
-
-
-static int assign_one(cql_ctx_t *c, write_t *dst, const cql_column_t *col,
-                      const cql_assignment_t *as, int field, wire_value_t v, const stored_row_t *sr,
-                      const storage_mutation_t *m, base_error_t *err)
-{
-    const cql_table_t *t = dst->t;
-    if (col->counter) {
-        return counter_add(dst, col, &sr->rec, sr->exists, m, v, as->kind == CQL_ASSIGN_SUB, err);
-    }
-    switch (as->kind) {
-    case CQL_ASSIGN_SET:
-        return set_column(dst, col, v, err);
-    case CQL_ASSIGN_ADD:
-    case CQL_ASSIGN_PREPEND:
-        if (!multi_cell(col)) {
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Invalid operation (%s = %s + ?) for non counter column %s",
-                                  col->name, col->name, col->name);
-        }
-        return v.len < 0 ? BASE_OK
-                         : collection_cells(dst, col, v, as->kind == CQL_ASSIGN_PREPEND, err);
-    case CQL_ASSIGN_SUB:
-        if (!multi_cell(col)) {
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Invalid operation (%s = %s - ?) for non counter column %s",
-                                  col->name, col->name, col->name);
-        }
-        return v.len < 0 ? BASE_OK : remove_elements(dst, col, v, m, err);
-    case CQL_ASSIGN_ELEMENT: {
-        bool map = col->type->id == WIRE_TYPE_MAP;
-        wire_value_t key;
-        if (cql__term_eval(as->key, map ? col->type->sub[0] : cql__native_int(), col->name,
-                           &c->binds, c->a, &key, err) != BASE_OK) {
-            return BASE_ERROR;
-        }
-        if (!map) {
-            return list_set_index(dst, col, key, v, m, err);
-        }
-        if (key.len < 0) {
-            return base_error_set(err, WIRE_ERR_INVALID, "Invalid null map key");
-        }
-        add_cell(dst, col, key.ptr, (size_t)key.len, v, v.len < 0);
-        return BASE_OK;
-    }
-    default: { /* CQL_ASSIGN_FIELD */
-        wire_value_t old =
-            sr->exists ? sr->rec.vals[col - t->cols] : (wire_value_t){NULL, WIRE_VALUE_NULL};
-        add_cell(dst, col, NULL, 0, udt_with_field(c->a, col->type, old, field, v), false);
-        return BASE_OK;
-    }
-    }
-}
-
-
-static int update_row(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q, write_t *w,
-                      write_t *ws, storage_mutation_t *m, base_error_t *err)
-{
-    stored_row_t sr = {0};
-    for (size_t i = 0; i < q->n_assign; i++) {
-        const cql_assignment_t *as = &q->assign[i];
-        const cql_column_t *col = cql__column_find(t, as->column);
-        if (col == NULL) {
-            return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", as->column);
-        }
-        if (col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
-            return base_error_set(err, WIRE_ERR_INVALID, "PRIMARY KEY part %s found in SET part",
-                                  col->name);
-        }
-        int field = -1;
-        if (as->kind == CQL_ASSIGN_FIELD && (field = udt_field_index(col, as->field, err)) < 0) {
-            return BASE_ERROR;
-        }
-        /* counters add to what is stored; a field update rewrites the stored value */
-        if ((col->counter || field >= 0) && !sr.read) {
-            wire_value_t pk = {m->pk, (int32_t)m->pk_len};
-            sr.exists = cql__rec_read(c, t, pk, m->token, m->ck, m->ck_len, &sr.rec);
-            sr.read = true;
-        }
-        const wire_type_t *type = NULL;
-        wire_value_t v;
-        if (assignment_type(c, col, as, field, &type, err) != BASE_OK ||
-            cql__term_eval(as->value, type, col->name, &c->binds, c->a, &v, err) != BASE_OK) {
-            return BASE_ERROR;
-        }
-        if (v.len == WIRE_VALUE_UNSET) {
-            continue;
-        }
-        write_t *dst = col->kind == CQL_COL_STATIC ? ws : w;
-        if (assign_one(c, dst, col, as, field, v, &sr, m, err) != BASE_OK) {
-            return BASE_ERROR;
-        }
-    }
-    return BASE_OK;
-}
-
-
 /* Iterates the partition keys and clustering slices a modification names. */
 static int modify_targets(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *where,
                           size_t n_where, cql_plan_t *plan, base_error_t *err)
@@ -1134,18 +700,18 @@ int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
         return BASE_ERROR;
     }
     cql_plan_t plan;
-    write_t w, ws;
+    cql_write_t w, ws;
     if (modify_targets(c, t, q->where, q->n_where, &plan, err) != BASE_OK ||
         write_init(&w, c, t, &q->using_, true, err) != BASE_OK) {
         return BASE_ERROR;
     }
     size_t n_slices = plan.n_slices ? plan.n_slices : 1;
     bool one = plan.n_keys == 1;
-    if (cql__admit(c, t, has_conditions(&q->cond) ? CQL_OP_LWT : CQL_OP_WRITE, one,
+    if (cql__admit(c, t, cql__has_conditions(&q->cond) ? CQL_OP_LWT : CQL_OP_WRITE, one,
                    one ? plan.tokens[0] : 0, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    if (has_conditions(&q->cond) && (plan.n_keys > 1 || n_slices > 1)) {
+    if (cql__has_conditions(&q->cond) && (plan.n_keys > 1 || n_slices > 1)) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "IN on the clustering key columns is not supported with conditional "
                               "updates");
@@ -1159,10 +725,11 @@ int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
                 m.ck = plan.slices[s].start.key;
                 m.ck_len = plan.slices[s].start.len;
             }
-            if (has_conditions(&q->cond)) {
+            if (cql__has_conditions(&q->cond)) {
                 storage_bound_t b = {m.ck, m.ck_len, true};
                 bool go = false;
-                if (lwt_check(c, t, plan.keys[k], m.token, &b, &q->cond, &go, err) != BASE_OK) {
+                if (cql__lwt_check(c, t, plan.keys[k], m.token, &b, &q->cond, &go, err) !=
+                    BASE_OK) {
                     return BASE_ERROR;
                 }
                 if (!go) {
@@ -1173,30 +740,86 @@ int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
             ws = w;
             ws.cells = NULL, ws.n_cells = ws.cap_cells = 0, ws.clear = NULL;
             w.cells = NULL, w.cap_cells = 0, w.clear = NULL;
-            if (update_row(c, t, q, &w, &ws, &m, err) != BASE_OK) {
+            if (cql__update_row(c, t, q, &w, &ws, &m, err) != BASE_OK) {
                 return BASE_ERROR;
             }
             if (w.n_cells > 0 || w.n_clear > 0) {
                 m.cells = w.cells, m.n_cells = w.n_cells;
                 m.clear_cols = w.clear, m.n_clear_cols = w.n_clear;
                 m.delete_ts = w.ts - 1;
-                if (apply(c, t, &m, err) != BASE_OK) {
+                if (write_or_defer(c, t, &m, err) != BASE_OK) {
                     return BASE_ERROR;
                 }
             }
-            if (ws.n_cells > 0 || ws.n_clear > 0) {
-                storage_mutation_t sm = {
-                    .pk = m.pk, .pk_len = m.pk_len, .token = m.token, .static_row = true};
-                sm.cells = ws.cells, sm.n_cells = ws.n_cells;
-                sm.clear_cols = ws.clear, sm.n_clear_cols = ws.n_clear;
-                sm.delete_ts = ws.ts - 1;
-                if (apply(c, t, &sm, err) != BASE_OK) {
-                    return BASE_ERROR;
-                }
+            if (write_static(c, t, &m, &ws, err) != BASE_OK) {
+                return BASE_ERROR;
             }
         }
     }
     return BASE_OK;
+}
+
+
+/* DELETE FROM without columns: the whole partition, one row or a clustering range. */
+static int delete_rows(cql_ctx_t *c, const cql_table_t *t, const cql_plan_t *plan,
+                       const cql_slice_t *sl, storage_mutation_t *m, base_error_t *err)
+{
+    if (sl == NULL) {
+        m->delete_partition = true;
+    } else if (plan->point || (plan->n_slices > 1 && sl->start.key == sl->end.key &&
+                               sl->start.len == sl->end.len)) {
+        m->ck = sl->start.key, m->ck_len = sl->start.len;
+        m->delete_row = true;
+    } else {
+        m->delete_range = true;
+        m->range_start = sl->start;
+        m->range_end = sl->end;
+    }
+    return write_or_defer(c, t, m, err);
+}
+
+
+/* DELETE c, m[k] FROM: tombstones for the named columns and map entries; the
+ * partition's static row when static columns are named without a clustering key. */
+static int delete_cells(cql_ctx_t *c, const cql_table_t *t, const cql_delete_t *q, cql_write_t *w,
+                        const cql_slice_t *sl, storage_mutation_t *m, base_error_t *err)
+{
+    if (sl != NULL) {
+        m->ck = sl->start.key, m->ck_len = sl->start.len;
+    }
+    w->n_cells = 0, w->n_clear = 0;
+    bool statics = false;
+    for (size_t i = 0; i < q->n_targets; i++) {
+        const cql_delete_target_t *d = &q->targets[i];
+        const cql_column_t *col = cql__column_find(t, d->column);
+        if (col == NULL) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", d->column);
+        }
+        if (col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Invalid identifier %s for deletion (should not be a "
+                                  "PRIMARY KEY part)",
+                                  col->name);
+        }
+        statics |= col->kind == CQL_COL_STATIC;
+        wire_value_t none = {NULL, WIRE_VALUE_NULL};
+        if (d->element != NULL && col->type->id == WIRE_TYPE_MAP) {
+            wire_value_t key;
+            if (cql__term_eval(d->element, col->type->sub[0], col->name, &c->binds, c->a, &key,
+                               err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+            cql__write_cell(w, col, key.ptr, key.len > 0 ? (size_t)key.len : 0, none, true);
+        } else if (cql__multi_cell(col)) {
+            cql__write_clear(w, col);
+        } else {
+            cql__write_cell(w, col, NULL, 0, none, true);
+        }
+    }
+    m->static_row = statics && t->n_ck > 0 && sl == NULL;
+    m->cells = w->cells, m->n_cells = w->n_cells;
+    m->clear_cols = w->clear, m->n_clear_cols = w->n_clear;
+    return write_or_defer(c, t, m, err);
 }
 
 
@@ -1208,7 +831,7 @@ int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err)
         return BASE_ERROR;
     }
     bool columns = q->n_targets > 0;
-    if (check_modification_where(t, q->where, q->n_where, columns && !has_conditions(&q->cond),
+    if (check_modification_where(t, q->where, q->n_where, columns && !cql__has_conditions(&q->cond),
                                  !columns, err) != BASE_OK) {
         return BASE_ERROR;
     }
@@ -1218,14 +841,14 @@ int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err)
                               "Conditional delete of an entire row is not supported.");
     }
     cql_plan_t plan;
-    write_t w;
+    cql_write_t w;
     if (modify_targets(c, t, q->where, q->n_where, &plan, err) != BASE_OK ||
         write_init(&w, c, t, &q->using_, false, err) != BASE_OK) {
         return BASE_ERROR;
     }
     size_t n_slices = plan.n_slices ? plan.n_slices : 1;
     bool one = plan.n_keys == 1;
-    if (cql__admit(c, t, has_conditions(&q->cond) ? CQL_OP_LWT : CQL_OP_DELETE, one,
+    if (cql__admit(c, t, cql__has_conditions(&q->cond) ? CQL_OP_LWT : CQL_OP_DELETE, one,
                    one ? plan.tokens[0] : 0, err) != BASE_OK) {
         return BASE_ERROR;
     }
@@ -1235,10 +858,11 @@ int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err)
                                     .pk_len = (size_t)plan.keys[k].len,
                                     .token = plan.tokens[k]};
             const cql_slice_t *sl = plan.n_slices ? &plan.slices[s] : NULL;
-            if (has_conditions(&q->cond)) {
+            if (cql__has_conditions(&q->cond)) {
                 storage_bound_t b = sl ? sl->start : (storage_bound_t){NULL, 0, true};
                 bool go = false;
-                if (lwt_check(c, t, plan.keys[k], m.token, &b, &q->cond, &go, err) != BASE_OK) {
+                if (cql__lwt_check(c, t, plan.keys[k], m.token, &b, &q->cond, &go, err) !=
+                    BASE_OK) {
                     return BASE_ERROR;
                 }
                 if (!go) {
@@ -1246,202 +870,12 @@ int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err)
                 }
             }
             m.delete_ts = w.ts;
-            if (!columns) {
-                if (sl == NULL) {
-                    m.delete_partition = true;
-                } else if (plan.point || (plan.n_slices > 1 && sl->start.key == sl->end.key &&
-                                          sl->start.len == sl->end.len)) {
-                    m.ck = sl->start.key, m.ck_len = sl->start.len;
-                    m.delete_row = true;
-                } else {
-                    m.delete_range = true;
-                    m.range_start = sl->start;
-                    m.range_end = sl->end;
-                }
-                if (apply(c, t, &m, err) != BASE_OK) {
-                    return BASE_ERROR;
-                }
-                continue;
-            }
-            if (sl != NULL) {
-                m.ck = sl->start.key, m.ck_len = sl->start.len;
-            }
-            w.n_cells = 0, w.n_clear = 0;
-            bool statics = false;
-            for (size_t i = 0; i < q->n_targets; i++) {
-                const cql_delete_target_t *d = &q->targets[i];
-                const cql_column_t *col = cql__column_find(t, d->column);
-                if (col == NULL) {
-                    return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s",
-                                          d->column);
-                }
-                if (col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
-                    return base_error_set(err, WIRE_ERR_INVALID,
-                                          "Invalid identifier %s for deletion (should not be a "
-                                          "PRIMARY KEY part)",
-                                          col->name);
-                }
-                statics |= col->kind == CQL_COL_STATIC;
-                wire_value_t none = {NULL, WIRE_VALUE_NULL};
-                if (d->element != NULL && col->type->id == WIRE_TYPE_MAP) {
-                    wire_value_t key;
-                    if (cql__term_eval(d->element, col->type->sub[0], col->name, &c->binds, c->a,
-                                       &key, err) != BASE_OK) {
-                        return BASE_ERROR;
-                    }
-                    add_cell(&w, col, key.ptr, key.len > 0 ? (size_t)key.len : 0, none, true);
-                } else if (multi_cell(col)) {
-                    add_clear(&w, col);
-                } else {
-                    add_cell(&w, col, NULL, 0, none, true);
-                }
-            }
-            m.static_row = statics && t->n_ck > 0 && sl == NULL;
-            m.cells = w.cells, m.n_cells = w.n_cells;
-            m.clear_cols = w.clear, m.n_clear_cols = w.n_clear;
-            if (apply(c, t, &m, err) != BASE_OK) {
+            int rc = columns ? delete_cells(c, t, q, &w, sl, &m, err)
+                             : delete_rows(c, t, &plan, sl, &m, err);
+            if (rc != BASE_OK) {
                 return BASE_ERROR;
             }
         }
-    }
-    return BASE_OK;
-}
-
-
-/* ---- BATCH --------------------------------------------------------------------------------- */
-
-/* The distinct partitions and tables of a batch, and its size, for the guard-rails. */
-typedef struct batch_shape_s {
-    size_t bytes;
-    size_t n_partitions;
-    const char *tables; /* "[ks.a, ks.b]", as Cassandra prints a set */
-    size_t n_tables;
-    bool counters, others;
-} batch_shape_t;
-
-
-static void batch_shape(cql_ctx_t *c, batch_shape_t *out)
-{
-    memset(out, 0, sizeof(*out));
-    base_buf_t names;
-    base_buf_init(&names);
-    base_buf_put_u8(&names, '[');
-    for (size_t i = 0; i < c->n_pending; i++) {
-        const cql_pending_t *p = &c->pending[i];
-        out->bytes += mutation_bytes(&p->m);
-        out->counters |= p->t->has_counters;
-        out->others |= !p->t->has_counters;
-        bool seen_part = false, seen_table = false;
-        for (size_t j = 0; j < i; j++) {
-            const cql_pending_t *q = &c->pending[j];
-            seen_table |= q->t == p->t;
-            seen_part |= q->t == p->t && q->m.pk_len == p->m.pk_len &&
-                         memcmp(q->m.pk, p->m.pk, p->m.pk_len) == 0;
-        }
-        out->n_partitions += !seen_part;
-        if (!seen_table) {
-            base_buf_printf(&names, "%s%s.%s", out->n_tables++ ? ", " : "", p->t->ks->name,
-                            p->t->name);
-        }
-    }
-    base_buf_put_u8(&names, ']');
-    out->tables = base_arena_strndup(c->a, (const char *)names.data, names.len);
-    base_buf_fini(&names);
-}
-
-
-/* Cassandra's batch guard-rails (cassandra.yaml defaults): warn past 5 KiB, fail past
- * 50 KiB for batches over several partitions, warn past 10 partitions unlogged. */
-#define BATCH_WARN_BYTES      (5 * 1024)
-#define BATCH_FAIL_BYTES      (50 * 1024)
-#define BATCH_WARN_PARTITIONS 10
-
-static int batch_guardrails(cql_ctx_t *c, int type, const batch_shape_t *b, base_error_t *err)
-{
-    if (b->n_partitions > 1 && b->bytes > BATCH_FAIL_BYTES) {
-        return base_error_set(err, WIRE_ERR_INVALID, "Batch too large");
-    }
-    if (b->n_partitions > 1 && b->bytes > BATCH_WARN_BYTES) {
-        cql__warn(c, "Batch for %s is of size %zu, exceeding specified threshold of %d by %zu.",
-                  b->tables, b->bytes, BATCH_WARN_BYTES, b->bytes - BATCH_WARN_BYTES);
-    }
-    if (type != WIRE_BATCH_LOGGED && b->n_partitions > BATCH_WARN_PARTITIONS) {
-        cql__warn(c,
-                  "Unlogged batch covering %zu partitions detected against table%s %s. You "
-                  "should use a logged batch for atomicity, or asynchronous writes for "
-                  "performance.",
-                  b->n_partitions, b->n_tables == 1 ? "" : "s", b->tables);
-    }
-    return BASE_OK;
-}
-
-
-int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, base_error_t *err)
-{
-    bool cosmos = c->e->cfg.profile == CQL_PROFILE_COSMOS;
-    int type = wb ? wb->type : b->type;
-    if (cosmos && type == WIRE_BATCH_LOGGED) {
-        return base_error_set(err, WIRE_ERR_SERVER_ERROR,
-                              "Logged batches are not supported by the service yet. Please use "
-                              "unlogged batches instead.");
-    }
-    bool ok;
-    c->batch_ts = cql__write_timestamp(c, &b->using_, err, &ok);
-    if (!ok) {
-        return BASE_ERROR;
-    }
-    uint16_t consistency = c->out->stats.consistency;
-    size_t rows_read = 0;
-    c->in_batch = true;
-    c->defer = true;
-    for (size_t i = 0; i < b->n_stmts; i++) {
-        const cql_stmt_t *st = b->stmts[i];
-        if (st->kind != CQL_STMT_INSERT && st->kind != CQL_STMT_UPDATE &&
-            st->kind != CQL_STMT_DELETE) {
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Invalid statement in batch: only UPDATE, INSERT and DELETE "
-                                  "statements are allowed.");
-        }
-        if (wb != NULL) {
-            c->binds.values = wb->stmts[i].values;
-            c->binds.n = wb->stmts[i].n_values;
-            c->binds.names = st->bind_names;
-            if (c->binds.n != st->n_binds) {
-                return base_error_set(err, WIRE_ERR_INVALID,
-                                      "There were %zu markers(?) in CQL but %zu bound variables",
-                                      st->n_binds, c->binds.n);
-            }
-        }
-        memset(&c->out->stats, 0, sizeof(c->out->stats));
-        if (cql__exec_stmt(c, st, err) != BASE_OK) {
-            return BASE_ERROR; /* nothing was written */
-        }
-        rows_read += c->out->stats.rows_read;
-    }
-    c->defer = false;
-    batch_shape_t shape;
-    batch_shape(c, &shape);
-    if (shape.counters && shape.others) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "Counter and non-counter mutations cannot exist in the same batch");
-    }
-    if (!cosmos && batch_guardrails(c, type, &shape, err) != BASE_OK) {
-        return BASE_ERROR;
-    }
-    cql_stats_t *total = &c->out->stats;
-    memset(total, 0, sizeof(*total));
-    total->kind = CQL_OP_BATCH;
-    total->consistency = consistency;
-    total->n_statements = b->n_stmts;
-    total->shape = c->shape;
-    total->rows_read = rows_read;
-    for (size_t i = 0; !c->lwt_refused && i < c->n_pending; i++) {
-        if (write_now(c, c->pending[i].t, &c->pending[i].m, err) != BASE_OK) {
-            return BASE_ERROR; /* only a commit log failure: the batch may be part applied */
-        }
-    }
-    if (c->out->kind != WIRE_RESULT_ROWS) {
-        c->out->kind = WIRE_RESULT_VOID;
     }
     return BASE_OK;
 }

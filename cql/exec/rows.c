@@ -16,12 +16,6 @@ void cql__ck_encode(base_buf_t *b, const cql_table_t *t, const wire_value_t *val
 }
 
 
-static bool multi_cell(const cql_column_t *col)
-{
-    return cql__type_is_collection(col->type) && !col->type->frozen;
-}
-
-
 static int32_t remaining_ttl(const cql_ctx_t *c, int64_t expires_us)
 {
     if (expires_us == STORAGE_NO_EXPIRY) {
@@ -44,8 +38,8 @@ static int col_index(const cql_table_t *t, uint32_t id)
 }
 
 
-static void add_cells(cql_ctx_t *c, const cql_table_t *t, const storage_row_view_t *row,
-                      cql_rec_t *out)
+static void rec_add_cells(cql_ctx_t *c, const cql_table_t *t, const storage_row_view_t *row,
+                          cql_rec_t *out)
 {
     size_t i = 0;
     while (i < row->n_cells) {
@@ -62,7 +56,7 @@ static void add_cells(cql_ctx_t *c, const cql_table_t *t, const storage_row_view
         const cql_column_t *col = &t->cols[idx];
         out->ts[idx] = cell->ts;
         out->ttl[idx] = remaining_ttl(c, cell->expires_us);
-        if (!multi_cell(col)) {
+        if (!cql__multi_cell(col)) {
             out->vals[idx].ptr = cell->value;
             out->vals[idx].len = (int32_t)cell->value_len;
             out->bytes += cell->value_len;
@@ -128,10 +122,10 @@ bool cql__rec_build(cql_ctx_t *c, const cql_table_t *t, const storage_partition_
             }
             off += used;
         }
-        add_cells(c, t, row, out);
+        rec_add_cells(c, t, row, out);
     }
     if (static_row != NULL) {
-        add_cells(c, t, static_row, out);
+        rec_add_cells(c, t, static_row, out);
     }
     return true;
 }
@@ -144,6 +138,12 @@ bool cql__stored_row(const cql_ctx_t *c, storage_partition_t *p, const uint8_t *
     const storage_bound_t *bound = ck_len > 0 ? &b : NULL; /* no clustering key: the one row */
     storage_row_iter_t *it = storage_row_iter_new(p, bound, bound, false, c->now_us);
     bool found = storage_row_iter_next(it, out);
+    if (found && out->n_cells > 0) {
+        /* The cell array lives in the cursor; the bytes it points to stay until a write. */
+        storage_cell_t *cells = base_arena_alloc(c->a, out->n_cells * sizeof(*cells));
+        memcpy(cells, out->cells, out->n_cells * sizeof(*cells));
+        out->cells = cells;
+    }
     storage_row_iter_free(it);
     return found;
 }

@@ -20,8 +20,8 @@ typedef struct colr_s { /* restrictions gathered for one key column */
 } colr_t;
 
 
-static int eval(cql_ctx_t *c, const cql_term_t *term, const wire_type_t *type, const char *col,
-                wire_value_t *out, base_error_t *err)
+static int eval_set_value(cql_ctx_t *c, const cql_term_t *term, const wire_type_t *type,
+                          const char *col, wire_value_t *out, base_error_t *err)
 {
     if (cql__term_eval(term, type, col, &c->binds, c->a, out, err) != BASE_OK) {
         return BASE_ERROR;
@@ -43,7 +43,7 @@ static int eval_in(cql_ctx_t *c, const cql_relation_t *r, const cql_column_t *co
         const wire_type_t *sub[1] = {col->type};
         const wire_type_t *lt = cql__type_collection(c->a, WIRE_TYPE_LIST, true, sub, 1);
         wire_value_t list;
-        if (eval(c, r->rhs, lt, col->name, &list, err) != BASE_OK) {
+        if (eval_set_value(c, r->rhs, lt, col->name, &list, err) != BASE_OK) {
             return BASE_ERROR;
         }
         if (list.len < 0) {
@@ -58,7 +58,8 @@ static int eval_in(cql_ctx_t *c, const cql_relation_t *r, const cql_column_t *co
         n = r->n_in;
         vals = base_arena_alloc(c->a, (n + 1) * sizeof(*vals));
         for (size_t i = 0; i < n; i++) {
-            if (eval(c, r->in_values[i], col->type, col->name, &vals[i], err) != BASE_OK) {
+            if (eval_set_value(c, r->in_values[i], col->type, col->name, &vals[i], err) !=
+                BASE_OK) {
                 return BASE_ERROR;
             }
         }
@@ -120,7 +121,7 @@ static int restrict_key(cql_ctx_t *c, const cql_relation_t *r, const cql_column_
         }
         cr->eq = base_arena_alloc(c->a, sizeof(*cr->eq));
         cr->n_eq = 1;
-        if (eval(c, r->rhs, col->type, col->name, cr->eq, err) != BASE_OK) {
+        if (eval_set_value(c, r->rhs, col->type, col->name, cr->eq, err) != BASE_OK) {
             return BASE_ERROR;
         }
         if (col->kind == CQL_COL_PARTITION && cr->eq->len > 65535) {
@@ -136,7 +137,7 @@ static int restrict_key(cql_ctx_t *c, const cql_relation_t *r, const cql_column_
         return BASE_OK;
     }
     wire_value_t v;
-    if (eval(c, r->rhs, col->type, col->name, &v, err) != BASE_OK) {
+    if (eval_set_value(c, r->rhs, col->type, col->name, &v, err) != BASE_OK) {
         return BASE_ERROR;
     }
     if (v.len < 0) {
@@ -330,8 +331,9 @@ static int element_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, 
     f->op = CQL_OP_EQ;
     f->cmp_type = col->type->sub[1];
     f->has_key = true;
-    if (eval(c, r->element, col->type->sub[0], col->name, &f->key, err) != BASE_OK ||
-        eval(c, r->rhs, col->type->sub[1], col->name, &f->v, err) != BASE_OK) {
+    if (eval_set_value(c, r->element, col->type->sub[0], col->name, &f->key, err) != BASE_OK ||
+        cql__term_eval(r->rhs, col->type->sub[1], col->name, &c->binds, c->a, &f->v, err) !=
+            BASE_OK) {
         return BASE_ERROR;
     }
     if (f->key.len < 0) {
@@ -462,6 +464,36 @@ static storage_bound_t bound_of(cql_ctx_t *c, const base_buf_t *prefix, const cq
 }
 
 
+/* ALLOW FILTERING: the restrictions of clustering column i, past the prefix the
+ * slices use, become filters (IN for equalities; a range is two filters). */
+static void ck_filter(const cql_table_t *t, size_t i, const colr_t *r, cql_plan_t *p)
+{
+    cql_filter_t *f = &p->filters[p->n_filters++];
+    memset(f, 0, sizeof(*f));
+    f->idx = (int)(t->ck[i] - t->cols);
+    f->col = t->ck[i];
+    f->cmp_type = t->ck[i]->type;
+    if (r->has_eq) {
+        f->op = CQL_OP_IN;
+        f->in = r->eq;
+        f->n_in = r->n_eq;
+        return;
+    }
+    if (r->lo_set) {
+        f->op = r->lo_incl ? CQL_OP_GTE : CQL_OP_GT;
+        f->v = r->lo;
+    }
+    if (r->hi_set) {
+        if (r->lo_set) {
+            f = &p->filters[p->n_filters++];
+            *f = p->filters[p->n_filters - 2];
+        }
+        f->op = r->hi_incl ? CQL_OP_LTE : CQL_OP_LT;
+        f->v = r->hi;
+    }
+}
+
+
 /* Clustering restrictions: an EQ/IN prefix and at most one slice become slices of the
  * partitions read; restrictions past them are filters, which need ALLOW FILTERING or a
  * usable index (*filtering says so). *n_restricted counts the restricted columns. */
@@ -497,30 +529,7 @@ static int plan_clustering(cql_ctx_t *c, const cql_table_t *t, colr_t *ckr, bool
                                   "column \"%s\" is not restricted",
                                   t->ck[i]->name, t->ck[i - 1]->name);
         }
-        /* filtered: turn its restrictions into filters */
-        cql_filter_t *f = &p->filters[p->n_filters++];
-        memset(f, 0, sizeof(*f));
-        f->idx = (int)(t->ck[i] - t->cols);
-        f->col = t->ck[i];
-        f->cmp_type = t->ck[i]->type;
-        if (ckr[i].has_eq) {
-            f->op = CQL_OP_IN;
-            f->in = ckr[i].eq;
-            f->n_in = ckr[i].n_eq;
-            continue;
-        }
-        if (ckr[i].lo_set) {
-            f->op = ckr[i].lo_incl ? CQL_OP_GTE : CQL_OP_GT;
-            f->v = ckr[i].lo;
-        }
-        if (ckr[i].hi_set) {
-            if (ckr[i].lo_set) {
-                f = &p->filters[p->n_filters++];
-                *f = p->filters[p->n_filters - 2];
-            }
-            f->op = ckr[i].hi_incl ? CQL_OP_LTE : CQL_OP_LT;
-            f->v = ckr[i].hi;
-        }
+        ck_filter(t, i, &ckr[i], p);
     }
     if (used == 0) {
         return BASE_OK;
@@ -754,15 +763,23 @@ static int tuple_eq(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r,
 }
 
 
-/* Multi-column IN and slices: after an EQ/IN prefix of single-column restrictions, one
- * IN or up to two bounds over the same columns; each prefix value gets the tuple's
- * slices. */
-static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *const *rels,
-                       size_t n_rels, colr_t *ckr, size_t *n_restricted, cql_plan_t *p,
-                       base_error_t *err)
+/* The shape of the tuple relations of one query (plan_tuples). */
+typedef struct tuples_s {
+    size_t start, width;            /* first clustering column, widest tuple */
+    const cql_relation_t *in;       /* a tuple IN, or */
+    const cql_relation_t *bound[2]; /* the lower and upper tuple bounds */
+    size_t n_suffix_cols, n_suffix; /* EQ/IN columns after a tuple IN, their product */
+    colr_t *suffix;
+    const wire_type_t **types; /* of columns start.. start + width */
+    wire_value_t *in_vals;     /* IN ?: the bound list's tuples */
+    size_t n_vals;             /* tuples named by the IN (1 for slices) */
+} tuples_t;
+
+
+/* Sorts the tuple relations into an IN or two bounds over the same columns. */
+static int tuple_relations(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *const *rels,
+                           size_t n_rels, tuples_t *tu, base_error_t *err)
 {
-    size_t start = 0, width = 0;
-    const cql_relation_t *in = NULL, *lo_r = NULL, *hi_r = NULL;
     for (size_t k = 0; k < n_rels; k++) {
         const cql_relation_t *r = rels[k];
         const wire_type_t **types = base_arena_alloc(c->a, r->n_columns * sizeof(*types));
@@ -770,19 +787,19 @@ static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t 
         if (tuple_columns(c, t, r, types, &s0, err) != BASE_OK) {
             return BASE_ERROR;
         }
-        if (k > 0 && s0 != start) {
+        if (k > 0 && s0 != tu->start) {
             return base_error_set(err, WIRE_ERR_INVALID,
                                   "Mixing single column relations and multi column relations on "
                                   "clustering columns is not allowed");
         }
-        start = s0;
-        width = r->n_columns > width ? r->n_columns : width;
+        tu->start = s0;
+        tu->width = r->n_columns > tu->width ? r->n_columns : tu->width;
         if (r->op == CQL_OP_IN) {
-            in = r;
+            tu->in = r;
             continue;
         }
         bool lower = r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
-        if (lower ? lo_r != NULL : hi_r != NULL) {
+        if (tu->bound[lower ? 0 : 1] != NULL) {
             return base_error_set(err, WIRE_ERR_INVALID,
                                   "More than one restriction was found for the %s bound on %s",
                                   lower ? "start" : "end", tuple_names(c, r, ", "));
@@ -792,13 +809,22 @@ static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t 
             return base_error_set(err, WIRE_ERR_INVALID,
                                   "Unsupported operator in a multi-column relation");
         }
-        *(lower ? &lo_r : &hi_r) = r;
+        tu->bound[lower ? 0 : 1] = r;
     }
-    if (in != NULL && n_rels > 1) {
+    if (tu->in != NULL && n_rels > 1) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "An equality or IN multi-column relation cannot be combined with "
                               "another on the clustering columns");
     }
+    return BASE_OK;
+}
+
+
+/* The single-column restrictions around the tuples: an EQ/IN prefix before them and,
+ * after a tuple IN, EQ/IN columns: (b, c) IN (...) AND d = ?. */
+static int tuple_neighbours(const cql_table_t *t, colr_t *ckr, tuples_t *tu, base_error_t *err)
+{
+    size_t start = tu->start, end = tu->start + tu->width;
     for (size_t i = 0; i < t->n_ck; i++) {
         bool set = ckr[i].has_eq || ckr[i].lo_set || ckr[i].hi_set;
         if (i < start && !ckr[i].has_eq) {
@@ -809,118 +835,132 @@ static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t 
                                         "preceding column \"%s\" is not restricted",
                                   t->ck[start]->name, t->ck[i]->name);
         }
-        /* after a multi-column IN, EQ/IN restrictions may go on (b, c) IN (...) AND d = ? */
-        bool suffix = in != NULL && i >= start + width && ckr[i].has_eq &&
-                      (i == start + width || ckr[i - 1].has_eq);
+        bool suffix =
+            tu->in != NULL && i >= end && ckr[i].has_eq && (i == end || ckr[i - 1].has_eq);
         if (i >= start && set && !suffix) {
             return base_error_set(err, WIRE_ERR_INVALID,
                                   "Mixing single column relations and multi column relations on "
                                   "clustering columns is not allowed");
         }
     }
-    size_t n_suffix_cols = 0;
-    while (in != NULL && start + width + n_suffix_cols < t->n_ck &&
-           ckr[start + width + n_suffix_cols].has_eq) {
-        n_suffix_cols++;
+    while (tu->in != NULL && end + tu->n_suffix_cols < t->n_ck &&
+           ckr[end + tu->n_suffix_cols].has_eq) {
+        tu->n_suffix_cols++;
     }
-    colr_t *suffix = &ckr[start + width];
-    size_t n_suffix = combos(suffix, n_suffix_cols);
-    *n_restricted = start + width + n_suffix_cols;
-    p->ck_restricted = true;
-    size_t n_prefix = combos(ckr, start);
-    if (n_prefix > MAX_KEYS) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "Clustering key cartesian product is too large");
+    tu->suffix = &ckr[end];
+    tu->n_suffix = combos(tu->suffix, tu->n_suffix_cols);
+    return BASE_OK;
+}
+
+
+/* (b, c) IN ?: the bound list of tuples. */
+static int tuple_in_list(cql_ctx_t *c, tuples_t *tu, base_error_t *err)
+{
+    const wire_type_t *tt = cql__type_collection(c->a, WIRE_TYPE_TUPLE, true, tu->types, tu->width);
+    const wire_type_t *lt = cql__type_collection(c->a, WIRE_TYPE_LIST, true, &tt, 1);
+    wire_value_t list;
+    if (cql__term_eval(tu->in->rhs, lt, "tuple", &c->binds, c->a, &list, err) != BASE_OK) {
+        return BASE_ERROR;
     }
-    wire_value_t *vals = base_arena_calloc(c->a, t->n_ck + 1, sizeof(*vals));
-    /* the bounds of one prefix: the prefix and the tuple's values, encoded */
-    const cql_relation_t *bounds[2] = {lo_r, hi_r};
-    size_t n_tuple_vals = in != NULL ? (in->rhs != NULL ? 0 : in->n_in) : 1;
-    wire_value_t *in_vals = NULL;
-    const wire_type_t **types = base_arena_alloc(c->a, width * sizeof(*types));
-    for (size_t i = 0; i < width; i++) {
-        types[i] = t->ck[start + i]->type;
+    if (list.len == WIRE_VALUE_UNSET) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid unset value for in(%s)",
+                              tuple_names(c, tu->in, ","));
     }
-    if (in != NULL && in->rhs != NULL) {
-        const wire_type_t *tt = cql__type_collection(c->a, WIRE_TYPE_TUPLE, true, types, width);
-        const wire_type_t *lt = cql__type_collection(c->a, WIRE_TYPE_LIST, true, &tt, 1);
-        wire_value_t list;
-        if (cql__term_eval(in->rhs, lt, "tuple", &c->binds, c->a, &list, err) != BASE_OK) {
+    ssize_t m = list.len < 0 ? -1 : cql__collection_split(lt, list, c->a, &tu->in_vals, NULL);
+    if (m < 0) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid list value for IN");
+    }
+    tu->n_vals = (size_t)m;
+    return BASE_OK;
+}
+
+
+/* One bound of slice kv of a prefix whose values are in vals[0..start): the prefix, the
+ * side's tuple (the IN's v-th), then the suffix values of combination kv. */
+static int tuple_bound(cql_ctx_t *c, const cql_table_t *t, const tuples_t *tu, int side, size_t kv,
+                       wire_value_t *vals, base_buf_t *b, storage_bound_t *out, base_error_t *err)
+{
+    const cql_relation_t *r = tu->in != NULL ? tu->in : tu->bound[side];
+    size_t n = tu->start, v = kv / tu->n_suffix;
+    bool incl = true;
+    if (r != NULL) {
+        const wire_type_t *tt =
+            cql__type_collection(c->a, WIRE_TYPE_TUPLE, true, tu->types, r->n_columns);
+        if (tu->in_vals != NULL) {
+            wire_reader_t rd;
+            wire_value_t iv = tu->in_vals[v];
+            wire_reader_init(&rd, iv.ptr, iv.len > 0 ? (size_t)iv.len : 0);
+            for (size_t i = 0; i < r->n_columns; i++) {
+                vals[n + i] = wire_read_bytes(&rd);
+            }
+            if (!wire_reader_ok(&rd)) {
+                return base_error_set(err, WIRE_ERR_INVALID, "Invalid tuple value");
+            }
+        } else if (tuple_parts(c, r, tu->in != NULL ? r->in_values[v] : r->rhs, tt, vals + n,
+                               err) != BASE_OK) {
             return BASE_ERROR;
         }
-        if (list.len == WIRE_VALUE_UNSET) {
-            return base_error_set(err, WIRE_ERR_INVALID, "Invalid unset value for in(%s)",
-                                  tuple_names(c, in, ","));
+        n += r->n_columns;
+        incl = r->op == CQL_OP_IN || r->op == CQL_OP_GTE || r->op == CQL_OP_LTE;
+        if (tu->in != NULL && tu->n_suffix_cols > 0) {
+            combo_values(tu->suffix, tu->n_suffix_cols, kv % tu->n_suffix, vals + n);
+            n += tu->n_suffix_cols;
         }
-        ssize_t m = list.len < 0 ? -1 : cql__collection_split(lt, list, c->a, &in_vals, NULL);
-        if (m < 0) {
-            return base_error_set(err, WIRE_ERR_INVALID, "Invalid list value for IN");
-        }
-        n_tuple_vals = (size_t)m;
     }
-    size_t n_per_prefix = n_tuple_vals * n_suffix;
-    size_t n_slices = n_prefix * n_per_prefix;
-    if (n_suffix > MAX_KEYS || n_tuple_vals > MAX_KEYS || n_slices > MAX_KEYS) {
+    base_buf_reset(b);
+    cql__ck_encode(b, t, vals, n);
+    *out = (storage_bound_t){base_arena_memdup(c->a, b->data, b->len), b->len, incl};
+    return BASE_OK;
+}
+
+
+/* Multi-column IN and slices: after an EQ/IN prefix of single-column restrictions, one
+ * IN or up to two bounds over the same columns; each prefix value gets the tuple's
+ * slices. */
+static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *const *rels,
+                       size_t n_rels, colr_t *ckr, size_t *n_restricted, cql_plan_t *p,
+                       base_error_t *err)
+{
+    tuples_t tu = {0};
+    if (tuple_relations(c, t, rels, n_rels, &tu, err) != BASE_OK ||
+        tuple_neighbours(t, ckr, &tu, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    *n_restricted = tu.start + tu.width + tu.n_suffix_cols;
+    p->ck_restricted = true;
+    tu.types = base_arena_alloc(c->a, tu.width * sizeof(*tu.types));
+    for (size_t i = 0; i < tu.width; i++) {
+        tu.types[i] = t->ck[tu.start + i]->type;
+    }
+    tu.n_vals = tu.in != NULL ? tu.in->n_in : 1;
+    if (tu.in != NULL && tu.in->rhs != NULL && tuple_in_list(c, &tu, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    size_t n_prefix = combos(ckr, tu.start), n_per_prefix = tu.n_vals * tu.n_suffix;
+    if (n_prefix > MAX_KEYS || tu.n_suffix > MAX_KEYS || tu.n_vals > MAX_KEYS ||
+        n_prefix * n_per_prefix > MAX_KEYS) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Clustering key cartesian product is too large");
     }
-    p->n_slices = n_slices;
-    p->slices = base_arena_alloc(c->a, (n_slices + 1) * sizeof(*p->slices));
+    p->n_slices = n_prefix * n_per_prefix;
+    p->slices = base_arena_alloc(c->a, (p->n_slices + 1) * sizeof(*p->slices));
+    wire_value_t *vals = base_arena_calloc(c->a, t->n_ck + 1, sizeof(*vals));
+    bool desc = t->ck[tu.start]->desc && tu.in == NULL; /* larger tuples stored first */
     base_buf_t b;
     base_buf_init(&b);
     int rc = BASE_OK;
     for (size_t k = 0; k < n_prefix && rc == BASE_OK; k++) {
-        combo_values(ckr, start, k, vals);
+        combo_values(ckr, tu.start, k, vals);
         for (size_t kv = 0; kv < n_per_prefix && rc == BASE_OK; kv++) {
-            size_t v = kv / n_suffix;
             cql_slice_t *sl = &p->slices[k * n_per_prefix + kv];
-            storage_bound_t bd[2];
-            for (int side = 0; side < 2 && rc == BASE_OK; side++) {
-                const cql_relation_t *r = in != NULL ? in : bounds[side];
-                base_buf_reset(&b);
-                size_t n = start;
-                bool incl = true;
-                if (r != NULL) {
-                    const wire_type_t *tt =
-                        cql__type_collection(c->a, WIRE_TYPE_TUPLE, true, types, r->n_columns);
-                    if (in_vals != NULL) {
-                        wire_reader_t rd;
-                        wire_reader_init(&rd, in_vals[v].ptr,
-                                         in_vals[v].len > 0 ? (size_t)in_vals[v].len : 0);
-                        for (size_t i = 0; i < r->n_columns; i++) {
-                            vals[start + i] = wire_read_bytes(&rd);
-                        }
-                        if (!wire_reader_ok(&rd)) {
-                            rc = base_error_set(err, WIRE_ERR_INVALID, "Invalid tuple value");
-                        }
-                    } else {
-                        rc = tuple_parts(c, r, in != NULL ? r->in_values[v] : r->rhs, tt,
-                                         vals + start, err);
-                    }
-                    n = start + r->n_columns;
-                    incl = r->op == CQL_OP_IN || r->op == CQL_OP_GTE || r->op == CQL_OP_LTE;
-                    if (in != NULL && n_suffix_cols > 0) {
-                        combo_values(suffix, n_suffix_cols, kv % n_suffix, vals + n);
-                        n += n_suffix_cols;
-                    }
-                }
-                if (rc != BASE_OK) {
-                    break;
-                }
-                cql__ck_encode(&b, t, vals, n);
-                bd[side] = (storage_bound_t){base_arena_memdup(c->a, b.data, b.len), b.len, incl};
+            rc = tuple_bound(c, t, &tu, desc ? 1 : 0, kv, vals, &b, &sl->start, err);
+            if (rc == BASE_OK) {
+                rc = tuple_bound(c, t, &tu, desc ? 0 : 1, kv, vals, &b, &sl->end, err);
             }
-            if (rc != BASE_OK) {
-                break;
-            }
-            /* a DESC clustering column stores larger tuples first */
-            bool desc = t->ck[start]->desc;
-            sl->start = desc && in == NULL ? bd[1] : bd[0];
-            sl->end = desc && in == NULL ? bd[0] : bd[1];
         }
     }
     base_buf_fini(&b);
-    p->point = in != NULL && start + width + n_suffix_cols == t->n_ck && n_slices == 1;
+    p->point = tu.in != NULL && *n_restricted == t->n_ck && p->n_slices == 1;
     return rc;
 }
 
@@ -975,7 +1015,8 @@ static int token_value(cql_ctx_t *c, const cql_table_t *t, const cql_term_t *rhs
               (rhs->keyspace == NULL || strcmp(rhs->keyspace, "system") == 0);
     if (!fn) {
         wire_value_t v;
-        if (eval(c, rhs, cql__native_bigint(), "partition key token", &v, err) != BASE_OK) {
+        if (eval_set_value(c, rhs, cql__native_bigint(), "partition key token", &v, err) !=
+            BASE_OK) {
             return BASE_ERROR;
         }
         if (v.len != 8) {
@@ -1093,167 +1134,207 @@ static bool same_slice(const cql_slice_t *a, const cql_slice_t *b)
 }
 
 
+/* The WHERE clause sorted by what each relation restricts, with what Cassandra's
+ * StatementRestrictions weighs: whether some restriction has an index to serve it, and
+ * how many restrictions end up filtering rows. */
+typedef struct where_s {
+    colr_t *pkr, *ckr; /* per partition / clustering key column */
+    const cql_relation_t *tuples[2];
+    size_t n_tuples;
+    bool tok_eq, on_token;
+    bool has_qi, ck_qi, pk_slice, ck_contains;
+    bool wide_slices; /* a one-column tuple slice bounds a wider one: (b, c) > .. AND (b) < .. */
+    size_t n_regular, n_contains;
+} where_t;
+
+
+/* A single-column relation: a key restriction when the operator can serve the key,
+ * otherwise a filter. */
+static int sort_column_relation(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r,
+                                where_t *w, cql_plan_t *p, base_error_t *err)
+{
+    const cql_column_t *col = cql__column_find(t, r->columns[0]);
+    if (col == NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", r->columns[0]);
+    }
+    if (check_relation(c, r, col, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    bool key_op = r->op == CQL_OP_EQ || r->op == CQL_OP_IN || r->op == CQL_OP_LT ||
+                  r->op == CQL_OP_LTE || r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
+    if (col->kind == CQL_COL_PARTITION && key_op) {
+        w->pk_slice |= r->op != CQL_OP_EQ && r->op != CQL_OP_IN;
+        w->has_qi |= index_serves(t, col, r->op, false);
+        return restrict_key(c, r, col, &w->pkr[col->position], err);
+    }
+    if (col->kind == CQL_COL_CLUSTERING && key_op) {
+        w->ck_qi |= index_serves(t, col, r->op, false);
+        return restrict_key(c, r, col, &w->ckr[col->position], err);
+    }
+    bool served = index_serves(t, col, r->op, false);
+    w->ck_contains |= col->kind == CQL_COL_CLUSTERING;
+    if (add_filter(c, p, r, col, served, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    w->has_qi |= served;
+    w->n_regular++;
+    w->n_contains += r->op == CQL_OP_CONTAINS || r->op == CQL_OP_CONTAINS_KEY;
+    return BASE_OK;
+}
+
+
+/* A multi-column relation: an equality joins the per-column restrictions, so does a
+ * one-column IN or slice (unless it bounds a wider tuple slice); the rest are tuples. */
+static int sort_tuple_relation(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r,
+                               where_t *w, base_error_t *err)
+{
+    bool slice_op =
+        r->op == CQL_OP_GT || r->op == CQL_OP_GTE || r->op == CQL_OP_LT || r->op == CQL_OP_LTE;
+    /* (c) IN ? stays a tuple IN: its list holds tuples */
+    if (r->n_columns == 1 &&
+        ((r->op == CQL_OP_IN && r->rhs == NULL) || (slice_op && !w->wide_slices))) {
+        return tuple_single(c, t, r, w->ckr, err);
+    }
+    if (r->op == CQL_OP_EQ) {
+        return tuple_eq(c, t, r, w->ckr, err);
+    }
+    if (w->n_tuples == 2) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "More than one restriction was found for the start or end bound on "
+                              "the clustering columns");
+    }
+    w->tuples[w->n_tuples++] = r;
+    return BASE_OK;
+}
+
+
+static int sort_relations(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *where,
+                          size_t n_where, where_t *w, cql_plan_t *p, base_error_t *err)
+{
+    for (size_t i = 0; i < n_where; i++) {
+        w->wide_slices |= where[i].lhs == CQL_LHS_TUPLE && where[i].n_columns > 1 &&
+                          where[i].op != CQL_OP_EQ && where[i].op != CQL_OP_IN;
+    }
+    for (size_t i = 0; i < n_where; i++) {
+        const cql_relation_t *r = &where[i];
+        if (r->lhs == CQL_LHS_TOKEN) {
+            if (plan_token(c, t, r, &w->tok_eq, p, err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+            w->on_token = true;
+        } else if (r->lhs == CQL_LHS_TUPLE) {
+            if (sort_tuple_relation(c, t, r, w, err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+        } else if (r->lhs == CQL_LHS_ELEMENT) {
+            if (element_filter(c, p, r, err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+            w->has_qi |= index_serves(t, p->filters[p->n_filters - 1].col, CQL_OP_EQ, true);
+            w->n_regular++;
+        } else if (sort_column_relation(c, t, r, w, p, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    }
+    w->has_qi |= w->ck_qi;
+    return BASE_OK;
+}
+
+
+/* The clustering slices, from tuple relations or per-column restrictions (never both).
+ * *empty_in says an IN () names no row. */
+static int plan_slices(cql_ctx_t *c, const cql_table_t *t, const where_t *w, bool may_filter,
+                       bool *filtering, size_t *n_restricted, bool *empty_in, cql_plan_t *p,
+                       base_error_t *err)
+{
+    for (size_t i = 0; i < t->n_ck; i++) {
+        *empty_in |= w->ckr[i].has_eq && w->ckr[i].n_eq == 0;
+    }
+    if (w->n_tuples == 0) {
+        return plan_clustering(c, t, w->ckr, may_filter, filtering, n_restricted, p, err);
+    }
+    if (plan_tuples(c, t, w->tuples, w->n_tuples, w->ckr, n_restricted, p, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    *filtering = false;
+    *empty_in |= p->n_slices == 0;
+    return BASE_OK;
+}
+
+
+/* The executor walks slices in storage order (and resumes a page by position), so
+ * they are sorted by their encoded start: IN values of a DESC column come out reversed. */
+static void sort_slices(cql_plan_t *p)
+{
+    if (p->n_slices <= 1) {
+        return;
+    }
+    qsort(p->slices, p->n_slices, sizeof(*p->slices), slice_cmp);
+    size_t n = 1; /* a value named twice (a tuple IN) is one slice, as Cassandra's set */
+    for (size_t i = 1; i < p->n_slices; i++) {
+        if (!same_slice(&p->slices[i], &p->slices[n - 1])) {
+            p->slices[n++] = p->slices[i];
+        }
+    }
+    p->n_slices = n;
+}
+
+
+static int refuse_filtering(base_error_t *err)
+{
+    return base_error_set(err, WIRE_ERR_INVALID,
+                          "Cannot execute this query as it might involve data filtering and "
+                          "thus may have unpredictable performance. If you want to execute "
+                          "this query despite the performance unpredictability, use ALLOW "
+                          "FILTERING");
+}
+
+
 int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *where, size_t n_where,
                     bool allow_filtering, cql_plan_t *p, base_error_t *err)
 {
     memset(p, 0, sizeof(*p));
     p->t = t;
-    colr_t *pkr = base_arena_calloc(c->a, t->n_pk + 1, sizeof(*pkr));
-    colr_t *ckr = base_arena_calloc(c->a, t->n_ck + 1, sizeof(*ckr));
+    where_t w = {0};
+    w.pkr = base_arena_calloc(c->a, t->n_pk + 1, sizeof(*w.pkr));
+    w.ckr = base_arena_calloc(c->a, t->n_ck + 1, sizeof(*w.ckr));
     p->filters =
         base_arena_alloc(c->a, (2 * n_where + 2 * t->n_pk + 2 * t->n_ck + 1) * sizeof(*p->filters));
-    bool tok_eq = false, on_token = false;
-    /* What Cassandra's StatementRestrictions weighs: whether some restriction has an
-     * index to serve it, and how many restrictions end up filtering rows. */
-    bool has_qi = false, ck_qi = false, pk_slice = false, ck_contains = false;
-    size_t n_regular = 0, n_contains = 0;
-    const cql_relation_t *tuples[2];
-    size_t n_tuples = 0;
-    /* a one-column tuple slice bounds a wider one: (b, c) > (1, 2) AND (b) < (3) */
-    bool wide_slices = false;
-    for (size_t i = 0; i < n_where; i++) {
-        wide_slices |= where[i].lhs == CQL_LHS_TUPLE && where[i].n_columns > 1 &&
-                       where[i].op != CQL_OP_EQ && where[i].op != CQL_OP_IN;
+    if (sort_relations(c, t, where, n_where, &w, p, err) != BASE_OK) {
+        return BASE_ERROR;
     }
-    for (size_t i = 0; i < n_where; i++) {
-        const cql_relation_t *r = &where[i];
-        if (r->lhs == CQL_LHS_TOKEN) {
-            if (plan_token(c, t, r, &tok_eq, p, err) != BASE_OK) {
-                return BASE_ERROR;
-            }
-            on_token = true;
-            continue;
-        }
-        if (r->lhs == CQL_LHS_TUPLE) {
-            bool slice_op = r->op == CQL_OP_GT || r->op == CQL_OP_GTE || r->op == CQL_OP_LT ||
-                            r->op == CQL_OP_LTE;
-            /* (c) IN ? stays a tuple IN: its list holds tuples */
-            if (r->n_columns == 1 &&
-                ((r->op == CQL_OP_IN && r->rhs == NULL) || (slice_op && !wide_slices))) {
-                if (tuple_single(c, t, r, ckr, err) != BASE_OK) {
-                    return BASE_ERROR;
-                }
-                continue;
-            }
-            if (r->op == CQL_OP_EQ) {
-                if (tuple_eq(c, t, r, ckr, err) != BASE_OK) {
-                    return BASE_ERROR;
-                }
-                continue;
-            }
-            if (n_tuples == 2) {
-                return base_error_set(err, WIRE_ERR_INVALID,
-                                      "More than one restriction was found for the start or end "
-                                      "bound on the clustering columns");
-            }
-            tuples[n_tuples++] = r;
-            continue;
-        }
-        if (r->lhs == CQL_LHS_ELEMENT) {
-            if (element_filter(c, p, r, err) != BASE_OK) {
-                return BASE_ERROR;
-            }
-            has_qi |= index_serves(t, p->filters[p->n_filters - 1].col, CQL_OP_EQ, true);
-            n_regular++;
-            continue;
-        }
-        const cql_column_t *col = cql__column_find(t, r->columns[0]);
-        if (col == NULL) {
-            return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", r->columns[0]);
-        }
-        if (check_relation(c, r, col, err) != BASE_OK) {
-            return BASE_ERROR;
-        }
-        bool key_op = r->op == CQL_OP_EQ || r->op == CQL_OP_IN || r->op == CQL_OP_LT ||
-                      r->op == CQL_OP_LTE || r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
-        if (col->kind == CQL_COL_PARTITION && key_op) {
-            pk_slice |= r->op != CQL_OP_EQ && r->op != CQL_OP_IN;
-            has_qi |= index_serves(t, col, r->op, false);
-            if (restrict_key(c, r, col, &pkr[col->position], err) != BASE_OK) {
-                return BASE_ERROR;
-            }
-        } else if (col->kind == CQL_COL_CLUSTERING && key_op) {
-            ck_qi |= index_serves(t, col, r->op, false);
-            if (restrict_key(c, r, col, &ckr[col->position], err) != BASE_OK) {
-                return BASE_ERROR;
-            }
-        } else {
-            bool served = index_serves(t, col, r->op, false);
-            ck_contains |= col->kind == CQL_COL_CLUSTERING;
-            if (add_filter(c, p, r, col, served, err) != BASE_OK) {
-                return BASE_ERROR;
-            }
-            has_qi |= served;
-            n_regular++;
-            n_contains += r->op == CQL_OP_CONTAINS || r->op == CQL_OP_CONTAINS_KEY;
-        }
-    }
-    has_qi |= ck_qi;
-    if (ck_contains && !has_qi && !allow_filtering) {
+    if (w.ck_contains && !w.has_qi && !allow_filtering) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Clustering columns can only be restricted with CONTAINS with a "
                               "secondary index or filtering");
     }
-    if (on_token && pk_slice) {
+    if (w.on_token && w.pk_slice) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Only EQ and IN relation are supported on the partition key "
                               "(unless you use the token() function)");
     }
-    bool pk_filtering, ck_filtering, uses_index = false;
-    size_t n_pk_restricted, n_ck_restricted = 0, n_expr = 0;
-    if (plan_partition(c, t, pkr, allow_filtering || has_qi, &pk_filtering, &n_pk_restricted, p,
-                       err) != BASE_OK) {
+    bool pk_filtering = false, ck_filtering = false, uses_index = false, empty_in = false;
+    size_t n_pk_restricted = 0, n_ck_restricted = 0, n_expr = 0;
+    bool may_filter = allow_filtering || w.has_qi;
+    if (plan_partition(c, t, w.pkr, may_filter, &pk_filtering, &n_pk_restricted, p, err) !=
+            BASE_OK ||
+        plan_slices(c, t, &w, may_filter, &ck_filtering, &n_ck_restricted, &empty_in, p, err) !=
+            BASE_OK) {
         return BASE_ERROR;
     }
-    if ((n_pk_restricted == 0 && !on_token) || pk_filtering) {
-        uses_index = has_qi;
-    }
-    if (uses_index || pk_filtering) {
-        n_expr += n_pk_restricted;
-    }
-    bool ck_empty_in = false;
-    for (size_t i = 0; i < t->n_ck; i++) {
-        ck_empty_in |= ckr[i].has_eq && ckr[i].n_eq == 0;
-    }
-    if (n_tuples > 0) {
-        if (plan_tuples(c, t, tuples, n_tuples, ckr, &n_ck_restricted, p, err) != BASE_OK) {
-            return BASE_ERROR;
+    uses_index = ((n_pk_restricted == 0 && !w.on_token) || pk_filtering) && w.has_qi;
+    n_expr += uses_index || pk_filtering ? n_pk_restricted : 0;
+    uses_index |= (ck_filtering && w.has_qi) || (p->scan && w.ck_qi);
+    n_expr += uses_index || ck_filtering ? n_ck_restricted : 0;
+    if (w.n_regular > 0) {
+        if (!w.has_qi && !allow_filtering) {
+            return refuse_filtering(err);
         }
-        ck_filtering = false;
-        ck_empty_in |= p->n_slices == 0;
-    } else if (plan_clustering(c, t, ckr, allow_filtering || has_qi, &ck_filtering,
-                               &n_ck_restricted, p, err) != BASE_OK) {
-        return BASE_ERROR;
-    }
-    uses_index |= ck_filtering && has_qi;
-    uses_index |= p->scan && ck_qi;
-    if (uses_index || ck_filtering) {
-        n_expr += n_ck_restricted;
-    }
-    if (n_regular > 0) {
-        if (!has_qi && !allow_filtering) {
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Cannot execute this query as it might involve data filtering "
-                                  "and thus may have unpredictable performance. If you want to "
-                                  "execute this query despite the performance unpredictability, "
-                                  "use ALLOW FILTERING");
-        }
-        uses_index |= has_qi;
-        n_expr += n_regular;
+        uses_index |= w.has_qi;
+        n_expr += w.n_regular;
     }
     p->uses_index = uses_index;
-    /* The executor walks slices in storage order (and resumes a page by position), so
-     * they are sorted by their encoded start: IN values of a DESC column come out reversed. */
-    if (p->n_slices > 1) {
-        qsort(p->slices, p->n_slices, sizeof(*p->slices), slice_cmp);
-        size_t n = 1; /* a value named twice (a tuple IN) is one slice, as Cassandra's set */
-        for (size_t i = 1; i < p->n_slices; i++) {
-            if (!same_slice(&p->slices[i], &p->slices[n - 1])) {
-                p->slices[n++] = p->slices[i];
-            }
-        }
-        p->n_slices = n;
-    }
+    sort_slices(p);
     /* Every key runs every slice: the product is what the statement reads or, for UPDATE
      * and DELETE, writes (Cassandra 4.1's in_select_cartesian_product guardrail). */
     if (!p->scan && p->n_keys > 0 && p->n_slices > MAX_KEYS / p->n_keys) {
@@ -1267,16 +1348,11 @@ int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *wh
      * the whole ring, or several CONTAINS). */
     bool needs_filtering =
         (p->scan || uses_index) &&
-        (n_expr > 1 || (n_expr == 0 && p->ck_restricted) || (n_expr != 0 && n_contains > 1));
+        (n_expr > 1 || (n_expr == 0 && p->ck_restricted) || (n_expr != 0 && w.n_contains > 1));
     if (needs_filtering && !allow_filtering) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "Cannot execute this query as it might involve data filtering and "
-                              "thus may have unpredictable performance. If you want to execute "
-                              "this query despite the performance unpredictability, use ALLOW "
-                              "FILTERING");
+        return refuse_filtering(err);
     }
-    /* IN () on a clustering column names no row: the plan reads no partition. */
-    if (ck_empty_in) {
+    if (empty_in) { /* IN () on a clustering column names no row: read no partition */
         p->scan = false;
         p->n_keys = 0;
     }

@@ -621,7 +621,8 @@ const cql_type_ast_t *cql__parse_type(cql_parser_t *p)
 }
 
 
-static void emit(const char *s, char *out, size_t cap, size_t *at)
+/* Appends s at out[*at..cap), advancing *at by its full length (see type_render). */
+static void render_text(const char *s, char *out, size_t cap, size_t *at)
 {
     for (; *s != '\0'; s++, (*at)++) {
         if (*at < cap) {
@@ -636,28 +637,28 @@ static void emit(const char *s, char *out, size_t cap, size_t *at)
 static void type_render(const cql_type_ast_t *t, char *out, size_t cap, size_t *at)
 {
     if (t->frozen) {
-        emit("frozen<", out, cap, at);
+        render_text("frozen<", out, cap, at);
     }
     if (t->custom != NULL) {
-        emit("'", out, cap, at);
-        emit(t->custom, out, cap, at);
-        emit("'", out, cap, at);
+        render_text("'", out, cap, at);
+        render_text(t->custom, out, cap, at);
+        render_text("'", out, cap, at);
     } else {
         if (t->keyspace != NULL) {
-            emit(t->keyspace, out, cap, at);
-            emit(".", out, cap, at);
+            render_text(t->keyspace, out, cap, at);
+            render_text(".", out, cap, at);
         }
-        emit(t->name, out, cap, at);
+        render_text(t->name, out, cap, at);
     }
     for (size_t i = 0; i < t->n_params; i++) {
-        emit(i == 0 ? "<" : ", ", out, cap, at);
+        render_text(i == 0 ? "<" : ", ", out, cap, at);
         type_render(t->params[i], out, cap, at);
     }
     if (t->n_params > 0) {
-        emit(">", out, cap, at);
+        render_text(">", out, cap, at);
     }
     if (t->frozen) {
-        emit(">", out, cap, at);
+        render_text(">", out, cap, at);
     }
 }
 

@@ -69,7 +69,7 @@ static void position(const cql_parser_t *p, size_t off, int *line, int *col)
 
 
 /* Appends s[0..n) to buf at *at, newlines flattened, truncating at cap. */
-static void put(char *buf, size_t cap, size_t *at, const char *s, size_t n)
+static void append_flat(char *buf, size_t cap, size_t *at, const char *s, size_t n)
 {
     for (size_t i = 0; i < n && *at + 1 < cap; i++) {
         char c = s[i];
@@ -84,13 +84,13 @@ static void token_text(const cql_parser_t *p, const cql_token_t *tok, char *buf,
     size_t at = 0;
     buf[0] = '\0';
     if (tok->type == CQL_TOK_EOF || (tok->type == CQL_TOK_ERROR && tok->len == 0)) {
-        put(buf, cap, &at, "<EOF>", 5);
+        append_flat(buf, cap, &at, "<EOF>", 5);
         return;
     }
     size_t n = tok->len < CQL_ERR_TOKEN_MAX ? tok->len : CQL_ERR_TOKEN_MAX;
-    put(buf, cap, &at, p->text + tok->off, n);
+    append_flat(buf, cap, &at, p->text + tok->off, n);
     if (n < tok->len) {
-        put(buf, cap, &at, "...", 3);
+        append_flat(buf, cap, &at, "...", 3);
     }
 }
 
@@ -113,22 +113,25 @@ static void snippet(const cql_parser_t *p, const cql_token_t *tok, char *buf, si
     }
     char text[CQL_ERR_TOKEN_MAX + 8];
     token_text(p, tok, text, sizeof(text));
-    put(buf, cap, &at, " (", 2);
+    append_flat(buf, cap, &at, " (", 2);
     if (from > 0) {
-        put(buf, cap, &at, "...", 3);
+        append_flat(buf, cap, &at, "...", 3);
     }
-    put(buf, cap, &at, p->text + from, tok->off - from);
-    put(buf, cap, &at, "[", 1);
-    put(buf, cap, &at, text, strlen(text));
-    put(buf, cap, &at, "]", 1);
+    append_flat(buf, cap, &at, p->text + from, tok->off - from);
+    append_flat(buf, cap, &at, "[", 1);
+    append_flat(buf, cap, &at, text, strlen(text));
+    append_flat(buf, cap, &at, "]", 1);
     if (tok->off + tok->len < p->len) {
-        put(buf, cap, &at, "...", 3);
+        append_flat(buf, cap, &at, "...", 3);
     }
-    put(buf, cap, &at, ")", 1);
+    append_flat(buf, cap, &at, ")", 1);
 }
 
 
-static void fail(cql_parser_t *p, const cql_token_t *tok, bool with_snippet, const char *what)
+/* Sets the syntax error at tok ("line L:C what", with a snippet when asked) and
+ * marks the parser failed. */
+static void syntax_error(cql_parser_t *p, const cql_token_t *tok, bool with_snippet,
+                         const char *what)
 {
     int line, col;
     char ctx[CQL_ERR_SNIPPET_MAX + CQL_ERR_TOKEN_MAX + 32];
@@ -152,7 +155,7 @@ void cql__error_at(cql_parser_t *p, const cql_token_t *tok, const char *fmt, ...
     va_start(ap, fmt);
     vsnprintf(what, sizeof(what), fmt, ap);
     va_end(ap);
-    fail(p, tok, false, what);
+    syntax_error(p, tok, false, what);
 }
 
 
@@ -168,7 +171,7 @@ void cql__error_no_viable(cql_parser_t *p)
     char text[CQL_ERR_TOKEN_MAX + 8], what[CQL_ERR_TOKEN_MAX + 64];
     token_text(p, tok, text, sizeof(text));
     snprintf(what, sizeof(what), "no viable alternative at input '%s'", text);
-    fail(p, tok, true, what);
+    syntax_error(p, tok, true, what);
 }
 
 
@@ -184,7 +187,7 @@ void cql__error_mismatch(cql_parser_t *p, const char *expecting)
     char text[CQL_ERR_TOKEN_MAX + 8], what[CQL_ERR_TOKEN_MAX + 128];
     token_text(p, tok, text, sizeof(text));
     snprintf(what, sizeof(what), "mismatched input '%s' expecting %s", text, expecting);
-    fail(p, tok, true, what);
+    syntax_error(p, tok, true, what);
 }
 
 
@@ -207,7 +210,7 @@ static void lexical_error(cql_parser_t *p, const cql_token_t *tok)
     } else {
         snprintf(what, sizeof(what), "no viable alternative at character '%s'", text);
     }
-    fail(p, tok, false, what);
+    syntax_error(p, tok, false, what);
 }
 
 

@@ -422,32 +422,10 @@ static int find_def(const cql_create_table_t *d, const char *name)
 }
 
 
-/* Checks the definition before anything is built, so a refused table leaves no trace. */
-static int check_table_def(const cql_create_table_t *d, base_error_t *err)
+/* Every PRIMARY KEY part is a defined, non-static column of a frozen (or non-collection)
+ * type, named once. */
+static int check_primary_key(const cql_create_table_t *d, base_error_t *err)
 {
-    if (d->n_columns > CQL_MAX_TABLE_COLUMNS) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "Table %s has %zu columns, more than the emulator's limit of %d",
-                              d->table.name, d->n_columns, CQL_MAX_TABLE_COLUMNS);
-    }
-    size_t inline_pk = 0;
-    for (size_t i = 0; i < d->n_columns; i++) {
-        inline_pk += d->columns[i].primary_key;
-        for (size_t j = 0; j < i; j++) {
-            if (strcmp(d->columns[i].name, d->columns[j].name) == 0) {
-                return base_error_set(err, WIRE_ERR_INVALID, "Multiple definition of identifier %s",
-                                      d->columns[i].name);
-            }
-        }
-    }
-    if (inline_pk > 1 || (inline_pk == 1 && d->n_partition > 1)) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "Multiple PRIMARY KEYs specifed (exactly one required)");
-    }
-    if (d->n_partition == 0) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "No PRIMARY KEY specifed (exactly one required)");
-    }
     const char **keys[2] = {d->partition, d->clustering};
     size_t n_keys[2] = {d->n_partition, d->n_clustering};
     for (int k = 0; k < 2; k++) {
@@ -482,6 +460,39 @@ static int check_table_def(const cql_create_table_t *d, base_error_t *err)
                 }
             }
         }
+    }
+    return BASE_OK;
+}
+
+
+/* Checks the definition before anything is built, so a refused table leaves no trace. */
+static int check_table_def(const cql_create_table_t *d, base_error_t *err)
+{
+    if (d->n_columns > CQL_MAX_TABLE_COLUMNS) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Table %s has %zu columns, more than the emulator's limit of %d",
+                              d->table.name, d->n_columns, CQL_MAX_TABLE_COLUMNS);
+    }
+    size_t inline_pk = 0;
+    for (size_t i = 0; i < d->n_columns; i++) {
+        inline_pk += d->columns[i].primary_key;
+        for (size_t j = 0; j < i; j++) {
+            if (strcmp(d->columns[i].name, d->columns[j].name) == 0) {
+                return base_error_set(err, WIRE_ERR_INVALID, "Multiple definition of identifier %s",
+                                      d->columns[i].name);
+            }
+        }
+    }
+    if (inline_pk > 1 || (inline_pk == 1 && d->n_partition > 1)) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Multiple PRIMARY KEYs specifed (exactly one required)");
+    }
+    if (d->n_partition == 0) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "No PRIMARY KEY specifed (exactly one required)");
+    }
+    if (check_primary_key(d, err) != BASE_OK) {
+        return BASE_ERROR;
     }
     for (size_t i = 0; i < d->n_columns; i++) {
         if (d->columns[i].is_static && d->n_clustering == 0) {

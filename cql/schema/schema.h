@@ -127,6 +127,7 @@ struct cql_engine_s {
     /* Durable schema (schema_log.c): NULL in memory or until cql_engine_restore. */
     struct cql_schema_log_s *schema_log;
     storage_sync_t schema_sync;
+    size_t schema_compact_min; /* 0: CQL_SCHEMA_LOG_COMPACT_MIN */
 };
 
 struct cql_session_s {

@@ -29,7 +29,10 @@
  *    trace of a CREATE TABLE whose record never made it: it was never
  *    acknowledged and nothing was written to it, so dropping it is safe.
  *    When a tail was cut, a stored cell of a column id past every replayed
- *    column (a lost ALTER TABLE ADD) fails start-up the same way.
+ *    column (a lost ALTER TABLE ADD) fails start-up the same way;
+ *  - compaction (below) only leaves out records of objects dropped later, so
+ *    the compacted log replays to the same catalog and ids, and it replaces
+ *    the file atomically.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -48,7 +51,9 @@
 struct cql_schema_log_s {
     char *path;
     int fd;
-    off_t size; /* end of the last whole record: a failed append is cut back to it */
+    off_t size;      /* end of the last whole record: a failed append is cut back to it */
+    off_t compacted; /* size after the last compaction (or at open) */
+    size_t compact_min;
 };
 
 /* CRC-32 (IEEE 802.3, reflected), as zlib's crc32(): records are small and
@@ -104,6 +109,13 @@ void cql_engine_set_schema_sync(cql_engine_t *e, storage_sync_t sync)
     e->schema_sync = sync;
 }
 
+void cql_engine_set_schema_log_compaction(cql_engine_t *e, size_t min_bytes)
+{
+    e->schema_compact_min = min_bytes;
+}
+
+static int compact(cql_engine_t *e, base_error_t *err);
+
 /* ---- appending ---------------------------------------------------------------------- */
 
 static int log_append(cql_engine_t *e, uint64_t storage_id, uint32_t col_id, const char *ks,
@@ -139,6 +151,12 @@ static int log_append(cql_engine_t *e, uint64_t storage_id, uint32_t col_id, con
         log->size += (off_t)b.len;
     }
     base_buf_fini(&b);
+    if (rc == BASE_OK && (size_t)log->size > log->compact_min && log->size > 2 * log->compacted) {
+        base_error_t cerr;
+        if (compact(e, &cerr) != BASE_OK) { /* the log as it is stays valid */
+            fprintf(stderr, "cql: %s\n", cerr.msg);
+        }
+    }
     return rc;
 }
 
@@ -295,6 +313,9 @@ static int replay_one(cql_engine_t *e, cql_session_t *s, const record_t *r, size
     base_free(s->keyspace);
     s->keyspace = r->ks ? base_strdup(r->ks) : NULL;
     e->next_storage_id = r->storage_id;
+    if (r->text_len == 0) {
+        return BASE_OK; /* a compacted log's last record: only the storage id counter */
+    }
     if (r->col_id != NO_COL_COUNTER) {
         cql_table_t *t = altered_table(e, s, r, a);
         if (t != NULL) {
@@ -411,7 +432,278 @@ static int open_for_append(cql_engine_t *e, size_t valid_end, bool fresh, base_e
                               strerror(errno));
     }
     log->size = (off_t)(fresh ? LOG_MAGIC_LEN : valid_end);
+    log->compacted = log->size;
+    log->compact_min = e->schema_compact_min ? e->schema_compact_min : CQL_SCHEMA_LOG_COMPACT_MIN;
+    if ((size_t)log->size > log->compact_min) {
+        base_error_t cerr;
+        if (compact(e, &cerr) != BASE_OK) {
+            fprintf(stderr, "cql: %s\n", cerr.msg);
+        }
+    }
     return BASE_OK;
+}
+
+/* ---- compaction ---------------------------------------------------------------------- */
+
+/*
+ * A schema log only grows, and CREATE/DROP churn (tests creating a table each)
+ * makes it long. Compaction rewrites it with only the records the current catalog
+ * still needs: the records of a keyspace, table or index that was dropped later,
+ * and the DROP itself, go; everything else is kept as it was, byte for byte, in
+ * order, with the counters each record pins, so replaying the new log builds the
+ * same catalog with the same storage and column ids. A last record without text
+ * pins the storage id counter (ids of dropped tables are never handed out again).
+ * Types are always kept while their keyspace lives (a dropped column may have
+ * used one). The new log is written to <path>.tmp, fsync'ed, renamed over the
+ * log and the directory fsync'ed: a crash at any step leaves the old log or the
+ * new one, both whole.
+ */
+
+typedef enum { OBJ_KEYSPACE, OBJ_TABLE, OBJ_INDEX } obj_kind_t;
+
+typedef struct obj_s {
+    obj_kind_t kind;
+    const char *ks; /* the keyspace; for OBJ_KEYSPACE, its name */
+    const char *name;
+    long parent; /* -1: none */
+    bool alive;
+} obj_t;
+
+#define SPAN_KEEP (-1L) /* a record kept whatever happened later */
+#define SPAN_DROP (-2L) /* an older counter record */
+
+typedef struct span_s {
+    size_t start, end;
+    long owner; /* the object it belongs to, or SPAN_KEEP, SPAN_DROP */
+} span_t;
+
+typedef struct catalog_s {
+    obj_t *objs;
+    size_t n, cap;
+    base_arena_t *a;
+} catalog_t;
+
+static long obj_find(const catalog_t *c, obj_kind_t kind, const char *ks, const char *name)
+{
+    for (size_t i = c->n; ks != NULL && name != NULL && i-- > 0;) {
+        const obj_t *o = &c->objs[i];
+        if (o->alive && o->kind == kind && strcmp(o->ks, ks) == 0 && strcmp(o->name, name) == 0) {
+            return (long)i;
+        }
+    }
+    return -1;
+}
+
+static long obj_add(catalog_t *c, obj_kind_t kind, const char *ks, const char *name, long parent)
+{
+    if (ks == NULL || name == NULL) {
+        return -1;
+    }
+    if (c->n == c->cap) {
+        c->cap = c->cap ? c->cap * 2 : 64;
+        c->objs = base_realloc(c->objs, c->cap * sizeof(obj_t));
+    }
+    c->objs[c->n] = (obj_t){kind, base_arena_strndup(c->a, ks, strlen(ks)),
+                            base_arena_strndup(c->a, name, strlen(name)), parent, true};
+    return (long)c->n++;
+}
+
+static bool obj_alive(const catalog_t *c, long o)
+{
+    for (; o >= 0; o = c->objs[o].parent) {
+        if (!c->objs[o].alive) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static long obj_kill(catalog_t *c, long o)
+{
+    if (o >= 0) {
+        c->objs[o].alive = false;
+    }
+    return o;
+}
+
+/* The object a record creates, changes or drops (-1: keep it whatever happens). */
+static long classify(catalog_t *c, const record_t *r)
+{
+    cql_stmt_t *st = NULL;
+    base_error_t ignored;
+    if (cql__parse(r->text, r->text_len, c->a, &st, &ignored) != BASE_OK) {
+        return -1;
+    }
+    const cql_qname_t *q = NULL;
+    switch (st->kind) {
+    case CQL_STMT_CREATE_KEYSPACE:
+        return obj_add(c, OBJ_KEYSPACE, st->u.keyspace.name, st->u.keyspace.name, -1);
+    case CQL_STMT_ALTER_KEYSPACE:
+        return obj_find(c, OBJ_KEYSPACE, st->u.keyspace.name, st->u.keyspace.name);
+    case CQL_STMT_DROP_KEYSPACE:
+        return obj_kill(c, obj_find(c, OBJ_KEYSPACE, st->u.drop.name.name, st->u.drop.name.name));
+    case CQL_STMT_CREATE_TABLE:
+        q = &st->u.create_table.table;
+        break;
+    case CQL_STMT_ALTER_TABLE:
+        q = &st->u.alter_table.table;
+        break;
+    case CQL_STMT_DROP_TABLE:
+    case CQL_STMT_DROP_INDEX:
+    case CQL_STMT_DROP_TYPE:
+        q = &st->u.drop.name;
+        break;
+    case CQL_STMT_CREATE_INDEX:
+        q = &st->u.create_index.table;
+        break;
+    case CQL_STMT_CREATE_TYPE:
+        q = &st->u.create_type.type;
+        break;
+    default:
+        return -1;
+    }
+    const char *ks = q->keyspace ? q->keyspace : r->ks;
+    long ks_obj = obj_find(c, OBJ_KEYSPACE, ks, ks);
+    long table = obj_find(c, OBJ_TABLE, ks, q->name);
+    switch (st->kind) {
+    case CQL_STMT_CREATE_TABLE:
+        return obj_add(c, OBJ_TABLE, ks, q->name, ks_obj);
+    case CQL_STMT_ALTER_TABLE:
+        return table;
+    case CQL_STMT_DROP_TABLE:
+        return obj_kill(c, table);
+    case CQL_STMT_CREATE_INDEX: {
+        const cql_create_index_t *d = &st->u.create_index;
+        const char *name =
+            d->name ? d->name : base_arena_sprintf(c->a, "%s_%s_idx", q->name, d->column);
+        return table < 0 ? -1 : obj_add(c, OBJ_INDEX, ks, name, table);
+    }
+    case CQL_STMT_DROP_INDEX:
+        return obj_kill(c, obj_find(c, OBJ_INDEX, ks, q->name));
+    default: /* types: kept while their keyspace lives */
+        return ks_obj;
+    }
+}
+
+static int fsync_parent_dir(const char *path)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    size_t n = slash == NULL ? 1 : (slash == path ? 1 : (size_t)(slash - path));
+    if (n >= sizeof(dir)) {
+        return -1;
+    }
+    memcpy(dir, slash == NULL ? "." : path, n);
+    dir[n] = '\0';
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        return -1;
+    }
+    int rc = fsync(fd);
+    close(fd);
+    return rc;
+}
+
+/* The compacted log: its magic, the records of objects still alive (and those kept
+ * whatever happens), then one counter record pinning the storage id counter. Returns
+ * the number of records kept. */
+static size_t live_image(const cql_engine_t *e, const catalog_t *cat, const uint8_t *data,
+                         const span_t *spans, size_t n_spans, base_buf_t *out)
+{
+    size_t kept = 0;
+    base_buf_put(out, LOG_MAGIC, LOG_MAGIC_LEN);
+    for (size_t i = 0; i < n_spans; i++) {
+        long o = spans[i].owner;
+        if (o == SPAN_KEEP || (o >= 0 && obj_alive(cat, o))) {
+            base_buf_put(out, data + spans[i].start, spans[i].end - spans[i].start);
+            kept++;
+        }
+    }
+    /* the counter record: no keyspace, no text */
+    size_t at = out->len;
+    base_buf_put_u32(out, REC_FIXED);
+    base_buf_put_u32(out, 0);
+    base_buf_put_u64(out, e->next_storage_id);
+    base_buf_put_u32(out, NO_COL_COUNTER);
+    base_buf_put_u16(out, 0);
+    base_buf_set_u32(out, at + 4, crc32_of(out->data + at + REC_HEADER, REC_FIXED));
+    return kept;
+}
+
+
+static int compact(cql_engine_t *e, base_error_t *err)
+{
+    cql_schema_log_t *log = e->schema_log;
+    uint8_t *data = NULL;
+    size_t len = 0;
+    int fd = -1;
+    char tmp[4200];
+    snprintf(tmp, sizeof(tmp), "%s.tmp", log->path);
+    base_arena_t a;
+    base_arena_init(&a, 4096);
+    catalog_t cat = {.a = &a};
+    span_t *spans = NULL;
+    size_t n_spans = 0, cap_spans = 0;
+    base_buf_t out;
+    base_buf_init(&out);
+    int rc = read_file(log->path, &data, &len, err);
+    if (rc != BASE_OK) {
+        goto done;
+    }
+    len = len > (size_t)log->size ? (size_t)log->size : len; /* whole records only */
+    size_t off = LOG_MAGIC_LEN, start = off, kept = 0;
+    record_t r;
+    while (len >= LOG_MAGIC_LEN &&
+           (rc = next_record(log->path, data, len, &off, &a, &r, err)) == BASE_OK) {
+        if (n_spans == cap_spans) {
+            cap_spans = cap_spans ? cap_spans * 2 : 64;
+            spans = base_realloc(spans, cap_spans * sizeof(span_t));
+        }
+        /* an older counter record is replaced by the new one */
+        spans[n_spans++] = (span_t){start, off, r.text_len == 0 ? SPAN_DROP : classify(&cat, &r)};
+        start = off;
+    }
+    if (rc == BASE_ERROR) {
+        goto done;
+    }
+    kept = live_image(e, &cat, data, spans, n_spans, &out);
+    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0 || write_all(fd, out.data, out.len) != 0 || fsync(fd) != 0) {
+        rc = base_error_set(err, WIRE_ERR_SERVER_ERROR, "cannot write %s: %s (%s is kept as is)",
+                            tmp, strerror(errno), log->path);
+        unlink(tmp);
+        goto done;
+    }
+    close(fd);
+    fd = open(tmp, O_WRONLY | O_APPEND | O_CLOEXEC); /* the new log's append handle */
+    if (fd < 0 || rename(tmp, log->path) != 0) {
+        rc = base_error_set(err, WIRE_ERR_SERVER_ERROR, "cannot replace %s: %s", log->path,
+                            strerror(errno));
+        unlink(tmp);
+        goto done;
+    }
+    /* The rename is done: the new file is the log, whatever the directory fsync says
+     * (without it a power loss may bring back the old one, which is whole too). */
+    (void)fsync_parent_dir(log->path);
+    close(log->fd);
+    log->fd = fd;
+    fd = -1;
+    fprintf(stderr, "cql: %s: compacted from %lld to %zu bytes (%zu of %zu records kept)\n",
+            log->path, (long long)log->size, out.len, kept, n_spans);
+    log->size = (off_t)out.len;
+    log->compacted = log->size;
+    rc = BASE_OK;
+
+done:
+    if (fd >= 0) {
+        close(fd);
+    }
+    base_buf_fini(&out);
+    base_free(spans);
+    base_free(cat.objs);
+    base_arena_fini(&a);
+    base_free(data);
+    return rc;
 }
 
 int cql_engine_restore(cql_engine_t *e, const char *schema_log_path, base_error_t *err)
@@ -424,6 +716,9 @@ int cql_engine_restore(cql_engine_t *e, const char *schema_log_path, base_error_
     cql_session_t *s = NULL;
     base_arena_t a;
     base_arena_init(&a, 4096);
+    char tmp[4200];
+    snprintf(tmp, sizeof(tmp), "%s.tmp", schema_log_path);
+    unlink(tmp); /* a compaction that died before its rename: the log is whole */
     int rc = read_file(schema_log_path, &data, &len, err);
     if (rc != BASE_OK) {
         goto done;

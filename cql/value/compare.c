@@ -235,17 +235,16 @@ static int tuple_cmp(const wire_type_t *t, wire_value_t a, wire_value_t b)
             return c;
         }
     }
-    /* TupleType: trailing null or empty components do not count. */
+    /* TupleType: trailing null or empty components do not count; a malformed tail sorts
+     * after them, as malformed values do. */
     wire_value_t e;
     while (cql__cursor_left(&ca) > 0) {
-        cql__cursor_value(&ca, &e);
-        if (e.len > 0) {
+        if (!cql__cursor_value(&ca, &e) || e.len > 0) {
             return 1;
         }
     }
     while (cql__cursor_left(&cb) > 0) {
-        cql__cursor_value(&cb, &e);
-        if (e.len > 0) {
+        if (!cql__cursor_value(&cb, &e) || e.len > 0) {
             return -1;
         }
     }

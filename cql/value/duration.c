@@ -47,7 +47,7 @@ static int limit(base_error_t *err, int64_t units, int64_t max, const char *name
 
 
 /* Builder.add*: unit order, range checks, accumulation. */
-static int add(builder_t *b, int unit, int64_t n, base_error_t *err)
+static int add_unit(builder_t *b, int unit, int64_t n, base_error_t *err)
 {
     if (unit == b->unit) {
         return base_error_set(err, WIRE_ERR_INVALID,
@@ -169,7 +169,7 @@ static int parse_standard(builder_t *b, const char *src, base_error_t *err)
         if (unit == 0 || !parse_long(s, nd, &n)) {
             return invalid(err, src);
         }
-        if (add(b, unit, n, err) != BASE_OK) {
+        if (add_unit(b, unit, n, err) != BASE_OK) {
             return BASE_ERROR;
         }
         s += nd + ul;
@@ -208,7 +208,7 @@ static int parse_iso(builder_t *b, const char *src, base_error_t *err)
         if (k == 3) {
             return invalid(err, src);
         }
-        if (add(b, in_time ? time_idx[k] : date_idx[k], n, err) != BASE_OK) {
+        if (add_unit(b, in_time ? time_idx[k] : date_idx[k], n, err) != BASE_OK) {
             return BASE_ERROR;
         }
         k++;
@@ -225,7 +225,7 @@ static int parse_iso_week(builder_t *b, const char *src, base_error_t *err)
     if (nd == 0 || src[1 + nd] != 'W' || src[2 + nd] != '\0' || !parse_long(src + 1, nd, &n)) {
         return invalid(err, src);
     }
-    return add(b, 3, n, err);
+    return add_unit(b, 3, n, err);
 }
 
 
@@ -248,7 +248,7 @@ static int parse_iso_alternative(builder_t *b, const char *src, base_error_t *er
     for (size_t i = 0; i < 6; i++) {
         int64_t n;
         if (!parse_long(src + start[i], (size_t)width[i], &n) ||
-            add(b, unit[i], n, err) != BASE_OK) {
+            add_unit(b, unit[i], n, err) != BASE_OK) {
             return BASE_ERROR;
         }
     }

@@ -502,11 +502,49 @@ static int float_literal(const char *s, uint16_t id, base_arena_t *a, wire_value
 }
 
 
+/* A UUID; a timeuuid must be a version 1 UUID. */
+static int uuid_literal(const char *s, uint16_t id, base_arena_t *a, wire_value_t *out,
+                        base_error_t *err)
+{
+    uint8_t buf[16];
+    if (!cql__uuid_parse(s, buf)) {
+        return invalid(err,
+                       id == WIRE_TYPE_UUID ? "Unable to make UUID from '%s'"
+                                            : "Unknown timeuuid representation: %s",
+                       s);
+    }
+    if (id == WIRE_TYPE_TIMEUUID && (buf[6] >> 4) != 1) {
+        return base_error_set(err, WIRE_ERR_INVALID, "TimeUUID supports only version 1 UUIDs");
+    }
+    *out = (wire_value_t){base_arena_memdup(a, buf, 16), 16};
+    return BASE_OK;
+}
+
+
+/* An IPv4 or IPv6 address; the empty string is the empty value. */
+static int inet_literal(const char *s, base_arena_t *a, wire_value_t *out, base_error_t *err)
+{
+    uint8_t buf[16];
+    if (*s == '\0') {
+        *out = empty_value();
+        return BASE_OK;
+    }
+    if (inet_pton(AF_INET, s, buf) == 1) {
+        *out = (wire_value_t){base_arena_memdup(a, buf, 4), 4};
+        return BASE_OK;
+    }
+    if (inet_pton(AF_INET6, s, buf) == 1) {
+        *out = (wire_value_t){base_arena_memdup(a, buf, 16), 16};
+        return BASE_OK;
+    }
+    return invalid(err, "Unable to make inet address from '%s'", s);
+}
+
+
 static int literal_value(const cql_term_t *term, const wire_type_t *t, base_arena_t *a,
                          wire_value_t *out, base_error_t *err)
 {
     const char *s = term->text;
-    uint8_t buf[16];
     if (term->lit == CQL_LIT_HEX) {
         return parse_hex(s, a, out) ? BASE_OK : invalid(err, "cannot parse '%s' as hex bytes", s);
     }
@@ -551,35 +589,13 @@ static int literal_value(const cql_term_t *term, const wire_type_t *t, base_aren
         return BASE_OK;
     case WIRE_TYPE_UUID:
     case WIRE_TYPE_TIMEUUID:
-        if (!cql__uuid_parse(s, buf)) {
-            return invalid(err,
-                           t->id == WIRE_TYPE_UUID ? "Unable to make UUID from '%s'"
-                                                   : "Unknown timeuuid representation: %s",
-                           s);
-        }
-        if (t->id == WIRE_TYPE_TIMEUUID && (buf[6] >> 4) != 1) {
-            return base_error_set(err, WIRE_ERR_INVALID, "TimeUUID supports only version 1 UUIDs");
-        }
-        *out = (wire_value_t){base_arena_memdup(a, buf, 16), 16};
-        return BASE_OK;
+        return uuid_literal(s, t->id, a, out, err);
     case WIRE_TYPE_TIMESTAMP:
     case WIRE_TYPE_DATE:
     case WIRE_TYPE_TIME:
         return temporal_literal(s, t->id, a, out, err);
     case WIRE_TYPE_INET:
-        if (*s == '\0') {
-            *out = empty_value();
-            return BASE_OK;
-        }
-        if (inet_pton(AF_INET, s, buf) == 1) {
-            *out = (wire_value_t){base_arena_memdup(a, buf, 4), 4};
-            return BASE_OK;
-        }
-        if (inet_pton(AF_INET6, s, buf) == 1) {
-            *out = (wire_value_t){base_arena_memdup(a, buf, 16), 16};
-            return BASE_OK;
-        }
-        return invalid(err, "Unable to make inet address from '%s'", s);
+        return inet_literal(s, a, out, err);
     case WIRE_TYPE_DURATION: {
         cql_duration_t d;
         if (cql__duration_parse(s, &d, err) != BASE_OK) {

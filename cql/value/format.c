@@ -10,10 +10,13 @@
  * timestamps "2024-01-01 10:00:00.000Z", uuids/blobs/dates/inets as
  * strings, NaN and Infinity as null, map keys always strings.
  * Malformed bytes never crash a formatter: they print as 0x hex.
+ * cql_value_format (public) gives clients the same literals, or a cell as
+ * cqlsh displays it, for a type decoded from a result's metadata.
  */
 #include <arpa/inet.h>
 #include <math.h>
 
+#include "cql/cql.h"
 #include "cql/value/value_int.h"
 
 /* ---- Java's Float/Double.toString ---------------------------------------------------- */
@@ -352,6 +355,57 @@ const char *cql__value_to_cql(const wire_type_t *t, wire_value_t v, base_arena_t
     base_buf_init(&b);
     put_cql(&b, t, v, a);
     char *s = base_arena_strndup(a, (const char *)b.data, b.len);
+    base_buf_fini(&b);
+    return s;
+}
+
+
+/* What cqlsh shows in a cell: a text cell as its characters, control characters escaped
+ * (\n, \t, \x01) so a row stays on its line; timestamps, dates, times and inets without the
+ * quotes of their literals. Inside collections, tuples and user types the elements stay
+ * literals ({'a': 1}), as cqlsh prints them. */
+static void put_display(base_buf_t *b, const wire_type_t *t, wire_value_t v, base_arena_t *a)
+{
+    if (v.len >= 0 && (t->id == WIRE_TYPE_VARCHAR || t->id == WIRE_TYPE_ASCII)) {
+        for (int32_t i = 0; i < v.len; i++) {
+            unsigned char c = v.ptr[i];
+            if (c == '\n') {
+                put_str(b, "\\n");
+            } else if (c == '\t') {
+                put_str(b, "\\t");
+            } else if (c == '\r') {
+                put_str(b, "\\r");
+            } else if (c < 0x20 || c == 0x7F) {
+                base_buf_printf(b, "\\x%02x", c);
+            } else {
+                base_buf_put_u8(b, c);
+            }
+        }
+        return;
+    }
+    size_t start = b->len;
+    put_cql(b, t, v, a);
+    bool unquote = t->id == WIRE_TYPE_TIMESTAMP || t->id == WIRE_TYPE_DATE ||
+                   t->id == WIRE_TYPE_TIME || t->id == WIRE_TYPE_INET;
+    size_t n = b->len - start;
+    if (unquote && n >= 2 && b->data[start] == '\'' && b->data[b->len - 1] == '\'') {
+        memmove(b->data + start, b->data + start + 1, n - 2);
+        b->len -= 2;
+    }
+}
+
+
+const char *cql_value_format(const wire_type_t *t, wire_value_t v, cql_format_t how,
+                             base_arena_t *a)
+{
+    base_buf_t b;
+    base_buf_init(&b);
+    if (how == CQL_FORMAT_DISPLAY) {
+        put_display(&b, t, v, a);
+    } else {
+        put_cql(&b, t, v, a);
+    }
+    char *s = base_arena_strndup(a, b.len ? (const char *)b.data : "", b.len);
     base_buf_fini(&b);
     return s;
 }

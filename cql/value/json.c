@@ -23,7 +23,8 @@ typedef struct json_s {
 } json_t;
 
 
-static int fail(json_t *j, const char *what)
+/* Sets the Invalid error Cassandra gives for malformed JSON; returns BASE_ERROR. */
+static int invalid_json(json_t *j, const char *what)
 {
     if (j->text != NULL) {
         return base_error_set(j->err, WIRE_ERR_INVALID, "Could not decode JSON string '%s': %s",
@@ -42,7 +43,8 @@ static void skip_ws(json_t *j)
 }
 
 
-static bool eat(json_t *j, char c)
+/* Skips whitespace, then consumes c if it comes next. */
+static bool accept_char(json_t *j, char c)
 {
     skip_ws(j);
     if (j->p < j->end && *j->p == c) {
@@ -97,7 +99,7 @@ static int string(json_t *j, const char **out)
     int rc = BASE_OK;
     for (;;) {
         if (j->p >= j->end) {
-            rc = fail(j, "unterminated string");
+            rc = invalid_json(j, "unterminated string");
             break;
         }
         char c = *j->p++;
@@ -109,7 +111,7 @@ static int string(json_t *j, const char **out)
             continue;
         }
         if (j->p >= j->end) {
-            rc = fail(j, "unterminated escape");
+            rc = invalid_json(j, "unterminated escape");
             break;
         }
         char e = *j->p++;
@@ -126,7 +128,7 @@ static int string(json_t *j, const char **out)
             }
             put_utf8(&b, cp);
         } else {
-            rc = fail(j, "invalid escape");
+            rc = invalid_json(j, "invalid escape");
             break;
         }
     }
@@ -186,13 +188,13 @@ static int value(json_t *j, const wire_type_t *type, cql_term_t **out);
 /* "key": */
 static int read_key(json_t *j, const char **key)
 {
-    if (!eat(j, '"')) {
-        return fail(j, "expected a quoted key");
+    if (!accept_char(j, '"')) {
+        return invalid_json(j, "expected a quoted key");
     }
     if (string(j, key) != BASE_OK) {
         return BASE_ERROR;
     }
-    return eat(j, ':') ? BASE_OK : fail(j, "expected ':' after a key");
+    return accept_char(j, ':') ? BASE_OK : invalid_json(j, "expected ':' after a key");
 }
 
 
@@ -210,7 +212,7 @@ static int array(json_t *j, const wire_type_t *type, cql_term_t **out)
               : id == WIRE_TYPE_TUPLE ? CQL_TERM_TUPLE
                                       : CQL_TERM_LIST;
     size_t cap = 0;
-    if (eat(j, ']')) {
+    if (accept_char(j, ']')) {
         *out = t;
         return BASE_OK;
     }
@@ -228,9 +230,9 @@ static int array(json_t *j, const wire_type_t *type, cql_term_t **out)
             return BASE_ERROR;
         }
         t->n_items++;
-    } while (eat(j, ','));
-    if (!eat(j, ']')) {
-        return fail(j, "expected ',' or ']'");
+    } while (accept_char(j, ','));
+    if (!accept_char(j, ']')) {
+        return invalid_json(j, "expected ',' or ']'");
     }
     *out = t;
     return BASE_OK;
@@ -244,7 +246,7 @@ static int object(json_t *j, const wire_type_t *type, cql_term_t **out)
     cql_term_t *t = base_arena_calloc(j->a, 1, sizeof(*t));
     t->kind = udt ? CQL_TERM_UDT : CQL_TERM_MAP;
     size_t cap = 0, n_pairs = 0;
-    if (eat(j, '}')) {
+    if (accept_char(j, '}')) {
         *out = t;
         return BASE_OK;
     }
@@ -283,9 +285,9 @@ static int object(json_t *j, const wire_type_t *type, cql_term_t **out)
             }
         }
         n_pairs++;
-    } while (eat(j, ','));
-    if (!eat(j, '}')) {
-        return fail(j, "expected ',' or '}'");
+    } while (accept_char(j, ','));
+    if (!accept_char(j, '}')) {
+        return invalid_json(j, "expected ',' or '}'");
     }
     *out = t;
     return BASE_OK;
@@ -301,7 +303,7 @@ static int number(json_t *j, cql_term_t **out)
         j->p++;
     }
     if (j->p == start) {
-        return fail(j, "unexpected character");
+        return invalid_json(j, "unexpected character");
     }
     *out = literal(j, frac ? CQL_LIT_FLOAT : CQL_LIT_INTEGER,
                    base_arena_strndup(j->a, start, (size_t)(j->p - start)));
@@ -355,153 +357,188 @@ static bool all_digits(const char *s)
 }
 
 
+/* The kind of one JSON value, as check_native weighs it. */
+typedef struct jkind_s {
+    const char *cls; /* Jackson's Java class */
+    bool str, num, whole;
+    char first;
+    const char *text; /* string contents or number text */
+} jkind_t;
+
+
+/* Integer types: a whole number that fits, or a string of digits. */
+static int check_integer(const wire_type_t *type, const jkind_t *k, base_error_t *err)
+{
+    uint16_t id = type->id;
+    if (id == WIRE_TYPE_VARINT) {
+        if (k->str) {
+            return all_digits(k->text) ? BASE_OK
+                                       : base_error_set(err, WIRE_ERR_INVALID,
+                                                        "Unable to make java.math.BigInteger "
+                                                        "from '%s'",
+                                                        k->text);
+        }
+        return k->num && strcmp(k->cls, "Double") != 0
+                   ? BASE_OK
+                   : base_error_set(err, WIRE_ERR_INVALID,
+                                    "Expected an integer value, but got a %s", k->cls);
+    }
+    bool is_int = id == WIRE_TYPE_INT;
+    bool is_long = id == WIRE_TYPE_BIGINT || id == WIRE_TYPE_COUNTER;
+    const char *java = is_long                    ? "long"
+                       : is_int                   ? "int"
+                       : id == WIRE_TYPE_SMALLINT ? "short"
+                                                  : "byte";
+    const char *cql = is_long                    ? "a bigint"
+                      : is_int                   ? "an int"
+                      : id == WIRE_TYPE_SMALLINT ? "a smallint"
+                                                 : "a tinyint";
+    if (k->str) {
+        return all_digits(k->text) ? BASE_OK
+                                   : base_error_set(err, WIRE_ERR_INVALID,
+                                                    "Unable to make %s from '%s'", java, k->text);
+    }
+    bool fits = is_long ? k->whole : strcmp(k->cls, "Integer") == 0;
+    return fits ? BASE_OK
+                : base_error_set(err, WIRE_ERR_INVALID, "Expected %s value, but got a %s", cql,
+                                 k->cls);
+}
+
+
+/* float, double, decimal: a number, or a string that parses as one. */
+static int check_decimal(const wire_type_t *type, const jkind_t *k, base_error_t *err)
+{
+    char *end;
+    bool parses = false;
+    if (k->str || k->num) {
+        strtod(k->text, &end);
+        parses = *k->text != '\0' && *end == '\0';
+    }
+    if (type->id == WIRE_TYPE_DECIMAL) {
+        return parses ? BASE_OK
+                      : base_error_set(err, WIRE_ERR_INVALID,
+                                       "Value '%s' is not a valid representation of a decimal "
+                                       "value",
+                                       k->first == 't'   ? "true"
+                                       : k->first == 'f' ? "false"
+                                                         : k->text);
+    }
+    const char *name = type->id == WIRE_TYPE_FLOAT ? "float" : "double";
+    if (k->str) {
+        parses |= strcmp(k->text, "NaN") == 0 || strcmp(k->text, "Infinity") == 0 ||
+                  strcmp(k->text, "-Infinity") == 0;
+        return parses ? BASE_OK
+                      : base_error_set(err, WIRE_ERR_INVALID, "Unable to make %s from '%s'", name,
+                                       k->text);
+    }
+    return k->num ? BASE_OK
+                  : base_error_set(err, WIRE_ERR_INVALID, "Expected a %s value, but got a %s", name,
+                                   k->cls);
+}
+
+
+/* boolean and blob: their own literal forms. */
+static int check_bool_blob(json_t *j, const wire_type_t *type, const jkind_t *k)
+{
+    base_error_t *err = j->err;
+    if (type->id == WIRE_TYPE_BOOLEAN) {
+        if (k->str) {
+            return strcasecmp(k->text, "true") == 0 || strcasecmp(k->text, "false") == 0
+                       ? BASE_OK
+                       : base_error_set(err, WIRE_ERR_INVALID, "Unable to make boolean from '%s'",
+                                        k->text);
+        }
+        return k->first == 't' || k->first == 'f'
+                   ? BASE_OK
+                   : base_error_set(err, WIRE_ERR_INVALID, "Expected a boolean value, but got a %s",
+                                    k->cls);
+    }
+    const char *why = NULL, *hex = k->text + 2;
+    if (!k->str) {
+        why = "the value is not a string";
+    } else if (strncmp(k->text, "0x", 2) != 0) {
+        why = base_arena_sprintf(j->a, "String representation of blob is missing 0x prefix: %s",
+                                 k->text);
+    } else if (strlen(hex) % 2 != 0 || strspn(hex, "0123456789abcdefABCDEF") != strlen(hex)) {
+        why = "cannot parse the hex digits";
+    }
+    return why == NULL
+               ? BASE_OK
+               : base_error_set(err, WIRE_ERR_INVALID,
+                                "Value '%s' is not a valid blob representation: %s", k->text, why);
+}
+
+
+/* The types that read only a JSON string (timestamps also take a whole number). */
+static int check_stringly(const wire_type_t *type, const jkind_t *k, base_error_t *err)
+{
+    const char *what;
+    switch (type->id) {
+    case WIRE_TYPE_ASCII:
+        what = "an ascii string";
+        break;
+    case WIRE_TYPE_VARCHAR:
+        what = "a UTF-8 string";
+        break;
+    case WIRE_TYPE_DATE:
+        what = "a string representation of a date value";
+        break;
+    case WIRE_TYPE_TIME:
+        what = "a string representation of a time value";
+        break;
+    case WIRE_TYPE_TIMESTAMP:
+        if (k->whole) {
+            return BASE_OK;
+        }
+        what = "a long or a datestring representation of a timestamp value";
+        break;
+    case WIRE_TYPE_UUID:
+        what = "a string representation of a uuid";
+        break;
+    case WIRE_TYPE_TIMEUUID:
+        what = "a string representation of a timeuuid";
+        break;
+    case WIRE_TYPE_INET:
+        what = "a string representation of an inet value";
+        break;
+    case WIRE_TYPE_DURATION:
+        what = "a string representation of a duration";
+        break;
+    default:
+        return BASE_OK;
+    }
+    return k->str
+               ? BASE_OK
+               : base_error_set(err, WIRE_ERR_INVALID, "Expected %s, but got a %s", what, k->cls);
+}
+
+
 /* What Cassandra's <Type>.fromJSONObject accepts for a native type, with its messages:
  * first is the JSON value's first character, text its string contents or number text.
  * Values of the right kind are parsed later by the evaluator, which shares the CQL
  * literal messages ("Unable to make inet address from 'x'"). */
 static int check_native(json_t *j, const wire_type_t *type, char first, const char *text)
 {
-    const char *cls = java_class(first, text);
-    bool str = first == '"';
-    bool num = strcmp(cls, "Integer") == 0 || strcmp(cls, "Long") == 0 ||
-               strcmp(cls, "BigInteger") == 0 || strcmp(cls, "Double") == 0;
-    bool whole = strcmp(cls, "Integer") == 0 || strcmp(cls, "Long") == 0;
-    base_error_t *err = j->err;
+    jkind_t k = {java_class(first, text), first == '"', false, false, first, text};
+    k.whole = strcmp(k.cls, "Integer") == 0 || strcmp(k.cls, "Long") == 0;
+    k.num = k.whole || strcmp(k.cls, "BigInteger") == 0 || strcmp(k.cls, "Double") == 0;
     switch (type->id) {
-    case WIRE_TYPE_ASCII:
-        return str ? BASE_OK
-                   : base_error_set(err, WIRE_ERR_INVALID, "Expected an ascii string, but got a %s",
-                                    cls);
-    case WIRE_TYPE_VARCHAR:
-        return str ? BASE_OK
-                   : base_error_set(err, WIRE_ERR_INVALID, "Expected a UTF-8 string, but got a %s",
-                                    cls);
     case WIRE_TYPE_BIGINT:
     case WIRE_TYPE_COUNTER:
     case WIRE_TYPE_INT:
     case WIRE_TYPE_SMALLINT:
-    case WIRE_TYPE_TINYINT: {
-        bool is_int = type->id == WIRE_TYPE_INT;
-        bool is_long = type->id == WIRE_TYPE_BIGINT || type->id == WIRE_TYPE_COUNTER;
-        const char *java = is_long                          ? "long"
-                           : is_int                         ? "int"
-                           : type->id == WIRE_TYPE_SMALLINT ? "short"
-                                                            : "byte";
-        const char *cql = is_long                          ? "a bigint"
-                          : is_int                         ? "an int"
-                          : type->id == WIRE_TYPE_SMALLINT ? "a smallint"
-                                                           : "a tinyint";
-        if (str) {
-            return all_digits(text) ? BASE_OK
-                                    : base_error_set(err, WIRE_ERR_INVALID,
-                                                     "Unable to make %s from '%s'", java, text);
-        }
-        bool fits = is_long ? whole : strcmp(cls, "Integer") == 0;
-        return fits ? BASE_OK
-                    : base_error_set(err, WIRE_ERR_INVALID, "Expected %s value, but got a %s", cql,
-                                     cls);
-    }
+    case WIRE_TYPE_TINYINT:
     case WIRE_TYPE_VARINT:
-        if (str) {
-            return all_digits(text) ? BASE_OK
-                                    : base_error_set(err, WIRE_ERR_INVALID,
-                                                     "Unable to make java.math.BigInteger from "
-                                                     "'%s'",
-                                                     text);
-        }
-        return num && strcmp(cls, "Double") != 0
-                   ? BASE_OK
-                   : base_error_set(err, WIRE_ERR_INVALID,
-                                    "Expected an integer value, but got a %s", cls);
+        return check_integer(type, &k, j->err);
     case WIRE_TYPE_FLOAT:
-    case WIRE_TYPE_DOUBLE: {
-        const char *name = type->id == WIRE_TYPE_FLOAT ? "float" : "double";
-        if (str) {
-            char *end;
-            strtod(text, &end);
-            bool ok = *text != '\0' && *end == '\0';
-            ok |= strcmp(text, "NaN") == 0 || strcmp(text, "Infinity") == 0 ||
-                  strcmp(text, "-Infinity") == 0;
-            return ok ? BASE_OK
-                      : base_error_set(err, WIRE_ERR_INVALID, "Unable to make %s from '%s'", name,
-                                       text);
-        }
-        return num ? BASE_OK
-                   : base_error_set(err, WIRE_ERR_INVALID, "Expected a %s value, but got a %s",
-                                    name, cls);
-    }
-    case WIRE_TYPE_DECIMAL: {
-        char *end;
-        if (str || num) {
-            strtod(text, &end);
-            if (*text != '\0' && *end == '\0') {
-                return BASE_OK;
-            }
-        }
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "Value '%s' is not a valid representation of a decimal value",
-                              first == 't'   ? "true"
-                              : first == 'f' ? "false"
-                                             : text);
-    }
+    case WIRE_TYPE_DOUBLE:
+    case WIRE_TYPE_DECIMAL:
+        return check_decimal(type, &k, j->err);
     case WIRE_TYPE_BOOLEAN:
-        if (str) {
-            return strcasecmp(text, "true") == 0 || strcasecmp(text, "false") == 0
-                       ? BASE_OK
-                       : base_error_set(err, WIRE_ERR_INVALID, "Unable to make boolean from '%s'",
-                                        text);
-        }
-        return first == 't' || first == 'f'
-                   ? BASE_OK
-                   : base_error_set(err, WIRE_ERR_INVALID, "Expected a boolean value, but got a %s",
-                                    cls);
-    case WIRE_TYPE_BLOB: {
-        const char *why = NULL;
-        if (!str) {
-            why = "the value is not a string";
-        } else if (strncmp(text, "0x", 2) != 0) {
-            why = base_arena_sprintf(j->a, "String representation of blob is missing 0x prefix: %s",
-                                     text);
-        } else if (strlen(text + 2) % 2 != 0 ||
-                   strspn(text + 2, "0123456789abcdefABCDEF") != strlen(text + 2)) {
-            why = "cannot parse the hex digits";
-        }
-        return why == NULL
-                   ? BASE_OK
-                   : base_error_set(err, WIRE_ERR_INVALID,
-                                    "Value '%s' is not a valid blob representation: %s", text, why);
-    }
-    case WIRE_TYPE_DATE:
-    case WIRE_TYPE_TIME:
-        return str ? BASE_OK
-                   : base_error_set(err, WIRE_ERR_INVALID,
-                                    "Expected a string representation of a %s value, but got a %s",
-                                    type->id == WIRE_TYPE_DATE ? "date" : "time", cls);
-    case WIRE_TYPE_TIMESTAMP:
-        return str || whole ? BASE_OK
-                            : base_error_set(err, WIRE_ERR_INVALID,
-                                             "Expected a long or a datestring representation of a "
-                                             "timestamp value, but got a %s",
-                                             cls);
-    case WIRE_TYPE_UUID:
-    case WIRE_TYPE_TIMEUUID:
-        return str ? BASE_OK
-                   : base_error_set(err, WIRE_ERR_INVALID,
-                                    "Expected a string representation of a %s, but got a %s",
-                                    type->id == WIRE_TYPE_UUID ? "uuid" : "timeuuid", cls);
-    case WIRE_TYPE_INET:
-        return str ? BASE_OK
-                   : base_error_set(err, WIRE_ERR_INVALID,
-                                    "Expected a string representation of an inet value, but got a "
-                                    "%s",
-                                    cls);
-    case WIRE_TYPE_DURATION:
-        return str ? BASE_OK
-                   : base_error_set(err, WIRE_ERR_INVALID,
-                                    "Expected a string representation of a duration, but got a %s",
-                                    cls);
+    case WIRE_TYPE_BLOB:
+        return check_bool_blob(j, type, &k);
     default:
-        return BASE_OK;
+        return check_stringly(type, &k, j->err);
     }
 }
 
@@ -518,10 +555,10 @@ static int value(json_t *j, const wire_type_t *type, cql_term_t **out)
 {
     skip_ws(j);
     if (j->p >= j->end) {
-        return fail(j, "unexpected end of input");
+        return invalid_json(j, "unexpected end of input");
     }
     if (++j->depth > JSON_MAX_DEPTH) {
-        return fail(j, "nested too deeply");
+        return invalid_json(j, "nested too deeply");
     }
     int rc = BASE_OK;
     const char *s;
@@ -578,10 +615,10 @@ int cql__json_row(const char *text, size_t len, const cql_json_columns_t *cols, 
     json_t j = {text, text + len, a, err, 0, NULL};
     memset(row, 0, sizeof(*row));
     row->terms = base_arena_calloc(a, cols->n + 1, sizeof(*row->terms));
-    if (!eat(&j, '{')) {
-        return fail(&j, "expected a JSON object");
+    if (!accept_char(&j, '{')) {
+        return invalid_json(&j, "expected a JSON object");
     }
-    if (eat(&j, '}')) {
+    if (accept_char(&j, '}')) {
         return BASE_OK;
     }
     do {
@@ -611,13 +648,13 @@ int cql__json_row(const char *text, size_t len, const cql_json_columns_t *cols, 
             return BASE_ERROR;
         }
         row->terms[col] = term;
-    } while (eat(&j, ','));
-    if (!eat(&j, '}')) {
-        return fail(&j, "expected ',' or '}'");
+    } while (accept_char(&j, ','));
+    if (!accept_char(&j, '}')) {
+        return invalid_json(&j, "expected ',' or '}'");
     }
     skip_ws(&j);
     if (j.p != j.end) {
-        return fail(&j, "trailing characters after the object");
+        return invalid_json(&j, "trailing characters after the object");
     }
     return BASE_OK;
 }
@@ -633,7 +670,7 @@ int cql__json_value(const char *text, size_t len, const wire_type_t *type, base_
     }
     skip_ws(&j);
     if (j.p != j.end) {
-        return fail(&j, "trailing characters after the value");
+        return invalid_json(&j, "trailing characters after the value");
     }
     *out = term;
     return BASE_OK;

@@ -269,7 +269,8 @@ typedef struct reader_s {
 } reader_t;
 
 
-static uint8_t get(reader_t *r)
+/* The next byte, un-inverted for DESC; past the end sets r->fail and gives 0. */
+static uint8_t read_byte(reader_t *r)
 {
     if (r->pos >= r->len) {
         r->fail = true;
@@ -279,18 +280,18 @@ static uint8_t get(reader_t *r)
 }
 
 
-static void get_n(reader_t *r, uint8_t *out, size_t n)
+static void read_bytes(reader_t *r, uint8_t *out, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        out[i] = get(r);
+        out[i] = read_byte(r);
     }
 }
 
 
-static bool get_escaped(reader_t *r, base_buf_t *out)
+static bool read_escaped(reader_t *r, base_buf_t *out)
 {
     for (;;) {
-        uint8_t c = get(r);
+        uint8_t c = read_byte(r);
         if (r->fail) {
             return false;
         }
@@ -298,7 +299,7 @@ static bool get_escaped(reader_t *r, base_buf_t *out)
             base_buf_put_u8(out, c);
             continue;
         }
-        uint8_t next = get(r);
+        uint8_t next = read_byte(r);
         if (next == 0x00 && !r->fail) {
             return true;
         }
@@ -312,13 +313,13 @@ static bool get_escaped(reader_t *r, base_buf_t *out)
 
 static bool get_length(reader_t *r, uint8_t mask, size_t *n)
 {
-    uint8_t first = get(r) ^ mask;
+    uint8_t first = read_byte(r) ^ mask;
     if (first < 0xFF) {
         *n = first;
         return !r->fail;
     }
     uint8_t b[4];
-    get_n(r, b, 4);
+    read_bytes(r, b, 4);
     *n = base_load_u32(b) ^ (mask ? 0xFFFFFFFFu : 0);
     return !r->fail && *n <= r->len - r->pos;
 }
@@ -326,7 +327,7 @@ static bool get_length(reader_t *r, uint8_t mask, size_t *n)
 
 static bool get_varint(reader_t *r, base_buf_t *out)
 {
-    uint8_t sign = get(r);
+    uint8_t sign = read_byte(r);
     if (sign == 0x80) {
         base_buf_put_u8(out, 0x00);
         return !r->fail;
@@ -339,7 +340,7 @@ static bool get_varint(reader_t *r, base_buf_t *out)
         return false;
     }
     for (size_t i = 0; i < n; i++) {
-        base_buf_put_u8(out, get(r));
+        base_buf_put_u8(out, read_byte(r));
     }
     return !r->fail;
 }
@@ -347,10 +348,10 @@ static bool get_varint(reader_t *r, base_buf_t *out)
 
 static bool get_decimal(reader_t *r, base_buf_t *out)
 {
-    uint8_t sign = get(r);
+    uint8_t sign = read_byte(r);
     if (sign == 0x80) {
         uint8_t s[4];
-        get_n(r, s, 4);
+        read_bytes(r, s, 4);
         base_buf_put_u32(out, base_load_u32(s) ^ 0x80000000u);
         base_buf_put_u8(out, 0x00);
         return !r->fail;
@@ -360,7 +361,7 @@ static bool get_decimal(reader_t *r, base_buf_t *out)
     }
     uint8_t neg = sign == 0x7F ? 0xFF : 0x00;
     uint8_t e[8];
-    get_n(r, e, 8);
+    read_bytes(r, e, 8);
     for (int i = 0; i < 8; i++) {
         e[i] ^= neg;
     }
@@ -375,7 +376,7 @@ static bool get_decimal(reader_t *r, base_buf_t *out)
     }
     bool ok = false;
     for (;;) {
-        uint8_t pair = get(r) ^ neg;
+        uint8_t pair = read_byte(r) ^ neg;
         if (r->fail || pair > 100) {
             break;
         }
@@ -390,7 +391,7 @@ static bool get_decimal(reader_t *r, base_buf_t *out)
         digits.len--; /* padding of an odd digit count */
     }
     uint8_t s[4];
-    get_n(r, s, 4);
+    read_bytes(r, s, 4);
     int32_t scale = (int32_t)(base_load_u32(s) ^ 0x80000000u);
     int64_t n_digits = (int64_t)digits.len - (neg ? 1 : 0);
     /* unscaled = D * 10^k with value = 0.D * 10^exp */
@@ -418,18 +419,18 @@ static bool get_decimal(reader_t *r, base_buf_t *out)
 static bool get_uuid(reader_t *r, base_buf_t *out, bool timeuuid)
 {
     uint8_t u[16], x[8];
-    int version = timeuuid ? 1 : get(r);
+    int version = timeuuid ? 1 : read_byte(r);
     if (version > 15) {
         return false;
     }
-    get_n(r, x, 8);
+    read_bytes(r, x, 8);
     if (timeuuid) {
         x[0] ^= 0x80;
     }
     for (int i = 0; i < 8; i++) {
         u[timeuuid || version == 1 ? time_order[i] : i] = x[i];
     }
-    get_n(r, u + 8, 8);
+    read_bytes(r, u + 8, 8);
     for (int i = 8; i < 16 && timeuuid; i++) {
         u[i] ^= 0x80;
     }
@@ -470,7 +471,7 @@ static bool get_elements(reader_t *r, const wire_type_t *t, base_buf_t *out)
     }
     size_t n = 0;
     for (;;) {
-        uint8_t marker = get(r);
+        uint8_t marker = read_byte(r);
         if (r->fail || (marker != KE_END && marker != KE_MORE)) {
             return false;
         }
@@ -497,7 +498,7 @@ static bool get_elements(reader_t *r, const wire_type_t *t, base_buf_t *out)
 static bool decode(reader_t *r, const wire_type_t *t, base_buf_t *out, bool *is_null)
 {
     *is_null = false;
-    uint8_t tag = get(r);
+    uint8_t tag = read_byte(r);
     if (r->fail) {
         return false;
     }
@@ -508,7 +509,7 @@ static bool decode(reader_t *r, const wire_type_t *t, base_buf_t *out, bool *is_
     case KE_EMPTY:
         return true;
     case KE_RAW:
-        return get_escaped(r, out);
+        return read_escaped(r, out);
     case KE_VALUE:
         break;
     default:
@@ -525,19 +526,19 @@ static bool decode(reader_t *r, const wire_type_t *t, base_buf_t *out, bool *is_
     case WIRE_TYPE_TIMESTAMP:
     case WIRE_TYPE_TIME:
     case WIRE_TYPE_DATE:
-        get_n(r, x, fixed);
+        read_bytes(r, x, fixed);
         if (t->id != WIRE_TYPE_DATE) {
             x[0] ^= 0x80;
         }
         base_buf_put(out, x, fixed);
         return !r->fail;
     case WIRE_TYPE_BOOLEAN:
-        x[0] = get(r);
+        x[0] = read_byte(r);
         base_buf_put_u8(out, x[0]);
         return !r->fail && x[0] <= 1;
     case WIRE_TYPE_FLOAT:
     case WIRE_TYPE_DOUBLE: {
-        get_n(r, x, fixed);
+        read_bytes(r, x, fixed);
         uint64_t key = fixed == 4 ? base_load_u32(x) : base_load_u64(x);
         uint64_t sign = fixed == 4 ? 0x80000000u : 0x8000000000000000ULL;
         uint64_t bits = (key & sign) ? key ^ sign : ~key;
@@ -562,7 +563,7 @@ static bool decode(reader_t *r, const wire_type_t *t, base_buf_t *out, bool *is_
     case WIRE_TYPE_UDT:
         return get_elements(r, t, out);
     default:
-        return get_escaped(r, out);
+        return read_escaped(r, out);
     }
 }
 

@@ -135,20 +135,22 @@ static inline bool cql__cursor_i32(cql_cursor_t *c, int32_t *out)
     return true;
 }
 
-/* [int len][bytes]; a negative length reads as null. */
+/*
+ * [int len][bytes]; a negative length reads as null. A truncated element (bytes that were
+ * never validated) returns false, reads as null and ends the cursor: a loop over elements
+ * always terminates and never sees an unset value, whether or not it checks the result.
+ */
 static inline bool cql__cursor_value(cql_cursor_t *c, wire_value_t *out)
 {
     int32_t len;
-    if (!cql__cursor_i32(c, &len)) {
+    out->ptr = NULL;
+    out->len = WIRE_VALUE_NULL;
+    if (!cql__cursor_i32(c, &len) || (len >= 0 && (size_t)len > c->len - c->pos)) {
+        c->pos = c->len;
         return false;
     }
     if (len < 0) {
-        out->ptr = NULL;
-        out->len = WIRE_VALUE_NULL;
         return true;
-    }
-    if ((size_t)len > c->len - c->pos) {
-        return false;
     }
     out->ptr = c->p + c->pos;
     out->len = len;

@@ -1,8 +1,10 @@
 'use strict';
 // Launcher for the Node.js integration tests: runs the built emulator on a
 // free port (--port 0; the port is read from its "listening on" line) with a
-// temporary --data-dir, exports the CA with `certs export`, and on stop sends
-// SIGTERM and checks for a clean exit (code 0, no sanitizer report).
+// temporary --data-dir and a free admin port (--admin-port 0, unless the test
+// gives one: a taken admin port stops the start-up), exports the CA with
+// `certs export`, and on stop sends SIGTERM and checks for a clean exit (code
+// 0, no sanitizer report).
 
 const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -36,6 +38,9 @@ class Emulator {
   async start() {
     this.dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'emu-it-node-'));
     const args = ['--port', '0', '--data-dir', this.dataDir, ...this.args];
+    if (!this.args.some((a) => a === '--admin-port' || a.startsWith('--admin-port='))) {
+      args.push('--admin-port', '0');
+    }
     if (!this.tls) {
       args.push('--no-tls');
     }

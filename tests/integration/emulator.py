@@ -4,14 +4,17 @@ Each test module starts its own server (setUpModule/tearDownModule), so the
 modules are independent and ctest may run them in any order:
 
     emu = Emulator()            # binary from $EMULATOR_BIN
-    emu.start()                 # --port 0, temp --data-dir, waits for "ready"
+    emu.start()                 # --port 0, --admin-port 0 unless args give one,
+                                # temp --data-dir, waits for "ready"
     emu.port, emu.ca_path       # the chosen port; the CA from `certs export`
     emu.stop()                  # SIGTERM; asserts a clean exit (exit code 0,
                                 # no sanitizer report in the log)
     emu.kill()                  # SIGKILL, as a crash (Emulator(data_dir=d) keeps d)
 
 The server picks the port itself (--port 0) and reports it on its
-"listening on HOST:PORT" line, so there is no race for a free port.
+"listening on HOST:PORT" line, so there is no race for a free port. The admin
+endpoint gets a free port too (--admin-port 0) unless the test chose one: a
+taken admin port stops the start-up, so parallel modules must never share one.
 """
 
 import os
@@ -42,8 +45,9 @@ def binary():
 
 
 class Emulator:
-    def __init__(self, tls=True, args=(), data_dir=None):
+    def __init__(self, tls=True, args=(), data_dir=None, preexec_fn=None):
         self.tls = tls
+        self.preexec_fn = preexec_fn  # run in the child before exec (resource limits)
         self.args = list(args)
         self.own_data_dir = data_dir is None
         self.data_dir = data_dir
@@ -61,13 +65,16 @@ class Emulator:
         if self.own_data_dir:
             self.data_dir = tempfile.mkdtemp(prefix="emu-it-")
         cmd = [binary(), "--port", "0", "--data-dir", self.data_dir] + self.args
+        if not any(a == "--admin-port" or a.startswith("--admin-port=") for a in self.args):
+            cmd += ["--admin-port", "0"]
         if not self.tls:
             cmd.append("--no-tls")
         env = dict(os.environ)
         env.setdefault("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=0")
         env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE, env=env, text=True, errors="replace")
+                                     stderr=subprocess.PIPE, env=env, text=True, errors="replace",
+                                     preexec_fn=self.preexec_fn)
         self._reader = threading.Thread(target=self._read_log, daemon=True)
         self._reader.start()
         m = self.wait_for_log(r"listening on (\S+):(\d+) \((TLS|plaintext)\)", START_TIMEOUT)

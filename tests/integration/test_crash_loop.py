@@ -90,8 +90,10 @@ class CrashLoopTest(unittest.TestCase):
 
     # -- load ------------------------------------------------------------------
 
-    def load(self, session, model, rng, stop):
-        """Writes until the server dies (or stop is set); counts acknowledged writes."""
+    def load(self, session, model, rng, stop, first_ack=None):
+        """Writes until the server dies (or stop is set); counts acknowledged writes.
+        first_ack runs once the first write is acknowledged (the kill is armed then, so
+        a slow machine never makes a cycle without an acknowledged write)."""
         ins = session.prepare("INSERT INTO %s.kv (k, v) VALUES (?, ?)" % KS)
         upd = session.prepare("UPDATE %s.kv SET v = ? WHERE k = ?" % KS)
         dele = session.prepare("DELETE FROM %s.kv WHERE k = ?" % KS)
@@ -127,6 +129,9 @@ class CrashLoopTest(unittest.TestCase):
             for table, key, value in writes:
                 Model.settle(table, key, value)
             model.acked += 1
+            if first_ack is not None:
+                first_ack()
+                first_ack = None
 
     # -- the loop --------------------------------------------------------------
 
@@ -154,12 +159,14 @@ class CrashLoopTest(unittest.TestCase):
                 proc = self.emu.proc
                 # The kill lands at a random moment of the load, as a crash would.
                 killer = threading.Timer(rng.uniform(0.15, 0.6), proc.kill)
-                killer.start()
                 try:
-                    self.load(session, model, rng, stop)
+                    self.load(session, model, rng, stop, first_ack=killer.start)
                 finally:
                     stop.set()
-                    killer.join()
+                    if killer.is_alive():
+                        killer.join()
+                    elif not killer.finished.is_set():  # never armed: no write was acknowledged
+                        proc.kill()
                 self.assertGreater(model.acked, before, "no write was acknowledged in a cycle")
                 self.crash()
                 cycles += 1

@@ -52,7 +52,13 @@ static void defaults_match_the_documented_values(void **state)
                                        "mGGyPMbIZnqyMsEcaGQy67XIw/Jw==");
     assert_string_equal(c.region, "South Central US");
     assert_int_equal(c.profile, CQL_PROFILE_COSMOS);
-    assert_int_equal(c.max_frame, 256u * 1024 * 1024);
+    assert_int_equal(c.max_frame, 16u * 1024 * 1024); /* the service refuses over 2 MB */
+    assert_int_equal(c.max_connections, 10000);
+    assert_int_equal(c.handshake_timeout_ms, 10000);
+    assert_int_equal(c.frame_timeout_ms, 10000);
+    assert_int_equal(c.idle_timeout_ms, 0);
+    assert_int_equal(c.max_conn_output, 8u * 1024 * 1024);
+    assert_int_equal(c.max_inflight, 256u * 1024 * 1024);
     assert_int_equal(c.log_level, EMU_LOG_INFO);
     assert_non_null(strstr(c.data_dir, "/.cosmos-cassandra-emulator"));
     assert_null(c.cert_file);
@@ -561,6 +567,62 @@ static void admin_port_zero_is_a_free_port_and_off_disables(void **state)
 }
 
 
+static void fsync_modes_and_guardrail_thresholds_parse(void **state)
+{
+    (void)state;
+    emu_config_t c;
+    char msg[256];
+    assert_int_equal(load(&c, NULL, NULL, msg), 0);
+    assert_int_equal(c.fsync, STORAGE_SYNC_NONE);
+    assert_int_equal(c.fsync_interval_ms, 10000);
+    assert_int_equal(c.guardrails.batch_size_warn_kb, 5);
+    assert_int_equal(c.guardrails.batch_size_fail_kb, 50);
+    assert_int_equal(c.guardrails.unlogged_batch_partitions_warn, 10);
+    assert_int_equal(c.guardrails.tombstone_warn, 1000);
+    assert_int_equal(c.guardrails.tombstone_failure, 100000);
+    assert_int_equal(c.guardrails.large_partition_mb, 100);
+    emu_config_fini(&c);
+
+    const char *const always[] = {"--storage", "durable", "--fsync", "always", NULL};
+    assert_int_equal(load(&c, NULL, always, msg), 0);
+    assert_int_equal(c.fsync, STORAGE_SYNC_GROUP);
+    emu_config_fini(&c);
+    const char *const periodic[] = {"--storage",           "durable", "--fsync=periodic",
+                                    "--fsync-interval-ms", "250",     NULL};
+    assert_int_equal(load(&c, NULL, periodic, msg), 0);
+    assert_int_equal(c.fsync, STORAGE_SYNC_PERIODIC);
+    assert_int_equal(c.fsync_interval_ms, 250);
+    emu_config_fini(&c);
+    const char *const memory[] = {"--fsync", "periodic", NULL};
+    assert_int_equal(load(&c, NULL, memory, msg), -1);
+    assert_non_null(strstr(msg, "--fsync periodic needs --storage durable"));
+    emu_config_fini(&c);
+    const char *const bad[] = {"--storage", "durable", "--fsync", "sometimes", NULL};
+    assert_int_equal(load(&c, NULL, bad, msg), -1);
+    emu_config_fini(&c);
+
+    const char *const guards[] = {"--batch-size-warn-threshold-in-kb",
+                                  "1",
+                                  "--batch-size-fail-threshold-in-kb",
+                                  "2",
+                                  "--unlogged-batch-across-partitions-warn-threshold",
+                                  "3",
+                                  "--tombstone-warn-threshold",
+                                  "4",
+                                  "--tombstone-failure-threshold",
+                                  "5",
+                                  "--compaction-large-partition-warning-threshold-mb",
+                                  "6",
+                                  NULL};
+    assert_int_equal(load(&c, NULL, guards, msg), 0);
+    cql_guardrails_t want = {1, 2, 3, 4, 5, 6};
+    assert_memory_equal(&c.guardrails, &want, sizeof(want));
+    emu_config_fini(&c);
+    const char *const negative[] = {"--tombstone-warn-threshold", "-1", NULL};
+    assert_int_equal(load(&c, NULL, negative, msg), -1);
+    emu_config_fini(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -584,6 +646,7 @@ int main(void)
         cmocka_unit_test(config_file_errors_name_the_key_and_the_problem),
         cmocka_unit_test(log_format_and_file_parse_from_flags_and_environment),
         cmocka_unit_test(admin_port_zero_is_a_free_port_and_off_disables),
+        cmocka_unit_test(fsync_modes_and_guardrail_thresholds_parse),
     };
     return cmocka_run_group_tests_name("emulator/config", tests, NULL, NULL);
 }

@@ -1,5 +1,6 @@
 /* Unit tests for emulator/log.c: the JSON line format (escaping, bytes that
- * are not UTF-8, a message cut at the buffer's end) and the log file. */
+ * are not UTF-8, a message cut at the buffer's end), the log file and the
+ * rate-limited line. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -91,6 +92,37 @@ static void lines_go_to_the_log_file_and_reopen_follows_the_name(void **state)
     assert_non_null(strstr(msg, "cannot open the log file /nonexistent/dir/emu.log"));
 }
 
+static void a_limited_line_is_written_once_an_interval_with_the_count(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/emu-log-limit-XXXXXX";
+    char msg[256];
+    char buf[8192];
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(emu_log_open_file(path, msg, sizeof(msg)), 0);
+    emu_log_limit_t limit = {0};
+    int written = 0;
+    for (int i = 0; i < 1000; i++) {
+        written += emu_log_limited(&limit, 60000, EMU_LOG_WARN, 0, "accept failed: %d", i);
+    }
+    assert_int_equal(written, 1);
+    limit.next_us = 0; /* the interval has passed */
+    assert_true(emu_log_limited(&limit, 60000, EMU_LOG_WARN, 0, "accept failed: %s", "again"));
+    emu_log_close();
+
+    FILE *f = fopen(path, "r");
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    unlink(path);
+    assert_non_null(strstr(buf, "WARN  accept failed: 0\n"));
+    assert_non_null(strstr(buf, "WARN  accept failed: again; 999 more since the last such line\n"));
+    assert_null(strstr(buf, "accept failed: 1\n"));
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -98,6 +130,7 @@ int main(void)
         cmocka_unit_test(json_escapes_quotes_controls_and_bytes_that_are_not_utf8),
         cmocka_unit_test(a_long_message_is_cut_and_the_object_still_closes),
         cmocka_unit_test(lines_go_to_the_log_file_and_reopen_follows_the_name),
+        cmocka_unit_test(a_limited_line_is_written_once_an_interval_with_the_count),
     };
     return cmocka_run_group_tests_name("emulator/log", tests, NULL, NULL);
 }

@@ -140,6 +140,17 @@ static inline bool test_row(storage_table_t *t, int32_t k, const char *ck, int64
     while (!found && storage_row_iter_next(it, out)) {
         found = out->ck_len == len && (len == 0 || memcmp(out->ck, ck, len) == 0);
     }
+    /* A view's cells live in its cursor: copy them out, as cql does, into
+     * one of a few slots so that a test may hold several views. */
+    enum { SLOTS = 4 };
+    static storage_cell_t *pool[SLOTS]; /* reachable until exit, never freed */
+    static size_t next_slot;
+    if (found && out->n_cells > 0) {
+        size_t slot = next_slot++ % SLOTS;
+        pool[slot] = realloc(pool[slot], out->n_cells * sizeof(storage_cell_t));
+        memcpy(pool[slot], out->cells, out->n_cells * sizeof(storage_cell_t));
+        out->cells = pool[slot];
+    }
     storage_row_iter_free(it);
     return found;
 }

@@ -105,8 +105,11 @@ static off_t file_size(const char *path)
 
 /* ---- a dump of every byte of state, tombstones included ----------------- */
 
-static void dump_cells(base_buf_t *b, const storage__row_t *r)
+static void dump_cells(base_buf_t *b, const uint8_t *blk)
 {
+    storage__row_t row = {0};
+    storage__row_decode(blk, &row);
+    const storage__row_t *r = &row;
     base_buf_printf(b, " del=%lld marker=%d/%lld/%lld/%d bytes=%zu\n", (long long)r->del_ts,
                     r->has_marker, (long long)(r->has_marker ? r->marker_ts : 0),
                     (long long)(r->has_marker ? r->marker_expires_us : 0),
@@ -120,36 +123,52 @@ static void dump_cells(base_buf_t *b, const storage__row_t *r)
         base_buf_printf(b, " t=%d ts=%lld exp=%lld ttl=%d\n", c->tombstone, (long long)c->ts,
                         (long long)c->expires_us, c->ttl);
     }
+    storage__row_fini(&row);
+}
+
+
+static void dump_row(base_buf_t *b, const uint8_t *blk)
+{
+    size_t ck_len;
+    const uint8_t *ck = storage__blk_ck(blk, &ck_len);
+    base_buf_printf(b, " row ");
+    base_buf_put(b, ck, ck_len);
+    dump_cells(b, blk);
 }
 
 
 static void dump_table(base_buf_t *b, const storage_table_t *t)
 {
     base_buf_printf(b, "table %llu phys=%u parts=%zu visible=%zu bytes=%zu\n",
-                    (unsigned long long)t->id, t->n_physical, t->n_parts, t->n_visible, t->bytes);
-    for (storage__sl_node_t *n = storage__sl_first(&t->order); n != NULL; n = n->next[0]) {
-        const storage_partition_t *p = n->item;
+                    (unsigned long long)t->id, t->n_physical, t->parts.count, t->n_visible,
+                    t->bytes);
+    for (storage__pt_pos_t pos = storage__pt_first(&t->parts); storage__pt_at(pos) != NULL;
+         pos = storage__pt_next(pos)) {
+        const storage_partition_t *p = storage__pt_at(pos);
+        const storage__pext_t *x = storage__part_ext(p);
         base_buf_printf(b, "part %lld del=%lld bytes=%zu key=", (long long)p->token,
-                        (long long)p->del_ts, p->bytes);
-        base_buf_put(b, p->pk, p->pk_len);
+                        (long long)(x != NULL ? x->del_ts : STORAGE__NO_DELETION),
+                        storage_partition_bytes(p));
+        base_buf_put(b, p->data, p->pk_len);
         base_buf_printf(b, "\n");
-        for (size_t i = 0; i < p->n_rts; i++) {
-            const storage__rt_t *rt = &p->rts[i];
+        if (x == NULL) {
+            dump_row(b, storage__part_row(p));
+            continue;
+        }
+        for (size_t i = 0; i < x->n_rts; i++) {
+            const storage__rt_t *rt = &x->rts[i];
             base_buf_printf(b, " rt %d:", rt->start_inclusive);
             base_buf_put(b, rt->start, rt->start_len);
             base_buf_printf(b, " %d:", rt->end_inclusive);
             base_buf_put(b, rt->end, rt->end_len);
             base_buf_printf(b, " ts=%lld\n", (long long)rt->ts);
         }
-        if (p->statics != NULL) {
+        if (x->statics != NULL) {
             base_buf_printf(b, " static");
-            dump_cells(b, p->statics);
+            dump_cells(b, x->statics);
         }
-        for (storage__sl_node_t *m = storage__sl_first(&p->rows); m != NULL; m = m->next[0]) {
-            const storage__row_t *r = m->item;
-            base_buf_printf(b, " row ");
-            base_buf_put(b, r->ck, r->ck_len);
-            dump_cells(b, r);
+        for (storage__sl_node_t *m = storage__sl_first(&x->rows); m != NULL; m = m->next[0]) {
+            dump_row(b, m->item);
         }
     }
 }

@@ -166,8 +166,6 @@ static void marker_ties_prefer_expiring_then_later_expiry(void **state)
 static void view_filters_dead_cells_at_any_now_even_backwards(void **state)
 {
     (void)state;
-    storage_db_t *db = storage_db_new();
-    storage_table_t *t = storage_table_create(db, 1);
     storage__row_t *r = storage__row_new(NULL, 0);
     storage_cell_t a = test_cell(1, "a", 1);
     a.expires_us = 100;
@@ -180,11 +178,13 @@ static void view_filters_dead_cells_at_any_now_even_backwards(void **state)
     storage__row_put_cell(r, &c);
     storage__row_put_cell(r, &d);
 
+    uint8_t *blk = storage__row_encode(r);
+    storage__cellbuf_t buf = {NULL, 0};
     static const int64_t nows[] = {0, 150, 99, 250, 150, 0};
     static const size_t live[] = {3, 2, 3, 1, 2, 3};
     for (size_t i = 0; i < 6; i++) {
         storage_row_view_t v;
-        size_t dead = storage__row_view(r, t, nows[i], &v);
+        size_t dead = storage__row_view(blk, &buf, nows[i], &v);
         assert_int_equal(v.n_cells, live[i]);
         assert_int_equal(dead, 4 - live[i]);
         assert_int_equal(v.cells[v.n_cells - 1].col, 3);
@@ -192,8 +192,127 @@ static void view_filters_dead_cells_at_any_now_even_backwards(void **state)
             assert_int_equal(v.cells[live[i] - 2].col, 2);
         }
     }
+    base_free(buf.cells);
+    base_free(blk);
     storage__row_free(r);
-    storage_db_free(db);
+}
+
+
+/* Every field of every kind of cell, the marker and the row deletion come back
+ * exactly from the encoded block, whatever the timestamps (deltas wrap). */
+static void every_cell_kind_round_trips_through_the_block(void **state)
+{
+    (void)state;
+    storage__row_t *r = storage__row_new((const uint8_t *)"ck\0x", 4);
+    storage_cell_t plain = test_cell(1, "value", 100);
+    storage_cell_t empty = test_cell(2, "", 101);
+    empty.value = NULL;
+    storage_cell_t expiring = test_cell(3, "ttl", 102);
+    expiring.expires_us = 5000102;
+    expiring.ttl = 5;
+    storage_cell_t tomb = test_cell(4, NULL, INT64_MIN + 1);
+    storage_cell_t whole = {.col = 5, .tombstone = true, .ts = 7};
+    storage_cell_t elem = test_elem(5, "k", "v", INT64_MAX);
+    storage_cell_t empty_key = test_elem(5, "", "e", 9);
+    storage_cell_t far = test_cell(6, "far", -5);
+    far.expires_us = INT64_MAX;
+    far.ttl = INT32_MAX;
+    const storage_cell_t *all[] = {&plain, &empty, &expiring,  &tomb,
+                                   &whole, &elem,  &empty_key, &far};
+    for (size_t i = 0; i < 8; i++) {
+        storage__row_put_cell(r, all[i]);
+    }
+    storage__row_put_marker(r, 100, 3000100, 3);
+    r->del_ts = 50;
+
+    uint8_t *blk = storage__row_encode(r);
+    assert_int_equal(storage__blk_size(blk), storage__row_encoded_size(r));
+    assert_int_equal(storage__blk_bytes(blk), r->bytes);
+    size_t ck_len;
+    const uint8_t *ck = storage__blk_ck(blk, &ck_len);
+    assert_int_equal(ck_len, 4);
+    assert_memory_equal(ck, "ck\0x", 4);
+
+    storage__row_t back = {0};
+    storage__row_decode(blk, &back);
+    assert_int_equal(back.del_ts, 50);
+    assert_true(back.has_marker);
+    assert_int_equal(back.marker_ts, 100);
+    assert_int_equal(back.marker_expires_us, 3000100);
+    assert_int_equal(back.marker_ttl, 3);
+    assert_int_equal(back.bytes, r->bytes);
+    assert_int_equal(back.n_cells, r->n_cells);
+    for (size_t i = 0; i < r->n_cells; i++) {
+        const storage_cell_t *a = &r->cells[i];
+        const storage_cell_t *b = &back.cells[i];
+        assert_int_equal(a->col, b->col);
+        assert_int_equal(a->ts, b->ts);
+        assert_int_equal(a->expires_us, b->expires_us);
+        assert_int_equal(a->ttl, b->ttl);
+        assert_int_equal(a->tombstone, b->tombstone);
+        assert_int_equal(a->path != NULL, b->path != NULL);
+        assert_int_equal(a->path_len, b->path_len);
+        assert_int_equal(a->value_len, b->value_len);
+        assert_int_equal(a->value != NULL, b->value != NULL);
+        if (a->path_len > 0) {
+            assert_memory_equal(a->path, b->path, a->path_len);
+        }
+        if (a->value_len > 0) {
+            assert_memory_equal(a->value, b->value, a->value_len);
+        }
+    }
+    storage__row_fini(&back);
+    base_free(blk);
+    storage__row_free(r);
+}
+
+
+/* An INSERT's row (marker and cells at one timestamp, no TTL, no deletion)
+ * pays for one timestamp and a few bytes per cell; TTLs and deletions cost
+ * only where present. */
+static void timestamps_and_ttls_take_space_only_where_present(void **state)
+{
+    (void)state;
+    static const uint8_t value[100];
+    storage_cell_t c = {.col = 1, .value = value, .value_len = 100, .ts = 1700000000000000};
+    storage__row_t *r = storage__row_new(NULL, 0);
+    storage__row_put_marker(r, c.ts, STORAGE_NO_EXPIRY, 0);
+    storage__row_put_cell(r, &c);
+    /* length, ck length, flags, base ts (8), cell count; cell flags, col, value length */
+    size_t plain = 1 + 1 + 1 + 8 + 1 + 1 + 1 + 1 + 100;
+    assert_int_equal(storage__row_encoded_size(r), plain);
+
+    storage_cell_t later = c;
+    later.col = 2;
+    later.ts = c.ts + 1;
+    storage__row_put_cell(r, &later); /* flags, col, ts delta (1 byte), length */
+    /* ... and the block's length takes a second byte past 127 */
+    assert_int_equal(storage__row_encoded_size(r), plain + 4 + 100 + 1);
+
+    storage__row_t *t = storage__row_new(NULL, 0);
+    storage_cell_t ttl = c;
+    ttl.expires_us = c.ts + 60 * 1000000;
+    ttl.ttl = 60;
+    storage__row_put_cell(t, &ttl);
+    storage__row_t *d = storage__row_new(NULL, 0);
+    storage__row_put_cell(d, &c);
+    size_t no_ttl = storage__row_encoded_size(d);
+    assert_true(storage__row_encoded_size(t) > no_ttl);
+    storage__row_delete(d, c.ts + 1);
+    storage__row_put_cell(d, &later);
+    assert_true(storage__row_encoded_size(d) > 1 + 1 + 1 + 8 + 1); /* the deletion is kept */
+    uint8_t *blk = storage__row_encode(d);
+    storage__row_t back = {0};
+    storage__row_decode(blk, &back);
+    assert_int_equal(back.del_ts, c.ts + 1);
+    assert_false(back.has_marker);
+    assert_int_equal(back.n_cells, 1);
+    assert_int_equal(back.cells[0].ts, c.ts + 1);
+    storage__row_fini(&back);
+    base_free(blk);
+    storage__row_free(d);
+    storage__row_free(t);
+    storage__row_free(r);
 }
 
 
@@ -208,6 +327,8 @@ int main(void)
         cmocka_unit_test(row_deletion_frees_older_data_and_remembers_its_timestamp),
         cmocka_unit_test(marker_ties_prefer_expiring_then_later_expiry),
         cmocka_unit_test(view_filters_dead_cells_at_any_now_even_backwards),
+        cmocka_unit_test(every_cell_kind_round_trips_through_the_block),
+        cmocka_unit_test(timestamps_and_ttls_take_space_only_where_present),
     };
     return cmocka_run_group_tests_name("storage/row", tests, NULL, NULL);
 }

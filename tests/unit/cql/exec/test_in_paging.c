@@ -4,15 +4,6 @@
  * exactly the rows of the unpaged query, in its order, with none repeated,
  * ascending and descending, with and without a reversed ORDER BY.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <string.h>
-
-#include <cmocka.h>
-
 #include "engine_test.h"
 
 #define MAX_ROWS 256
@@ -25,14 +16,6 @@ static int run_page(fixture_t *f, const char *q, int32_t page_size, wire_value_t
     base_arena_reset(&f->a);
     base_error_clear(&f->err);
     return cql_query(f->e, f->s, base_str_from(q), &p, &f->a, &f->r, &f->err);
-}
-
-
-static void ok(fixture_t *f, const char *q)
-{
-    if (run_page(f, q, 0, (wire_value_t){NULL, -1}) != BASE_OK) {
-        fail_msg("%s -> %s", q, f->err.msg);
-    }
 }
 
 

@@ -5,41 +5,7 @@
  * (a named parser limit, refused with a Syntax error naming it), and the
  * schema's named limits at the limit and one past it (Invalid naming it).
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <string.h>
-
-#include <cmocka.h>
-
 #include "engine_test.h"
-
-
-static int run(fixture_t *f, const char *q)
-{
-    wire_query_params_t p = {.consistency = WIRE_CL_QUORUM, .paging_state = {NULL, -1}};
-    base_arena_reset(&f->a);
-    base_error_clear(&f->err);
-    return cql_query(f->e, f->s, base_str_from(q), &p, &f->a, &f->r, &f->err);
-}
-
-
-static void ok(fixture_t *f, const char *q)
-{
-    if (run(f, q) != BASE_OK) {
-        fail_msg("%.100s... -> %s", q, f->err.msg);
-    }
-}
-
-
-static int32_t cell_int(const fixture_t *f, size_t row, size_t col)
-{
-    const wire_value_t *v = &f->r.cells[row * f->r.n_cols + col];
-    assert_int_equal(v->len, 4);
-    return (int32_t)base_load_u32(v->ptr);
-}
 
 
 static void keyspace(fixture_t *f)

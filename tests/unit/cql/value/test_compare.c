@@ -167,6 +167,11 @@ static void malformed_values_sort_after_valid_ones(void **state)
     assert_int_equal(cmp(T("int"), "000001", "7fffffff"), 1);
     assert_int_equal(cmp(T("int"), "000001", "000002"), -1);
     assert_int_equal(cmp(frozen(list_of(T("int"))), "0000", "00000000"), 1);
+    /* A tuple whose tail is cut inside a component header ends the walk (it used to spin on
+     * the unread bytes with an unset element) and sorts after the complete one. */
+    const wire_type_t *tt = tuple_of(2, T("int"), T("text"));
+    assert_int_equal(cmp(tt, "00000004000000010000", "0000000400000001"), 1);
+    assert_int_equal(cmp(tt, "00000004000000010000000861", "0000000400000001ffffffff"), 1);
     /* null sorts before everything */
     assert_int_equal(cql__value_compare(T("int"), (wire_value_t){NULL, -1}, hexv("")), -1);
 }

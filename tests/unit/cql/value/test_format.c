@@ -1,5 +1,6 @@
 /* Unit tests for cql/value/format.c: values as cqlsh-style CQL literals and
  * as Cassandra's toJson text. */
+#include "cql/cql.h"
 #include "value_test.h"
 
 static const char *cql(const wire_type_t *t, const char *hex)
@@ -190,6 +191,39 @@ static void null_empty_and_malformed_values_do_not_crash(void **state)
 }
 
 
+static const char *shown(const wire_type_t *t, const char *hex)
+{
+    return cql_value_format(t, hexv(hex), CQL_FORMAT_DISPLAY, &ta);
+}
+
+
+static void display_form_shows_cells_as_cqlsh_does(void **state)
+{
+    (void)state;
+    /* top-level text, timestamps, dates, times and inets lose their quotes */
+    assert_string_equal(shown(T("text"), "6974277320"), "it's ");
+    assert_string_equal(shown(T("text"), "610a6209"), "a\\nb\\t");
+    assert_string_equal(shown(T("ascii"), "01"), "\\x01");
+    assert_string_equal(shown(T("timestamp"), "0000018cc251f400"),
+                        "2024-01-01 00:00:00.000000+0000");
+    assert_string_equal(shown(T("date"), "80004d0b"), "2024-01-01");
+    assert_string_equal(shown(T("inet"), "7f000001"), "127.0.0.1");
+    assert_string_equal(shown(T("int"), "0000002a"), "42");
+    assert_string_equal(shown(T("blob"), "cafe"), "0xcafe");
+    assert_string_equal(
+        cql_value_format(T("text"), (wire_value_t){NULL, -1}, CQL_FORMAT_DISPLAY, &ta), "null");
+    /* elements stay literals; the literal form is the one DESCRIBE writes */
+    assert_string_equal(shown(list_of(T("text")), "00000001"
+                                                  "0000000161"),
+                        "['a']");
+    assert_string_equal(cql_value_format(T("text"), hexv("6974277320"), CQL_FORMAT_LITERAL, &ta),
+                        "'it''s '");
+    /* bytes that do not fit the type print as hex, in either form */
+    assert_string_equal(shown(T("timestamp"), "0102"), "0x0102");
+    assert_string_equal(shown(list_of(T("int")), "00000005"), "0x00000005");
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -199,6 +233,7 @@ int main(void)
         VT(time_types_and_uuids),
         VT(collections_tuples_and_udts),
         VT(null_empty_and_malformed_values_do_not_crash),
+        VT(display_form_shows_cells_as_cqlsh_does),
     };
     return cmocka_run_group_tests_name("cql/value_format", tests, NULL, NULL);
 }

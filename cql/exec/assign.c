@@ -1,0 +1,303 @@
+/*
+ * assign.c - the SET clause of UPDATE for one row: plain columns, counter
+ * increments, collection additions, removals and element writes (l[i] = v,
+ * m[k] = v) and user type fields (u.f = v). Counters and field updates read
+ * the stored row first; list element writes and removals address the stored
+ * element ids, which borrow from storage until the next write.
+ */
+#include "cql/exec/exec.h"
+
+
+static int counter_add(cql_write_t *w, const cql_column_t *col, const cql_rec_t *row, bool exists,
+                       const storage_mutation_t *m, wire_value_t delta, bool negate,
+                       base_error_t *err)
+{
+    if (delta.len != 8) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for counter increment");
+    }
+    int64_t cur = 0;
+    wire_value_t have = exists ? row->vals[col - w->t->cols] : (wire_value_t){NULL, -1};
+    if (w->c->defer) {
+        cql__batch_pending_counter(w->c, w->t, m, col->id, &have);
+    }
+    if (have.len == 8) {
+        cur = (int64_t)base_load_u64(have.ptr);
+    }
+    int64_t d = (int64_t)base_load_u64(delta.ptr);
+    int64_t next = (int64_t)((uint64_t)cur + (uint64_t)(negate ? -(uint64_t)d : (uint64_t)d));
+    cql__write_cell(w, col, NULL, 0, cql__value_bigint(w->c->a, next), false);
+    return BASE_OK;
+}
+
+
+/* The stored element cells of a multi-cell column in the row m targets; they
+ * borrow from storage and stay valid until the next write. */
+static size_t stored_elements(cql_write_t *w, const storage_mutation_t *m, const cql_column_t *col,
+                              const storage_cell_t **out)
+{
+    *out = NULL;
+    storage_partition_t *p = storage_partition_get(w->t->st, m->token, m->pk, m->pk_len);
+    if (p == NULL) {
+        return 0;
+    }
+    storage_row_view_t rv;
+    size_t n = 0;
+    if (cql__stored_row(w->c, p, m->ck, m->ck_len, &rv)) {
+        for (size_t i = 0; i < rv.n_cells; i++) {
+            if (rv.cells[i].col == col->id) {
+                *out = *out ? *out : &rv.cells[i];
+                n++;
+            }
+        }
+    }
+    return n;
+}
+
+
+static int list_set_index(cql_write_t *w, const cql_column_t *col, wire_value_t key, wire_value_t v,
+                          const storage_mutation_t *m, base_error_t *err)
+{
+    if (key.len != 4) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for list index");
+    }
+    int32_t idx = (int32_t)base_load_u32(key.ptr);
+    const storage_cell_t *cells;
+    size_t n = stored_elements(w, m, col, &cells);
+    if (idx < 0 || (size_t)idx >= n) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "List index %d out of bound, list has size %zu", idx, n);
+    }
+    const uint8_t *path = base_arena_memdup(w->c->a, cells[idx].path, cells[idx].path_len);
+    cql__write_cell(w, col, path, cells[idx].path_len, v, v.len < 0);
+    return BASE_OK;
+}
+
+
+/* c = c - v: set elements and map keys are tombstoned by their path; list
+ * elements by the ids of every stored element equal to one of v's. */
+static int remove_elements(cql_write_t *w, const cql_column_t *col, wire_value_t v,
+                           const storage_mutation_t *m, base_error_t *err)
+{
+    const wire_type_t *vt =
+        col->type->id == WIRE_TYPE_MAP
+            ? cql__type_collection(w->c->a, WIRE_TYPE_SET, true, &col->type->sub[0], 1)
+            : col->type;
+    wire_value_t *keys;
+    ssize_t n = cql__collection_split(vt, v, w->c->a, &keys, NULL);
+    if (n < 0) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid collection value for column %s",
+                              col->name);
+    }
+    wire_value_t none = {NULL, WIRE_VALUE_NULL};
+    if (col->type->id != WIRE_TYPE_LIST) {
+        for (ssize_t i = 0; i < n; i++) {
+            cql__write_cell(w, col, keys[i].ptr, (size_t)keys[i].len, none, true);
+        }
+        return BASE_OK;
+    }
+    const storage_cell_t *cells;
+    size_t n_stored = stored_elements(w, m, col, &cells);
+    for (size_t k = 0; k < n_stored; k++) {
+        wire_value_t have = {cells[k].value, (int32_t)cells[k].value_len};
+        for (ssize_t i = 0; i < n; i++) {
+            if (cql__value_compare(col->type->sub[0], have, keys[i]) == 0) {
+                const uint8_t *path = base_arena_memdup(w->c->a, cells[k].path, cells[k].path_len);
+                cql__write_cell(w, col, path, cells[k].path_len, none, true);
+                break;
+            }
+        }
+    }
+    return BASE_OK;
+}
+
+
+/* u.f = v needs a non-frozen user type (Cassandra 3.11 refuses frozen ones). */
+static int udt_field_index(const cql_column_t *col, const char *name, base_error_t *err)
+{
+    const wire_type_t *u = col->type;
+    if (u->id != WIRE_TYPE_UDT) {
+        base_error_set(err, WIRE_ERR_INVALID, "Invalid operation (%s.%s = ?) for non-UDT column %s",
+                       col->name, name, col->name);
+        return -1;
+    }
+    if (u->frozen) {
+        base_error_set(err, WIRE_ERR_INVALID,
+                       "Invalid operation (%s.%s = ?) for frozen UDT column %s", col->name, name,
+                       col->name);
+        return -1;
+    }
+    for (uint16_t k = 0; k < u->n_sub; k++) {
+        if (strcmp(u->field_names[k], name) == 0) {
+            return k;
+        }
+    }
+    base_error_set(err, WIRE_ERR_INVALID, "UDT column %s does not have a field named %s", col->name,
+                   name);
+    return -1;
+}
+
+
+/* The stored user type value with field k replaced (fields past the stored ones null). */
+static wire_value_t udt_with_field(base_arena_t *a, const wire_type_t *u, wire_value_t old, int k,
+                                   wire_value_t v)
+{
+    size_t n = u->n_sub;
+    BASE_ASSERT(k >= 0 && (size_t)k < n);
+    wire_value_t *fields = base_arena_alloc(a, n * sizeof(*fields));
+    wire_reader_t rd;
+    wire_reader_init(&rd, old.len > 0 ? old.ptr : NULL, old.len > 0 ? (size_t)old.len : 0);
+    for (size_t i = 0; i < n; i++) {
+        fields[i] = wire_reader_remaining(&rd) > 0 ? wire_read_bytes(&rd)
+                                                   : (wire_value_t){NULL, WIRE_VALUE_NULL};
+        if (!wire_reader_ok(&rd)) {
+            fields[i] = (wire_value_t){NULL, WIRE_VALUE_NULL};
+        }
+    }
+    if (v.len != WIRE_VALUE_UNSET) { /* an unset value keeps the stored field */
+        fields[k] = v;
+    }
+    base_buf_t b;
+    base_buf_init(&b);
+    for (size_t i = 0; i < n; i++) {
+        base_buf_put_u32(&b, (uint32_t)(fields[i].len < 0 ? -1 : fields[i].len));
+        if (fields[i].len > 0) {
+            base_buf_put(&b, fields[i].ptr, (size_t)fields[i].len);
+        }
+    }
+    wire_value_t out = cql__value_blob(a, b.data, b.len);
+    base_buf_fini(&b);
+    return out;
+}
+
+
+/* The type an assignment's value is evaluated as: the column's, a field's or an
+ * element's, bigint for counter deltas, a set of keys for "m = m - {...}". */
+static int assignment_type(cql_ctx_t *c, const cql_column_t *col, const cql_assignment_t *as,
+                           int field, const wire_type_t **out, base_error_t *err)
+{
+    const wire_type_t *t = field >= 0 ? col->type->sub[field] : col->type;
+    if (as->kind == CQL_ASSIGN_ELEMENT) {
+        if (col->type->id != WIRE_TYPE_MAP && col->type->id != WIRE_TYPE_LIST) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Invalid operation (%s[?] = ?) for non list/map column %s",
+                                  col->name, col->name);
+        }
+        t = col->type->sub[col->type->id == WIRE_TYPE_MAP ? 1 : 0];
+    }
+    if (col->counter) {
+        if (as->kind != CQL_ASSIGN_ADD && as->kind != CQL_ASSIGN_SUB) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Cannot set the value of counter column %s (counters can only "
+                                  "be incremented/decremented, not set)",
+                                  col->name);
+        }
+        t = cql__native_bigint();
+    } else if (as->kind == CQL_ASSIGN_SUB && col->type->id == WIRE_TYPE_MAP) {
+        t = cql__type_collection(c->a, WIRE_TYPE_SET, true, &col->type->sub[0], 1);
+    }
+    *out = t;
+    return BASE_OK;
+}
+
+
+/* What the row holds before the statement, for counters and field updates. */
+typedef struct stored_row_s {
+    bool read;
+    bool exists;
+    cql_rec_t rec;
+} stored_row_t;
+
+
+static int assign_one(cql_ctx_t *c, cql_write_t *dst, const cql_column_t *col,
+                      const cql_assignment_t *as, int field, wire_value_t v, const stored_row_t *sr,
+                      const storage_mutation_t *m, base_error_t *err)
+{
+    const cql_table_t *t = dst->t;
+    if (col->counter) {
+        return counter_add(dst, col, &sr->rec, sr->exists, m, v, as->kind == CQL_ASSIGN_SUB, err);
+    }
+    switch (as->kind) {
+    case CQL_ASSIGN_SET:
+        return cql__write_set(dst, col, v, err);
+    case CQL_ASSIGN_ADD:
+    case CQL_ASSIGN_PREPEND:
+        if (!cql__multi_cell(col)) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Invalid operation (%s = %s + ?) for non counter column %s",
+                                  col->name, col->name, col->name);
+        }
+        return v.len < 0 ? BASE_OK
+                         : cql__write_elements(dst, col, v, as->kind == CQL_ASSIGN_PREPEND, err);
+    case CQL_ASSIGN_SUB:
+        if (!cql__multi_cell(col)) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Invalid operation (%s = %s - ?) for non counter column %s",
+                                  col->name, col->name, col->name);
+        }
+        return v.len < 0 ? BASE_OK : remove_elements(dst, col, v, m, err);
+    case CQL_ASSIGN_ELEMENT: {
+        bool map = col->type->id == WIRE_TYPE_MAP;
+        wire_value_t key;
+        if (cql__term_eval(as->key, map ? col->type->sub[0] : cql__native_int(), col->name,
+                           &c->binds, c->a, &key, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        if (!map) {
+            return list_set_index(dst, col, key, v, m, err);
+        }
+        if (key.len < 0) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Invalid null map key");
+        }
+        cql__write_cell(dst, col, key.ptr, (size_t)key.len, v, v.len < 0);
+        return BASE_OK;
+    }
+    default: { /* CQL_ASSIGN_FIELD */
+        wire_value_t old =
+            sr->exists ? sr->rec.vals[col - t->cols] : (wire_value_t){NULL, WIRE_VALUE_NULL};
+        cql__write_cell(dst, col, NULL, 0, udt_with_field(c->a, col->type, old, field, v), false);
+        return BASE_OK;
+    }
+    }
+}
+
+
+int cql__update_row(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q, cql_write_t *w,
+                    cql_write_t *ws, storage_mutation_t *m, base_error_t *err)
+{
+    stored_row_t sr = {0};
+    for (size_t i = 0; i < q->n_assign; i++) {
+        const cql_assignment_t *as = &q->assign[i];
+        const cql_column_t *col = cql__column_find(t, as->column);
+        if (col == NULL) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", as->column);
+        }
+        if (col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
+            return base_error_set(err, WIRE_ERR_INVALID, "PRIMARY KEY part %s found in SET part",
+                                  col->name);
+        }
+        int field = -1;
+        if (as->kind == CQL_ASSIGN_FIELD && (field = udt_field_index(col, as->field, err)) < 0) {
+            return BASE_ERROR;
+        }
+        /* counters add to what is stored; a field update rewrites the stored value */
+        if ((col->counter || field >= 0) && !sr.read) {
+            wire_value_t pk = {m->pk, (int32_t)m->pk_len};
+            sr.exists = cql__rec_read(c, t, pk, m->token, m->ck, m->ck_len, &sr.rec);
+            sr.read = true;
+        }
+        const wire_type_t *type = NULL;
+        wire_value_t v;
+        if (assignment_type(c, col, as, field, &type, err) != BASE_OK ||
+            cql__term_eval(as->value, type, col->name, &c->binds, c->a, &v, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        if (v.len == WIRE_VALUE_UNSET) {
+            continue;
+        }
+        cql_write_t *dst = col->kind == CQL_COL_STATIC ? ws : w;
+        if (assign_one(c, dst, col, as, field, v, &sr, m, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    }
+    return BASE_OK;
+}

@@ -1,0 +1,53 @@
+/*
+ * Aggregates and selectors: count, sum, max per GROUP BY group and LIMIT
+ * over groups, CAST, exact integer sums past 2^53, and the aggregates the
+ * service refuses.
+ */
+#include "engine_test.h"
+
+
+static void group_by_aggregates_per_partition(void **state)
+{
+    fixture_t *f = *state;
+    create_keyspace(f);
+    ok(f, "CREATE TABLE ks.g (k int, c int, v int, PRIMARY KEY (k, c))");
+    char q[96];
+    for (int i = 0; i < 9; i++) {
+        snprintf(q, sizeof(q), "INSERT INTO ks.g (k, c, v) VALUES (%d, %d, %d)", i % 3, i, i);
+        ok(f, q);
+    }
+    ok(f, "SELECT k, count(*), sum(v), max(v) FROM ks.g GROUP BY k");
+    assert_int_equal(f->r.n_rows, 3);
+    ok(f, "SELECT k, count(*) FROM ks.g GROUP BY k LIMIT 2");
+    assert_int_equal(f->r.n_rows, 2);
+    ok(f, "SELECT k, sum(v) FROM ks.g WHERE k = 1 GROUP BY k");
+    assert_int_equal(f->r.n_rows, 1);
+    assert_int_equal(cell_int(f, 0, 1), 1 + 4 + 7);
+    ok(f, "SELECT CAST(v AS text), CAST(v AS bigint), CAST(v AS double) FROM ks.g WHERE k = 1 "
+          "AND c = 4");
+    assert_int_equal(f->r.n_rows, 1);
+    assert_string_equal(f->r.cols[0].name, "cast(v as text)");
+    assert_memory_equal(f->r.cells[0].ptr, "4", 1);
+    assert_int_equal((int64_t)base_load_u64(f->r.cells[1].ptr), 4);
+    assert_int_equal(f->r.cells[2].len, 8);
+    assert_int_equal(run(f, "SELECT CAST(v AS list<int>) FROM ks.g"), BASE_ERROR);
+    /* integer sums stay exact past 2^53 */
+    ok(f, "CREATE TABLE ks.big (k int, c int, n bigint, PRIMARY KEY (k, c))");
+    ok(f, "INSERT INTO ks.big (k, c, n) VALUES (1, 1, 9007199254740993)");
+    ok(f, "INSERT INTO ks.big (k, c, n) VALUES (1, 2, 2)");
+    ok(f, "SELECT sum(n) FROM ks.big WHERE k = 1");
+    assert_int_equal((int64_t)base_load_u64(f->r.cells[0].ptr), 9007199254740995LL);
+    assert_int_equal(run(f, "SELECT count(*) FROM ks.g GROUP BY c"), BASE_ERROR);
+    /* the service's refusals (cosmos profile) */
+    assert_int_equal(run(f, "SELECT DISTINCT k FROM ks.g"), BASE_ERROR);
+    assert_int_equal(run(f, "SELECT min(c) FROM ks.g WHERE k = 1"), BASE_ERROR);
+}
+
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(group_by_aggregates_per_partition, setup, teardown),
+    };
+    return cmocka_run_group_tests_name("cql/exec/aggregates", tests, NULL, NULL);
+}

@@ -1,0 +1,314 @@
+/*
+ * test_commitlog.c - the commit log's sync modes and records: group commit
+ * (STORAGE_SYNC_GROUP) publishes a synced position only after the fdatasync
+ * covering it and covers many writes with one; a log switched by a
+ * checkpoint is synced before positions past it are; periodic sync syncs
+ * on its timer; and the data of every mode comes back after a crash. Each
+ * test works in its own directory under /tmp.
+ */
+#include <dirent.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "storage/storage_int.h"
+#include "storage_test.h"
+
+
+typedef struct log_fixture_s {
+    char dir[64];
+    char path[512];
+    storage_db_t *db;
+    /* the before_sync hook: counts rounds, and holds them while gate is set */
+    atomic_int rounds;
+    atomic_bool gate;
+} log_fixture_t;
+
+
+static int setup(void **state)
+{
+    log_fixture_t *f = calloc(1, sizeof(*f));
+    snprintf(f->dir, sizeof(f->dir), "/tmp/storage-commitlog-XXXXXX");
+    assert_non_null(mkdtemp(f->dir));
+    *state = f;
+    return 0;
+}
+
+
+static int teardown(void **state)
+{
+    log_fixture_t *f = *state;
+    atomic_store(&f->gate, false);
+    storage__db_abandon(f->db);
+    DIR *d = opendir(f->dir);
+    struct dirent *e;
+    while (d != NULL && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] != '.') {
+            snprintf(f->path, sizeof(f->path), "%s/%s", f->dir, e->d_name);
+            unlink(f->path);
+        }
+    }
+    if (d != NULL) {
+        closedir(d);
+    }
+    rmdir(f->dir);
+    free(f);
+    return 0;
+}
+
+
+static void hook(void *arg)
+{
+    log_fixture_t *f = arg;
+    while (atomic_load(&f->gate)) {
+        usleep(1000);
+    }
+    atomic_fetch_add(&f->rounds, 1);
+}
+
+
+static storage_db_t *open_mode(log_fixture_t *f, storage_sync_t mode, int interval_ms)
+{
+    base_error_t err = {0};
+    storage_sync_cfg_t cfg = {mode, interval_ms, hook, f};
+    storage__db_abandon(f->db);
+    f->db = storage_db_open_cfg(f->dir, &cfg, &err);
+    if (f->db == NULL) {
+        fail_msg("open failed: %s", err.msg);
+    }
+    return f->db;
+}
+
+
+/* Waits on the notify fd until the synced position reaches pos. */
+static void wait_synced(storage_db_t *db, uint64_t pos)
+{
+    struct pollfd p = {storage_db_sync_notify_fd(db), POLLIN, 0};
+    assert_true(p.fd >= 0);
+    while (storage_db_synced_position(db) < pos) {
+        assert_false(storage_db_sync_failed(db));
+        assert_true(poll(&p, 1, 10000) == 1); /* a round always ends with a notification */
+        storage_db_sync_drain(db);
+    }
+}
+
+
+static void group_commit_publishes_positions_only_after_their_fsync(void **state)
+{
+    log_fixture_t *f = *state;
+    storage_db_t *db = open_mode(f, STORAGE_SYNC_GROUP, 0);
+    assert_int_equal(storage_db_sync_mode(db), STORAGE_SYNC_GROUP);
+    storage_table_t *t = storage_table_create(db, 7);
+    wait_synced(db, storage_db_log_position(db));
+    uint64_t syncs = storage_db_syncs(db);
+
+    atomic_store(&f->gate, true); /* the thread is held before its next fdatasync */
+    for (int k = 0; k < 100; k++) {
+        test_insert(t, k, NULL, 1, "v", 100);
+    }
+    uint64_t pos = storage_db_log_position(db);
+    assert_true(pos > 0);
+    /* written, applied in memory, and not yet covered: an acknowledgement must wait */
+    assert_true(storage_db_synced_position(db) < pos);
+    assert_int_equal(storage_table_partition_count(t), 100);
+    atomic_store(&f->gate, false);
+    wait_synced(db, pos);
+    /* one held round, then at most one more: far fewer than the 100 writes */
+    assert_true(storage_db_syncs(db) - syncs <= 2);
+    assert_true(storage_db_synced_position(db) <= storage_db_log_position(db));
+
+    open_mode(f, STORAGE_SYNC_NONE, 0); /* a crash: no checkpoint */
+    assert_int_equal(storage_table_partition_count(storage_table_create(f->db, 7)), 100);
+}
+
+
+static void a_switched_log_is_synced_before_later_positions(void **state)
+{
+    log_fixture_t *f = *state;
+    base_error_t err;
+    storage_db_t *db = open_mode(f, STORAGE_SYNC_GROUP, 0);
+    storage_table_t *t = storage_table_create(db, 7);
+    atomic_store(&f->gate, true);
+    test_insert(t, 1, NULL, 1, "old log", 100);
+    int rounds = atomic_load(&f->rounds);
+    /* A background checkpoint switches logs while the thread is held. */
+    assert_int_equal(storage_db_checkpoint_start(db, &err), BASE_OK);
+    test_insert(t, 2, NULL, 1, "new log", 100);
+    uint64_t pos = storage_db_log_position(db);
+    assert_true(storage_db_synced_position(db) < pos);
+    atomic_store(&f->gate, false);
+    wait_synced(db, pos);
+    assert_true(atomic_load(&f->rounds) > rounds);
+    assert_int_equal(storage_db_checkpoint_poll(db, true, &err), BASE_OK);
+    test_insert(t, 3, NULL, 1, "after", 100);
+    wait_synced(db, storage_db_log_position(db));
+
+    open_mode(f, STORAGE_SYNC_NONE, 0);
+    assert_int_equal(storage_table_partition_count(storage_table_create(f->db, 7)), 3);
+}
+
+
+static void periodic_sync_syncs_on_its_timer(void **state)
+{
+    log_fixture_t *f = *state;
+    storage_db_t *db = open_mode(f, STORAGE_SYNC_PERIODIC, 5);
+    assert_int_equal(storage_db_sync_notify_fd(db), -1); /* nothing waits for it */
+    storage_table_t *t = storage_table_create(db, 7);
+    for (int k = 0; k < 10; k++) {
+        test_insert(t, k, NULL, 1, "v", 100);
+    }
+    uint64_t pos = storage_db_log_position(db);
+    while (storage_db_synced_position(db) < pos) {
+        usleep(1000);
+    }
+    assert_true(storage_db_syncs(db) >= 1);
+    storage_db_free(db); /* a clean close syncs and stops the thread */
+    f->db = NULL;
+    open_mode(f, STORAGE_SYNC_PERIODIC, 0);
+    assert_int_equal(storage_table_partition_count(storage_table_create(f->db, 7)), 10);
+}
+
+
+static void always_counts_one_fsync_per_record(void **state)
+{
+    log_fixture_t *f = *state;
+    storage_db_t *db = open_mode(f, STORAGE_SYNC_ALWAYS, 0);
+    storage_table_t *t = storage_table_create(db, 7);
+    uint64_t syncs = storage_db_syncs(db);
+    test_insert(t, 1, NULL, 1, "v", 100);
+    test_insert(t, 2, NULL, 1, "v", 100);
+    assert_int_equal(storage_db_syncs(db) - syncs, 2);
+    assert_int_equal(storage_db_synced_position(db), storage_db_log_position(db));
+    assert_int_equal(storage_db_sync_notify_fd(db), -1);
+}
+
+
+/* A batch over two tables and three partitions, after one lone insert. */
+static void write_batch(storage_db_t *db)
+{
+    storage_table_t *a = storage_table_create(db, 7);
+    storage_table_t *b = storage_table_create(db, 8);
+    test_insert(a, 100, NULL, 1, "before the batch", 50);
+    test_key_t k1 = test_key(1), k2 = test_key(2), k3 = test_key(3);
+    storage_cell_t c1 = test_cell(1, "one", 100), c2 = test_cell(1, "two", 100),
+                   c3 = test_cell(1, "three", 100);
+    storage_mutation_t m1 = test_mut(&k1, NULL), m2 = test_mut(&k2, NULL), m3 = test_mut(&k3, NULL);
+    m1.cells = &c1;
+    m2.cells = &c2;
+    m3.cells = &c3;
+    m1.n_cells = m2.n_cells = m3.n_cells = 1;
+    storage_batch_item_t items[] = {{a, &m1}, {a, &m2}, {b, &m3}};
+    storage_write_stats_t ws[3];
+    assert_int_equal(storage_apply_batch(db, items, 3, 0, ws), BASE_OK);
+    assert_int_equal(ws[2].bytes_written, 4 + 5);
+}
+
+
+/* The number of whole records in commitlog-<gen>.log, and where the last starts. */
+static size_t count_records(log_fixture_t *f, uint64_t gen, size_t *last)
+{
+    base_error_t err;
+    uint8_t *data;
+    size_t len, off = 0, n = 0;
+    storage__path(f->path, sizeof(f->path), f->dir, "commitlog-", gen, ".log");
+    assert_int_equal(storage__read_file(f->path, &data, &len, &err), BASE_OK);
+    while (off < len) {
+        const uint8_t *payload;
+        size_t plen, next;
+        if (storage__rec_frame(data, len, off, &payload, &plen, &next) != STORAGE__FRAME_OK) {
+            break;
+        }
+        *last = off;
+        off = next;
+        n++;
+    }
+    base_free(data);
+    return n;
+}
+
+
+static void a_batch_is_one_record_whole_after_a_crash(void **state)
+{
+    log_fixture_t *f = *state;
+    write_batch(open_mode(f, STORAGE_SYNC_NONE, 0));
+    size_t last;
+    /* CREATE, CREATE, the lone insert, then the batch in one record */
+    assert_int_equal(count_records(f, 1, &last), 4);
+    open_mode(f, STORAGE_SYNC_NONE, 0); /* a crash after the batch record */
+    storage_table_t *a = storage_table_create(f->db, 7);
+    storage_table_t *b = storage_table_create(f->db, 8);
+    assert_non_null(test_part(a, 100));
+    assert_non_null(test_part(a, 1));
+    assert_non_null(test_part(a, 2));
+    assert_non_null(test_part(b, 3));
+}
+
+
+static void clear_dir(log_fixture_t *f)
+{
+    DIR *d = opendir(f->dir);
+    struct dirent *e;
+    while (d != NULL && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] != '.') {
+            snprintf(f->path, sizeof(f->path), "%s/%s", f->dir, e->d_name);
+            unlink(f->path);
+        }
+    }
+    if (d != NULL) {
+        closedir(d);
+    }
+}
+
+
+static void a_batch_torn_by_a_crash_leaves_none_of_its_rows(void **state)
+{
+    log_fixture_t *f = *state;
+    size_t last;
+    struct stat st;
+    write_batch(open_mode(f, STORAGE_SYNC_NONE, 0));
+    storage__db_abandon(f->db);
+    f->db = NULL;
+    count_records(f, 1, &last);
+    assert_int_equal(stat(f->path, &st), 0);
+    off_t size = st.st_size;
+    /* Cuts all through the batch record: in some its first mutations are whole. */
+    for (off_t cut = (off_t)last + 1; cut < size; cut += 5) {
+        clear_dir(f);
+        write_batch(open_mode(f, STORAGE_SYNC_NONE, 0));
+        storage__db_abandon(f->db);
+        f->db = NULL;
+        count_records(f, 1, &last);
+        assert_int_equal(truncate(f->path, cut), 0);
+        open_mode(f, STORAGE_SYNC_NONE, 0); /* cuts the torn tail off */
+        storage_table_t *a = storage_table_create(f->db, 7);
+        storage_table_t *b = storage_table_create(f->db, 8);
+        assert_non_null(test_part(a, 100));
+        assert_null(test_part(a, 1));
+        assert_null(test_part(a, 2));
+        assert_null(test_part(b, 3));
+        storage__db_abandon(f->db);
+        f->db = NULL;
+    }
+}
+
+
+int main(void)
+{
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+    const struct CMUnitTest tests[] = {
+        T(group_commit_publishes_positions_only_after_their_fsync),
+        T(a_switched_log_is_synced_before_later_positions),
+        T(periodic_sync_syncs_on_its_timer),
+        T(always_counts_one_fsync_per_record),
+        T(a_batch_is_one_record_whole_after_a_crash),
+        T(a_batch_torn_by_a_crash_leaves_none_of_its_rows),
+    };
+#undef T
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
