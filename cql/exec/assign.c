@@ -42,7 +42,9 @@ static size_t stored_elements(cql_write_t *w, const storage_mutation_t *m, const
     }
     storage_row_view_t rv;
     size_t n = 0;
-    if (cql__stored_row(w->c, p, m->ck, m->ck_len, &rv)) {
+    bool found = col->kind == CQL_COL_STATIC ? storage_partition_static(p, w->c->now_us, &rv)
+                                             : cql__stored_row(w->c, p, m->ck, m->ck_len, &rv);
+    if (found) {
         for (size_t i = 0; i < rv.n_cells; i++) {
             if (rv.cells[i].col == col->id) {
                 *out = *out ? *out : &rv.cells[i];
@@ -69,6 +71,32 @@ static int list_set_index(cql_write_t *w, const cql_column_t *col, wire_value_t 
     }
     const uint8_t *path = base_arena_memdup(w->c->a, cells[idx].path, cells[idx].path_len);
     cql__write_cell(w, col, path, cells[idx].path_len, v, v.len < 0);
+    return BASE_OK;
+}
+
+
+int cql__list_delete_index(cql_write_t *w, const cql_column_t *col, wire_value_t key,
+                           const storage_mutation_t *m, base_error_t *err)
+{
+    if (key.len == WIRE_VALUE_UNSET) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid unset value for list index");
+    }
+    if (key.len != 4) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for list index");
+    }
+    int32_t idx = (int32_t)base_load_u32(key.ptr);
+    const storage_cell_t *cells;
+    size_t n = stored_elements(w, m, col, &cells);
+    if (n == 0) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Attempted to delete an element from a list which is null");
+    }
+    if (idx < 0 || (size_t)idx >= n) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "List index %d out of bound, list has size %zu", idx, n);
+    }
+    const uint8_t *path = base_arena_memdup(w->c->a, cells[idx].path, cells[idx].path_len);
+    cql__write_cell(w, col, path, cells[idx].path_len, (wire_value_t){NULL, WIRE_VALUE_NULL}, true);
     return BASE_OK;
 }
 
@@ -241,6 +269,11 @@ static int assign_one(cql_ctx_t *c, cql_write_t *dst, const cql_column_t *col,
         if (cql__term_eval(as->key, map ? col->type->sub[0] : cql__native_int(), col->name,
                            &c->binds, c->a, &key, err) != BASE_OK) {
             return BASE_ERROR;
+        }
+        if (key.len == WIRE_VALUE_UNSET) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  map ? "Invalid unset map key"
+                                      : "Invalid unset value for list index");
         }
         if (!map) {
             return list_set_index(dst, col, key, v, m, err);

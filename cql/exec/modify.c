@@ -48,12 +48,16 @@ void cql__write_clear(cql_write_t *w, const cql_column_t *col)
 }
 
 
-/* List element ids: 8 bytes, big-endian, so memcmp order is insertion order. */
-static uint64_t list_seq;
+/* List element ids: 8 bytes, big-endian, so memcmp order is insertion order. Ticks
+ * only grow (64 per microsecond, then one past the last), so the elements of one
+ * statement keep their order even when a statement hands out more than 64 ids. */
+static uint64_t last_tick;
 
 static const uint8_t *list_id(cql_write_t *w, bool prepend)
 {
-    uint64_t tick = (uint64_t)w->c->now_us * 64 + (list_seq++ & 63);
+    uint64_t tick = (uint64_t)w->c->now_us * 64;
+    tick = tick > last_tick ? tick : last_tick + 1;
+    last_tick = tick;
     uint64_t id = prepend ? (1ULL << 63) - tick : (1ULL << 63) + tick;
     uint8_t *p = base_arena_alloc(w->c->a, 8);
     base_store_u64(p, id);
@@ -803,7 +807,20 @@ static int delete_cells(cql_ctx_t *c, const cql_table_t *t, const cql_delete_t *
         }
         statics |= col->kind == CQL_COL_STATIC;
         wire_value_t none = {NULL, WIRE_VALUE_NULL};
-        if (d->element != NULL && col->type->id == WIRE_TYPE_MAP) {
+        if (d->element != NULL && !cql__multi_cell(col)) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Invalid deletion operation for frozen collection column %s",
+                                  col->name);
+        }
+        if (d->element != NULL && col->type->id == WIRE_TYPE_LIST) {
+            wire_value_t key;
+            m->static_row = col->kind == CQL_COL_STATIC && t->n_ck > 0 && sl == NULL;
+            if (cql__term_eval(d->element, cql__native_int(), col->name, &c->binds, c->a, &key,
+                               err) != BASE_OK ||
+                cql__list_delete_index(w, col, key, m, err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+        } else if (d->element != NULL && col->type->id == WIRE_TYPE_MAP) {
             wire_value_t key;
             if (cql__term_eval(d->element, col->type->sub[0], col->name, &c->binds, c->a, &key,
                                err) != BASE_OK) {
@@ -830,8 +847,13 @@ int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err)
     if (cql__resolve_table(c, &q->table, &t, err) != BASE_OK || check_writable(t, err)) {
         return BASE_ERROR;
     }
-    bool columns = q->n_targets > 0;
-    if (check_modification_where(t, q->where, q->n_where, columns && !cql__has_conditions(&q->cond),
+    bool columns = q->n_targets > 0, only_static = columns;
+    for (size_t i = 0; i < q->n_targets; i++) {
+        const cql_column_t *col = cql__column_find(t, q->targets[i].column);
+        only_static &= col != NULL && col->kind == CQL_COL_STATIC;
+    }
+    if (check_modification_where(t, q->where, q->n_where,
+                                 columns && !only_static && !cql__has_conditions(&q->cond),
                                  !columns, err) != BASE_OK) {
         return BASE_ERROR;
     }
