@@ -382,7 +382,10 @@ static int write_or_defer(cql_ctx_t *c, const cql_table_t *t, storage_mutation_t
 
 /* ---- INSERT ------------------------------------------------------------------------------ */
 
-static int missing_key(const cql_table_t *t, const bool *given, base_error_t *err)
+/* The whole partition key must be given, and the whole clustering key unless the
+ * INSERT writes static columns only (*static_only: then no clustering column at all). */
+static int missing_key(const cql_table_t *t, const bool *given, bool *static_only,
+                       base_error_t *err)
 {
     for (size_t i = 0; i < t->n_pk; i++) {
         if (!given[t->pk[i] - t->cols]) {
@@ -390,7 +393,14 @@ static int missing_key(const cql_table_t *t, const bool *given, base_error_t *er
                                   t->pk[i]->name);
         }
     }
-    for (size_t i = 0; i < t->n_ck; i++) {
+    size_t n_ck = 0, n_static = 0, n_regular = 0;
+    for (size_t i = 0; i < t->n_cols; i++) {
+        n_ck += given[i] && t->cols[i].kind == CQL_COL_CLUSTERING;
+        n_static += given[i] && t->cols[i].kind == CQL_COL_STATIC;
+        n_regular += given[i] && t->cols[i].kind == CQL_COL_REGULAR;
+    }
+    *static_only = t->n_ck > 0 && n_ck == 0 && n_static > 0 && n_regular == 0;
+    for (size_t i = 0; i < t->n_ck && !*static_only; i++) {
         if (!given[t->ck[i] - t->cols]) {
             return base_error_set(err, WIRE_ERR_INVALID, "Some clustering keys are missing: %s",
                                   t->ck[i]->name);
@@ -465,7 +475,7 @@ static int json_values(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t *q
 /* The named (or JSON) values of an INSERT by column index, given[] marking
  * the ones named; the whole primary key must be there and valid. */
 static int insert_values(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t *q, bool *given,
-                         wire_value_t *vals, base_error_t *err)
+                         wire_value_t *vals, bool *static_only, base_error_t *err)
 {
     if (q->json != NULL && json_values(c, t, q, given, vals, err) != BASE_OK) {
         return BASE_ERROR;
@@ -486,7 +496,7 @@ static int insert_values(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t 
             return BASE_ERROR;
         }
     }
-    if (missing_key(t, given, err) != BASE_OK) {
+    if (missing_key(t, given, static_only, err) != BASE_OK) {
         return BASE_ERROR;
     }
     for (size_t i = 0; i < t->n_pk; i++) {
@@ -494,7 +504,7 @@ static int insert_values(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t 
             return BASE_ERROR;
         }
     }
-    for (size_t i = 0; i < t->n_ck; i++) {
+    for (size_t i = 0; i < t->n_ck && !*static_only; i++) {
         if (key_value(t->ck[i], vals[t->ck[i] - t->cols], err) != BASE_OK) {
             return BASE_ERROR;
         }
@@ -506,7 +516,7 @@ static int insert_values(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t 
 /* Sets m's partition key, token and clustering key from the checked key values;
  * returns the composed partition key. */
 static wire_value_t insert_key(cql_ctx_t *c, const cql_table_t *t, const wire_value_t *vals,
-                               storage_mutation_t *m)
+                               bool static_only, storage_mutation_t *m)
 {
     /* Key arrays are sized from the schema: a table may have any number of key columns. */
     wire_value_t *parts = base_arena_alloc(c->a, t->n_pk * sizeof(*parts));
@@ -523,7 +533,7 @@ static wire_value_t insert_key(cql_ctx_t *c, const cql_table_t *t, const wire_va
     for (size_t i = 0; i < t->n_ck; i++) {
         ckv[i] = vals[t->ck[i] - t->cols];
     }
-    cql__ck_encode(&ck, t, ckv, t->n_ck);
+    cql__ck_encode(&ck, t, ckv, static_only ? 0 : t->n_ck);
     m->ck = base_arena_memdup(c->a, ck.data, ck.len);
     m->ck_len = ck.len;
     base_buf_fini(&ck);
@@ -552,7 +562,8 @@ static int write_static(cql_ctx_t *c, const cql_table_t *t, const storage_mutati
 
 /* The row marker and the given cells of an INSERT, static ones in their own mutation. */
 static int insert_row(cql_ctx_t *c, const cql_table_t *t, cql_write_t *w, const bool *given,
-                      const wire_value_t *vals, storage_mutation_t *m, base_error_t *err)
+                      const wire_value_t *vals, bool static_only, storage_mutation_t *m,
+                      base_error_t *err)
 {
     m->row_marker = true;
     m->marker_ts = w->ts;
@@ -574,7 +585,8 @@ static int insert_row(cql_ctx_t *c, const cql_table_t *t, cql_write_t *w, const 
     m->clear_cols = w->clear;
     m->n_clear_cols = w->n_clear;
     m->delete_ts = w->ts - 1; /* replacing a collection deletes it just before the write */
-    if (write_or_defer(c, t, m, err) != BASE_OK) {
+    /* static columns only: the partition's static row, and no clustering row */
+    if (!static_only && write_or_defer(c, t, m, err) != BASE_OK) {
         return BASE_ERROR;
     }
     return write_static(c, t, m, &ws, err);
@@ -599,11 +611,12 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
     }
     bool *given = base_arena_calloc(c->a, t->n_cols, sizeof(bool));
     wire_value_t *vals = base_arena_alloc(c->a, t->n_cols * sizeof(*vals));
-    if (insert_values(c, t, q, given, vals, err) != BASE_OK) {
+    bool static_only = false;
+    if (insert_values(c, t, q, given, vals, &static_only, err) != BASE_OK) {
         return BASE_ERROR;
     }
     storage_mutation_t m = {0};
-    wire_value_t pk = insert_key(c, t, vals, &m);
+    wire_value_t pk = insert_key(c, t, vals, static_only, &m);
     if (cql__admit(c, t, q->if_not_exists ? CQL_OP_LWT : CQL_OP_WRITE, true, m.token, err) !=
         BASE_OK) {
         return BASE_ERROR;
@@ -616,7 +629,7 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
             return go ? BASE_ERROR : BASE_OK;
         }
     }
-    return insert_row(c, t, &w, given, vals, &m, err);
+    return insert_row(c, t, &w, given, vals, static_only, &m, err);
 }
 
 
