@@ -14,6 +14,8 @@ typedef enum {
     OUT_TTL,
     OUT_WRITETIME,
     OUT_TOKEN,
+    OUT_SCALAR, /* a native scalar function: dateOf(t), blobAsInt(b), toJson(x), ... */
+    OUT_CONST,  /* a literal argument of one */
     OUT_COUNT,
     OUT_MIN,
     OUT_MAX,
@@ -26,6 +28,12 @@ typedef struct cql_out_col_s {
     int idx;                 /* source column, -1 for count(*) */
     int field;               /* OUT_FIELD: index of the field in the user type */
     const wire_type_t *type; /* output type */
+    /* OUT_SCALAR: the function, its argument (none for now()) and the type it takes */
+    const char *fn;
+    size_t n_args;
+    struct cql_out_col_s *arg;
+    const wire_type_t *arg_type;
+    wire_value_t konst; /* OUT_CONST */
     /* aggregate state */
     int64_t count;
     wire_value_t best;
@@ -165,6 +173,93 @@ static wire_value_t cast_value(cql_ctx_t *c, const cql_table_t *t, const out_col
 
 
 static int compile_function(cql_ctx_t *c, const cql_table_t *t, const cql_selector_t *s,
+                            out_col_t *o, const char **name, base_error_t *err);
+
+
+/* The argument of a scalar function selector: a column (or u.f), a literal, a CAST,
+ * ttl()/writetime() or another scalar function. */
+static int compile_scalar_arg(cql_ctx_t *c, const cql_table_t *t, const cql_selector_t *s,
+                              out_col_t *o, base_error_t *err)
+{
+    const char *name = NULL;
+    switch (s->kind) {
+    case CQL_SEL_COLUMN:
+        if (selector_column(t, s, &o->idx, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        o->kind = OUT_COLUMN;
+        o->type = t->cols[o->idx].type;
+        return s->field != NULL ? compile_field(c, &t->cols[o->idx], s, o, &name, err) : BASE_OK;
+    case CQL_SEL_TERM:
+        o->kind = OUT_CONST;
+        o->idx = -1;
+        return BASE_OK;
+    case CQL_SEL_CAST:
+        return compile_cast(c, t, s, o, &name, err);
+    case CQL_SEL_FUNCTION:
+        if (compile_function(c, t, s, o, &name, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        if (o->kind >= OUT_COUNT) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "aggregate functions cannot be used as arguments of scalar "
+                                  "functions");
+        }
+        return BASE_OK;
+    default:
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid argument in call to function %s",
+                              s->text ? s->text : "?");
+    }
+}
+
+
+/* A native scalar function as a selector (functions.c resolves it by argument type). */
+static int compile_scalar(cql_ctx_t *c, const cql_table_t *t, const cql_selector_t *s, out_col_t *o,
+                          const char **name, base_error_t *err)
+{
+    if (strcmp(s->name, "fromjson") == 0) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "fromJson() cannot be used in the selection clause of a SELECT "
+                              "statement");
+    }
+    if (strcmp(s->name, "tojson") == 0 && c->binds.no_json_fn) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "toJson() is not supported by Azure Cosmos DB for Apache Cassandra");
+    }
+    if (s->n_args > 1) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Invalid number of arguments in call to function %s", s->name);
+    }
+    o->kind = OUT_SCALAR;
+    o->idx = -1;
+    o->fn = s->name;
+    o->n_args = s->n_args;
+    o->arg = base_arena_calloc(c->a, 1, sizeof(*o->arg));
+    if (s->n_args == 1 && compile_scalar_arg(c, t, s->args[0], o->arg, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    bool literal = s->n_args == 1 && o->arg->kind == OUT_CONST;
+    const wire_type_t *given = s->n_args == 1 && !literal ? o->arg->type : NULL;
+    o->type = cql__scalar_return(s->name, given, s->n_args, &o->arg_type, err);
+    if (o->type == NULL) {
+        return BASE_ERROR;
+    }
+    if (literal) {
+        if (cql__term_eval(s->args[0]->term, o->arg_type, s->name, &c->binds, c->a, &o->arg->konst,
+                           err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        o->arg->type = o->arg_type;
+    }
+    if (strcmp(s->name, "tojson") == 0) {
+        o->arg_type = o->arg->type;
+    }
+    *name = s->text ? s->text : base_arena_sprintf(c->a, "system.%s(...)", s->name);
+    return BASE_OK;
+}
+
+
+static int compile_function(cql_ctx_t *c, const cql_table_t *t, const cql_selector_t *s,
                             out_col_t *o, const char **name, base_error_t *err)
 {
     static const struct {
@@ -179,7 +274,7 @@ static int compile_function(cql_ctx_t *c, const cql_table_t *t, const cql_select
         k++;
     }
     if (k == sizeof(fns) / sizeof(fns[0])) {
-        return base_error_set(err, WIRE_ERR_INVALID, "Unknown function '%s'", s->name);
+        return compile_scalar(c, t, s, o, name, err);
     }
     o->kind = fns[k].kind;
     if (o->kind == OUT_TOKEN) {
@@ -346,6 +441,15 @@ static wire_value_t project_one(cql_ctx_t *c, const cql_table_t *t, const out_co
                    : null;
     case OUT_TOKEN:
         return cql__value_bigint(a, rec->token);
+    case OUT_CONST:
+        return o->konst;
+    case OUT_SCALAR: {
+        wire_value_t arg = o->n_args ? project_one(c, t, o->arg, rec) : null, out;
+        base_error_t ignored; /* a value the function cannot take reads as null */
+        return cql__scalar_call(o->fn, o->arg_type, arg, o->n_args, a, &out, &ignored) == BASE_OK
+                   ? out
+                   : null;
+    }
     default:
         return null;
     }

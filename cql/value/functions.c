@@ -425,3 +425,82 @@ int cql__function_eval(const cql_term_t *term, const wire_type_t *t, const char 
     }
     return execute(&f, arg, a, out, err);
 }
+
+
+/* ---- the selection clause: calls on typed values ------------------------------------------- */
+
+/* The overload of name for an argument of type arg (NULL: a literal, typed by the
+ * function when its overloads agree). */
+static int resolve_typed(const char *name, const wire_type_t *arg, size_t n_args, fn_t *out,
+                         base_error_t *err)
+{
+    size_t found = 0;
+    for (size_t i = 0; i < sizeof(catalog) / sizeof(catalog[0]); i++) {
+        const fn_t *f = &catalog[i];
+        if (strcmp(f->name, name) != 0 || f->n_args != n_args) {
+            continue;
+        }
+        if (n_args == 0 || arg == NULL || f->arg == arg->id ||
+            (f->arg == WIRE_TYPE_VARCHAR && arg->id == WIRE_TYPE_ASCII)) {
+            *out = *f;
+            found++;
+        }
+    }
+    if (found == 0 && conversion(name, out) && n_args == 1 &&
+        (arg == NULL || out->arg == arg->id ||
+         (out->arg == WIRE_TYPE_VARCHAR && arg->id == WIRE_TYPE_ASCII))) {
+        found = 1;
+    }
+    if (found == 1) {
+        return BASE_OK;
+    }
+    base_arena_t tmp;
+    base_arena_init(&tmp, 256);
+    base_error_set(err, WIRE_ERR_INVALID,
+                   found > 1 ? "Ambiguous call to function %s: use type casts to disambiguate"
+                             : "Invalid call to function %s, none of its type signatures match "
+                               "(argument of type %s)",
+                   name, arg ? cql__type_name(arg, &tmp) : "?");
+    base_arena_fini(&tmp);
+    return BASE_ERROR;
+}
+
+
+const wire_type_t *cql__scalar_return(const char *name, const wire_type_t *arg, size_t n_args,
+                                      const wire_type_t **arg_type, base_error_t *err)
+{
+    if (strcmp(name, "tojson") == 0) {
+        *arg_type = arg;
+        if (n_args != 1) {
+            base_error_set(err, WIRE_ERR_INVALID, "toJson() accepts only one argument");
+            return NULL;
+        }
+        return cql__native_text();
+    }
+    fn_t f;
+    if (resolve_typed(name, arg, n_args, &f, err) != BASE_OK) {
+        return NULL;
+    }
+    *arg_type = n_args ? native(f.arg) : NULL;
+    return native(f.ret);
+}
+
+
+int cql__scalar_call(const char *name, const wire_type_t *arg_type, wire_value_t arg, size_t n_args,
+                     base_arena_t *a, wire_value_t *out, base_error_t *err)
+{
+    if (strcmp(name, "tojson") == 0) {
+        const char *js = arg.len < 0 ? "null" : cql__value_to_json(arg_type, arg, a);
+        *out = cql__value_text(a, js);
+        return BASE_OK;
+    }
+    fn_t f;
+    if (resolve_typed(name, arg_type, n_args, &f, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (n_args == 1 && arg.len < 0) {
+        *out = (wire_value_t){NULL, WIRE_VALUE_NULL};
+        return BASE_OK;
+    }
+    return execute(&f, arg, a, out, err);
+}

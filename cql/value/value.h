@@ -68,6 +68,15 @@ int cql__term_eval(const cql_term_t *term, const wire_type_t *t, const char *col
  * its overloads disagree. */
 const wire_type_t *cql__function_arg_type(const cql_term_t *fn, size_t i);
 
+/* A native scalar function in the selection clause, called on a value of type arg (0 or
+ * 1 argument; arg NULL for a literal): its return type and the type its argument takes
+ * (NULL with Cassandra's error), and the call itself (a null argument gives null).
+ * toJson(x) is one of them here. */
+const wire_type_t *cql__scalar_return(const char *name, const wire_type_t *arg, size_t n_args,
+                                      const wire_type_t **arg_type, base_error_t *err);
+int cql__scalar_call(const char *name, const wire_type_t *arg_type, wire_value_t arg, size_t n_args,
+                     base_arena_t *a, wire_value_t *out, base_error_t *err);
+
 /* Checks serialized bytes against a type, with Cassandra's messages
  * ("Expected 4 or 0 byte int (3)", "Invalid UTF-8 bytes ..."). Null/unset
  * pass. */
