@@ -156,10 +156,12 @@ static int describe_where(desc_t *d, const cql_relation_t *rel, size_t n, base_e
             continue;
         }
         const wire_type_t *type = col->type;
+        /* CONTAINS (KEY) on anything but a collection is refused when it runs */
+        bool coll = cql__type_is_collection(type);
         if (r->op == CQL_OP_CONTAINS) {
-            type = type->id == WIRE_TYPE_MAP ? type->sub[1] : type->sub[0];
+            type = !coll ? NULL : type->id == WIRE_TYPE_MAP ? type->sub[1] : type->sub[0];
         } else if (r->op == CQL_OP_CONTAINS_KEY) {
-            type = type->sub[0];
+            type = coll && type->id == WIRE_TYPE_MAP ? type->sub[0] : NULL;
         }
         if (r->op == CQL_OP_IN) {
             if (r->rhs != NULL) {

@@ -635,39 +635,57 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
 
 /* ---- UPDATE / DELETE ---------------------------------------------------------------------- */
 
+/* One relation of an UPDATE or DELETE: primary key columns only, EQ/IN on the
+ * partition key, a clustering slice only where allowed; seen[] marks the columns. */
+static int check_modification_relation(const cql_table_t *t, const cql_relation_t *r,
+                                       bool allow_ck_slice, const char *what, bool *seen,
+                                       base_error_t *err)
+{
+    if (r->lhs == CQL_LHS_TOKEN) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "The token function cannot be used in WHERE clauses for %s "
+                              "statements",
+                              what);
+    }
+    if (r->lhs != CQL_LHS_COLUMN && r->lhs != CQL_LHS_TUPLE) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Only column relations are supported in the WHERE clause of "
+                              "modification statements");
+    }
+    for (size_t k = 0; k < r->n_columns; k++) {
+        const cql_column_t *col = cql__column_find(t, r->columns[k]);
+        if (col == NULL) {
+            return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", r->columns[k]);
+        }
+        if (col->kind != CQL_COL_PARTITION && col->kind != CQL_COL_CLUSTERING) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Non PRIMARY KEY columns found in where clause: %s", col->name);
+        }
+        if (r->op != CQL_OP_EQ && r->op != CQL_OP_IN &&
+            (col->kind == CQL_COL_PARTITION || !allow_ck_slice)) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  col->kind == CQL_COL_PARTITION
+                                      ? "Only EQ and IN relation are supported on the partition "
+                                        "key (unless you use the token() function)"
+                                      : "Slice restrictions are not supported on the clustering "
+                                        "columns in UPDATE statements");
+        }
+        seen[col - t->cols] = true;
+    }
+    return BASE_OK;
+}
+
+
 /* UPDATE and DELETE name rows by EQ/IN on the whole partition key and, unless
  * only static columns or whole partitions are touched, on the clustering key. */
 static int check_modification_where(const cql_table_t *t, const cql_relation_t *where,
                                     size_t n_where, bool need_ck, bool allow_ck_slice,
-                                    base_error_t *err)
+                                    const char *what, base_error_t *err)
 {
     bool *seen = base_calloc(t->n_cols + 1, sizeof(bool));
     int rc = BASE_OK;
     for (size_t i = 0; i < n_where && rc == BASE_OK; i++) {
-        const cql_relation_t *r = &where[i];
-        if (r->lhs != CQL_LHS_COLUMN) {
-            rc = base_error_set(err, WIRE_ERR_INVALID,
-                                "Only column relations are supported in the WHERE clause of "
-                                "modification statements");
-            break;
-        }
-        const cql_column_t *col = cql__column_find(t, r->columns[0]);
-        if (col == NULL) {
-            rc = base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", r->columns[0]);
-        } else if (col->kind != CQL_COL_PARTITION && col->kind != CQL_COL_CLUSTERING) {
-            rc = base_error_set(err, WIRE_ERR_INVALID,
-                                "Non PRIMARY KEY columns found in where clause: %s", col->name);
-        } else if (r->op != CQL_OP_EQ && r->op != CQL_OP_IN &&
-                   (col->kind == CQL_COL_PARTITION || !allow_ck_slice)) {
-            rc = base_error_set(err, WIRE_ERR_INVALID,
-                                col->kind == CQL_COL_PARTITION
-                                    ? "Only EQ and IN relation are supported on the partition key "
-                                      "(unless you use the token() function)"
-                                    : "Slice restrictions are not supported on the clustering "
-                                      "columns in UPDATE statements");
-        } else {
-            seen[col - t->cols] = true;
-        }
+        rc = check_modification_relation(t, &where[i], allow_ck_slice, what, seen, err);
     }
     for (size_t i = 0; i < t->n_pk && rc == BASE_OK; i++) {
         if (!seen[t->pk[i] - t->cols]) {
@@ -713,7 +731,8 @@ int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
         const cql_column_t *col = cql__column_find(t, q->assign[i].column);
         only_static &= col != NULL && col->kind == CQL_COL_STATIC;
     }
-    if (check_modification_where(t, q->where, q->n_where, !only_static, false, err) != BASE_OK) {
+    if (check_modification_where(t, q->where, q->n_where, !only_static, false, "UPDATE", err) !=
+        BASE_OK) {
         return BASE_ERROR;
     }
     cql_plan_t plan;
@@ -867,7 +886,7 @@ int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err)
     }
     if (check_modification_where(t, q->where, q->n_where,
                                  columns && !only_static && !cql__has_conditions(&q->cond),
-                                 !columns, err) != BASE_OK) {
+                                 !columns, "DELETE", err) != BASE_OK) {
         return BASE_ERROR;
     }
     if (c->e->cfg.profile == CQL_PROFILE_COSMOS && !columns && q->cond.if_exists) {

@@ -298,7 +298,7 @@ static int add_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, cons
         }
     } else if (cql__term_eval(r->rhs, f->cmp_type, col->name, &c->binds, c->a, &f->v, err) !=
                    BASE_OK ||
-               filter_value(col, f->v, indexed, err) != BASE_OK) {
+               filter_value(col, f->v, indexed && r->op == CQL_OP_EQ, err) != BASE_OK) {
         return BASE_ERROR;
     }
     p->n_filters++;
