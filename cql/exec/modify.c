@@ -711,7 +711,8 @@ static int modify_targets(cql_ctx_t *c, const cql_table_t *t, const cql_relation
     if (cql__plan_where(c, t, where, n_where, false, plan, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    if (plan->scan || plan->n_keys == 0) {
+    /* an IN () names no key: nothing to write (no keys, no scan) */
+    if (plan->scan) {
         return base_error_set(err, WIRE_ERR_INVALID, "Some partition key parts are missing: %s",
                               t->pk[0]->name);
     }
