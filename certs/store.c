@@ -102,12 +102,12 @@ static void read_pem_pair(const char *cert_path, const char *key_path, X509 **ce
     FILE *f = fopen(cert_path, "r");
     if (f != NULL) {
         *cert = PEM_read_X509(f, NULL, NULL, NULL);
-        fclose(f);
+        (void)fclose(f); /* read-only: nothing buffered to lose */
     }
     f = fopen(key_path, "r");
     if (f != NULL) {
         *key = PEM_read_PrivateKey(f, NULL, NULL, NULL);
-        fclose(f);
+        (void)fclose(f); /* read-only: nothing buffered to lose */
     }
     ERR_clear_error();
 }

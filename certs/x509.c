@@ -191,7 +191,7 @@ int certs__cert_sans(X509 *x, char **sans, size_t *n)
     for (int i = 0; i < count && rc == BASE_OK; i++) {
         const GENERAL_NAME *gn = sk_GENERAL_NAME_value(names, i);
         char text[INET6_ADDRSTRLEN + 300];
-        if ((size_t)i >= CERTS_MAX_SANS) {
+        if ((size_t)i >= CERTS_MAX_SANS || (gn->type != GEN_DNS && gn->type != GEN_IPADD)) {
             rc = BASE_ERROR;
         } else if (gn->type == GEN_DNS) {
             const ASN1_IA5STRING *s = gn->d.dNSName;
@@ -209,8 +209,6 @@ int certs__cert_sans(X509 *x, char **sans, size_t *n)
                 snprintf(text, sizeof(text), "IP:%s", addr);
                 sans[(*n)++] = base_strdup(text);
             }
-        } else {
-            rc = BASE_ERROR;
         }
     }
     GENERAL_NAMES_free(names);

@@ -154,6 +154,12 @@ typedef struct cql_stats_s {
     unsigned guardrails;           /* CQL_GUARD_* crossed */
     size_t large_partition_bytes;  /* CQL_GUARD_LARGE_PARTITION: the partition's size */
     int64_t large_partition_token; /* and its token */
+    /* A BATCH that wrote to several tables: one entry per table, in the order the
+     * batch first names them, each with its own statements and writes (the fields
+     * above are the whole batch's and name the first table). n_parts is 0 for
+     * anything else. Owned by the result's arena. */
+    const struct cql_stats_s *parts;
+    size_t n_parts;
 } cql_stats_t;
 
 /* ---- hooks: admission control and throughput, for the RU meter above ------------------ */

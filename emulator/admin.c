@@ -266,7 +266,7 @@ static void serve_cert(emu_admin_t *a, struct evhttp_request *req)
 
 static void serve_metrics(emu_admin_t *a, struct evhttp_request *req)
 {
-    ru_snapshot_t snap;
+    ru_snapshot_t snap = {0}; /* filled below when ready; only then read */
     base_buf_t b;
     bool ready = a->health == EMU_HEALTH_READY || a->health == EMU_HEALTH_STOPPING;
     const emu_server_t *s = a->server;

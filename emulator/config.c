@@ -766,7 +766,7 @@ static int load_file(emu_config_t *c, const char *path, char **raw_key, char *ms
 done:
     cJSON_Delete(root);
     base_free(text);
-    fclose(f);
+    (void)fclose(f); /* read-only: nothing buffered to lose */
     return rc;
 }
 

@@ -844,7 +844,7 @@ static void reject_version(emu_conn_t *c, const uint8_t *hdr, int version)
     base_error_t err;
     char msg[160];
     int16_t stream =
-        version <= 2 ? (int16_t)(int8_t)hdr[2] : (int16_t)((uint16_t)(hdr[2] << 8) | hdr[3]);
+        (int16_t)(version <= 2 ? (int8_t)hdr[2] : (int16_t)((uint16_t)(hdr[2] << 8) | hdr[3]));
     wire_unsupported_version_message(msg, sizeof(msg), version);
     base_error_set(&err, WIRE_ERR_PROTOCOL_ERROR, "%s", msg);
     emu_reply_t reply = {&c->out, c->version ? c->version : 4, stream, false};

@@ -510,7 +510,11 @@ static int write_report(const cli_t *c, const base_buf_t *b)
         return 1;
     }
     bool ok = fwrite(b->data, 1, b->len, f) == b->len;
-    ok = (c->output ? fclose(f) : fflush(f)) == 0 && ok;
+    if (c->output) {
+        ok = fclose(f) == 0 && ok;
+    } else {
+        ok = fflush(f) == 0 && ok;
+    }
     if (!ok) {
         fprintf(stderr, "cosmos-cassandra-emulator estimate: cannot write %s: %s\n",
                 c->output ? c->output : "the report", strerror(errno));

@@ -74,7 +74,7 @@ static size_t skip_token(const emu_replay_splitter_t *sp, size_t i, bool *open)
     const char *s = sp->text;
     size_t len = sp->len;
     char c = s[i];
-    char next = i + 1 < len ? s[i + 1] : '\0';
+    char next = (char)(i + 1 < len ? s[i + 1] : '\0'); /* (the ?: is an int in C) */
     *open = false;
     if (c == '\'' || c == '"') {
         for (size_t j = i + 1; j < len; j++) {
@@ -208,7 +208,7 @@ static int skip_to_statement(emu_replay_splitter_t *sp, uint64_t *repeat, unsign
     const char *s = sp->text;
     while (sp->pos < sp->len) {
         char c = s[sp->pos];
-        char next = sp->pos + 1 < sp->len ? s[sp->pos + 1] : '\0';
+        char next = (char)(sp->pos + 1 < sp->len ? s[sp->pos + 1] : '\0');
         bool open;
         if (is_blank(c) || c == ';') {
             advance_to(sp, sp->pos + 1);
@@ -251,7 +251,8 @@ int emu_replay_next(emu_replay_splitter_t *sp, emu_replay_stmt_t *out, base_erro
         }
         return BASE_ENOTFOUND;
     }
-    size_t start = sp->pos, i = sp->pos;
+    size_t start = sp->pos;
+    size_t i = start;
     out->line = sp->line;
     out->repeat = repeat;
     /* BEGIN ... BATCH holds statements separated by ';' up to APPLY BATCH */
@@ -460,7 +461,7 @@ static int read_all(const char *path, base_buf_t *out, char *msg, size_t cap)
         snprintf(msg, cap, "cannot read %s: %s", path, strerror(errno));
     }
     if (!is_stdin) {
-        fclose(f);
+        (void)fclose(f); /* read-only: nothing buffered to lose */
     }
     base_buf_reserve(out, 1);
     out->data[out->len] = '\0';
@@ -516,7 +517,7 @@ static void draw_progress(run_t *r, bool final)
     if (final) {
         fputc('\n', stderr);
     }
-    fflush(stderr);
+    (void)fflush(stderr); /* a progress line: nothing to do if the terminal is gone */
 }
 
 /* The error of one execution; a statement failing on every iteration is

@@ -573,7 +573,7 @@ static int restore_schema(emu_server_t *s, const char *dir)
 
 static int start_engine(emu_server_t *s, const struct sockaddr_storage *ss)
 {
-    char dir[4096];
+    char dir[4096] = ""; /* filled by open_durable, read only when durable */
     cql_config_t cc;
     cql_config_defaults(&cc);
     cc.profile = s->cfg->profile;
@@ -790,7 +790,8 @@ int emu_server_run(const emu_config_t *cfg)
         fprintf(stderr, "cosmos-cassandra-emulator: %s\n", msg);
         return 2;
     }
-    signal(SIGPIPE, SIG_IGN); /* a peer gone mid-write is an EPIPE, not a death */
+    /* a peer gone mid-write is an EPIPE, not a death; SIG_IGN of a valid signal cannot fail */
+    (void)signal(SIGPIPE, SIG_IGN);
 
     if (cfg->tls && (s.ssl = emu_tls_ctx_new(cfg, &err)) == NULL) {
         emu_log(EMU_LOG_ERROR, 0, "%s", err.msg);

@@ -133,7 +133,10 @@ int emu_tls_ca_pem(const emu_config_t *cfg, base_buf_t *out, base_error_t *err)
     if (rc == BASE_OK) {
         rc = certs_export_ca(dir, f, err);
     }
-    fclose(f); /* sets text and len */
+    /* fclose sets text and len; should it fail they are not the whole certificate */
+    if (fclose(f) != 0 && rc == BASE_OK) {
+        rc = base_error_set(err, 0, "cannot buffer the CA certificate");
+    }
     if (rc == BASE_OK) {
         base_buf_put(out, text, len);
     }

@@ -146,8 +146,16 @@ static ru_keyspace_t *keyspace_find(ru_meter_t *m, const char *name)
 
 static ru_table_t *table_find(ru_meter_t *m, const char *keyspace, const char *table)
 {
+    ru_table_t *t = m->last_table;
+    if (t != NULL && strcmp(t->table, table) == 0 && strcmp(t->keyspace, ks_name(keyspace)) == 0) {
+        return t;
+    }
     make_key(m, ks_name(keyspace), table, NULL);
-    return ru__map_get(&m->tables, (const char *)m->key.data, m->key.len);
+    t = ru__map_get(&m->tables, (const char *)m->key.data, m->key.len);
+    if (t != NULL) {
+        m->last_table = t;
+    }
+    return t;
 }
 
 
@@ -258,6 +266,11 @@ static void ensure_parts(ru_table_t *t, uint32_t n)
 
 static ru_shape_t *shape_get(ru_meter_t *m, const ru_table_t *t, const char *shape)
 {
+    ru_shape_t *last = m->last_shape;
+    if (last != NULL && strcmp(last->shape, shape) == 0 && strcmp(last->table, t->table) == 0 &&
+        strcmp(last->keyspace, t->keyspace) == 0) {
+        return last;
+    }
     make_key(m, t->keyspace, t->table, shape);
     ru_shape_t *sh = ru__map_get(&m->shapes, (const char *)m->key.data, m->key.len);
     if (sh == NULL) {
@@ -267,6 +280,7 @@ static ru_shape_t *shape_get(ru_meter_t *m, const ru_table_t *t, const char *sha
         sh->shape = base_strdup(shape);
         ru__map_put(&m->shapes, (const char *)m->key.data, m->key.len, sh);
     }
+    m->last_shape = sh;
     return sh;
 }
 
@@ -461,8 +475,14 @@ void ru_meter_table_storage(ru_meter_t *m, const char *keyspace, const char *tab
     }
     t->own.storage_bytes = bytes;
     t->storage_bytes = bytes;
-    ru_throughput_t tp = p->tp;
-    pool_configure(m, p, &tp, now_us);
+    /* Called after every write: re-rating every bucket only matters when the storage
+     * splits the pool (the rate is a function of the partition count alone). */
+    const ru_throughput_t *tp = &p->tp;
+    if (ru_partitions_needed(tp->kind == RU_TP_NONE ? 0 : tp->ru_s, p->storage_bytes) >
+        p->n_partitions) {
+        ru_throughput_t copy = *tp;
+        pool_configure(m, p, &copy, now_us);
+    }
 }
 
 
@@ -680,9 +700,22 @@ double ru_meter_charge(ru_meter_t *m, const ru_request_t *req, const ru_decision
         ru__series_add(&t->series, now_us, cost, 0, p->partition_rate * p->n_partitions);
     }
     ru__acc_add(&t->acc, cost, op->failed);
-    ru__acc_add(&shape_get(m, t, shape_text(req, op))->acc, cost, op->failed);
-    ru__acc_add(&m->total, cost, op->failed);
+    if (!req->share) {
+        ru__acc_add(&shape_get(m, t, shape_text(req, op))->acc, cost, op->failed);
+        ru__acc_add(&m->total, cost, op->failed);
+    }
     return cost;
+}
+
+
+void ru_meter_book_request(ru_meter_t *m, const ru_request_t *req, const ru_op_t *op, double ru,
+                           int64_t now_us)
+{
+    if (req->table != NULL) {
+        ru_table_t *t = table_get(m, req->keyspace, req->table, now_us);
+        ru__acc_add(&shape_get(m, t, shape_text(req, op))->acc, ru, op->failed);
+    }
+    ru__acc_add(&m->total, ru, op->failed);
 }
 
 

@@ -59,7 +59,7 @@ static void text_summary(base_buf_t *out, const ru_summary_t *s, const char *wha
     char label[256];
     size_t n = 0;
     for (; n < width && n < sizeof(label) - 1 && what[n] != '\0'; n++) {
-        label[n] = (unsigned char)what[n] < 0x20 ? ' ' : what[n];
+        label[n] = (char)((unsigned char)what[n] < 0x20 ? ' ' : what[n]);
     }
     label[n] = '\0';
     base_buf_printf(

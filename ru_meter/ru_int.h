@@ -196,6 +196,10 @@ struct ru_meter_s {
     int64_t started_us; /* first request, -1 before */
     int64_t last_us;    /* latest request (TTL expiries excluded), -1 before */
     base_buf_t key;     /* scratch for map keys */
+    /* The last table and shape looked up: a run of requests to one statement skips
+     * building and hashing their keys (entries are never removed, so these stay valid). */
+    struct ru_table_s *last_table;
+    struct ru_shape_s *last_shape;
 };
 
 /* ---- reports (report.c, report_html.c) ----------------------------------- */

@@ -269,6 +269,10 @@ typedef struct ru_request_s {
     bool has_token;     /* else a partition-key token the request touched decides; */
     int64_t token;      /* with neither, the request fans out to every partition */
     double expected_ru; /* 0: the shape's mean so far, else default_expected_ru */
+    /* One table's share of a request charged to several tables (a BATCH): booked to
+     * the table only; the caller books the whole request once, in its shape's and
+     * the meter's totals, with ru_meter_book_request(). */
+    bool share;
 } ru_request_t;
 
 typedef struct ru_decision_s {
@@ -290,6 +294,11 @@ void ru_meter_admit(ru_meter_t *m, const ru_request_t *req, int64_t now_us, ru_d
  * service would have rejected it. Returns the charge for RequestCharge. */
 double ru_meter_charge(ru_meter_t *m, const ru_request_t *req, const ru_decision_t *d,
                        const ru_op_t *op, int64_t now_us);
+
+/* Books one request charged in shares (ru_request_t.share) once, under the shape
+ * of req's table and in the meter's totals: ru is the sum of its shares' charges. */
+void ru_meter_book_request(ru_meter_t *m, const ru_request_t *req, const ru_op_t *op, double ru,
+                           int64_t now_us);
 
 /* Guard-rails a table's requests crossed (cassandra.yaml's thresholds): refusals
  * under the cassandra profile, advisories under cosmos; counted per table. */

@@ -218,8 +218,8 @@ static bool loose_eq(const char *a, const char *b)
         while (*b == '_' || *b == '-' || *b == ' ') {
             b++;
         }
-        char ca = (*a >= 'A' && *a <= 'Z') ? (char)(*a + 32) : *a;
-        char cb = (*b >= 'A' && *b <= 'Z') ? (char)(*b + 32) : *b;
+        char ca = (char)((*a >= 'A' && *a <= 'Z') ? *a + 32 : *a);
+        char cb = (char)((*b >= 'A' && *b <= 'Z') ? *b + 32 : *b);
         if (ca != cb) {
             return false;
         }

@@ -22,6 +22,9 @@ only=("${@:3}")
 JOBS="${JOBS:-2}"
 root="$PWD"
 out="$build/analysis"
+# A run narrowed to some files keeps its own compile database and logs, so it never
+# disturbs a whole run going on in the same build.
+[ "${#only[@]}" -eq 0 ] || out="$build/analysis-partial"
 
 # TODO(issue 7): cql/exec/modify.c and cql/exec/select.c are being split (lwt.c, batch.c,
 # selection.c) on another branch; their findings are printed but do not fail the run until
@@ -88,11 +91,11 @@ run_tidy() {
     mkdir -p "$logs"
     # One log per file, so parallel runs never interleave; each log ends with its time.
     printf '%s\0' "${files[@]}" | xargs -0 -P "$JOBS" -n 1 bash -c '
-        log="$0/$(printf "%s" "${1#/}" | tr / _).log"
+        log="$1/$(printf "%s" "${2#/}" | tr / _).log"
         t=$(date +%s%N)
-        clang-tidy-14 -p "$0" --quiet "$1" >"$log" 2>&1 || echo "clang-tidy exit $?" >>"$log"
-        echo "elapsed_ms $(( ($(date +%s%N) - t) / 1000000 )) $1" >>"$log"
-    ' "$logs"
+        clang-tidy-14 -p "$0" --quiet "$2" >"$log" 2>&1 || echo "clang-tidy exit $?" >>"$log"
+        echo "elapsed_ms $(( ($(date +%s%N) - t) / 1000000 )) $2" >>"$log"
+    ' "$out" "$logs"
     cat "$logs"/*.log >"$out/clang-tidy.log"
     grep -E '^/[^ ]*:[0-9]+:[0-9]+: (warning|error): ' "$out/clang-tidy.log" \
         >"$out/clang-tidy.findings" || true

@@ -22,6 +22,8 @@ packages=(
     python3 python3-cassandra python3-lz4       # Python driver integration tests
     golang-go golang-github-gocql-gocql-dev     # gocql integration tests (offline, GOPATH)
     openssl ca-certificates clang-format       # format check (tests/tools/check_format.sh)
+    clang-tidy cppcheck                         # static analysis (scripts/analyze.sh)
+    clang libclang-rt-14-dev                    # libFuzzer + sanitizer runtimes (scripts/fuzz.sh)
     chromium                                    # the live dashboard, tested in headless Chromium
     libedit-dev tmux                            # the shell: line editing; tested through tmux
 )

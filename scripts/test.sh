@@ -2,7 +2,8 @@
 # test.sh - install what is needed, then build and run every test (unit and
 # integration) twice: in a Release build and in an ASan+UBSan build. The
 # integration tests start the built binary on free loopback ports and drive
-# it with the Python and Node.js drivers. Exits non-zero if any test fails.
+# it with the Python and Node.js drivers. Then the static analysis (scripts/analyze.sh) and
+# bounded fuzzing (scripts/fuzz.sh). Exits non-zero if any test, finding or crash fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +28,12 @@ echo "== ASan+UBSan build: unit + integration tests"
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
     ctest --output-on-failure -j"$JOBS"
 ) || status=1
+
+echo "== Static analysis: clang-tidy and cppcheck over the Release compile database"
+JOBS="$JOBS" ./scripts/analyze.sh all build-release || status=1
+
+echo "== Fuzzing: each libFuzzer target for ${FUZZ_SECONDS:-20} s from its corpus"
+JOBS="$JOBS" ./scripts/fuzz.sh || status=1
 
 if [ "$status" -ne 0 ]; then
     echo "test.sh: some tests failed (see above)" >&2

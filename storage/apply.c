@@ -177,16 +177,16 @@ static void write_row(storage_partition_t *p, const storage_mutation_t *m, int64
         /* Writes alone never empty a row: a deletion that frees cells
          * leaves its own tombstone in it. */
         BASE_ASSERT(!storage__row_is_empty(r));
-        *slot = storage__row_encode(r);
+        *slot = storage__row_encode_in(&p->table->mem, r);
         x->bytes += r->bytes;
-        base_free(old);
+        storage__blk_free(&p->table->mem, old);
     } else if (storage__row_is_empty(r)) {
         return;
     } else if (m->static_row) {
-        x->statics = storage__row_encode(r);
+        x->statics = storage__row_encode_in(&p->table->mem, r);
         x->bytes += r->bytes;
     } else {
-        storage__partition_add_row(p, storage__row_encode(r), r->bytes);
+        storage__partition_add_row(p, storage__row_encode_in(&p->table->mem, r), r->bytes);
     }
 }
 
@@ -241,8 +241,8 @@ int storage_apply(storage_table_t *t, const storage_mutation_t *m, int64_t now_u
 void storage__apply(storage_table_t *t, const storage_mutation_t *m, int64_t now_us,
                     storage_write_stats_t *stats)
 {
-    t->version++;
-    storage__pt_pos_t pos = storage__pt_seek(&t->parts, m->token, m->pk, m->pk_len);
+    storage__pt_pos_t pos = storage__table_seek(t, m->token, m->pk, m->pk_len);
+    t->version++; /* from here on, partitions and rows may move */
     storage_partition_t *p = storage__pt_at(pos);
     if (p != NULL && (p->token != m->token || p->pk_len != m->pk_len ||
                       (m->pk_len > 0 && memcmp(p->data, m->pk, m->pk_len) != 0))) {

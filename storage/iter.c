@@ -190,6 +190,9 @@ bool storage_row_iter_next(storage_row_iter_t *it, storage_row_view_t *out)
         it->p = storage__table_lookup(it->t, it->token, it->pk, it->pk_len);
         it->pos = NULL;
     }
+    if (it->done) {
+        return false;
+    }
     storage_partition_t *p = it->p;
     if (p == NULL) {
         it->done = true;

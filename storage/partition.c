@@ -33,9 +33,18 @@ static int row_cmp(const void *item, const void *key)
 }
 
 
-static void row_free_item(void *item)
+/* The size p was allocated with. */
+static size_t part_size(const storage_partition_t *p)
 {
-    base_free(item);
+    size_t tail =
+        p->form == STORAGE__PART_ROW ? storage__blk_size(p->data + p->pk_len) : sizeof(void *);
+    return offsetof(storage_partition_t, data) + p->pk_len + tail;
+}
+
+
+static void part_dealloc(storage_partition_t *p)
+{
+    storage__slab_free(&p->table->mem, p, part_size(p));
 }
 
 
@@ -43,7 +52,8 @@ static storage_partition_t *part_alloc(storage_table_t *t, int64_t token, const 
                                        size_t pk_len, uint8_t form, size_t tail)
 {
     BASE_ASSERT(pk_len <= UINT32_MAX);
-    storage_partition_t *p = base_malloc(offsetof(storage_partition_t, data) + pk_len + tail);
+    storage_partition_t *p =
+        storage__slab_alloc(&t->mem, offsetof(storage_partition_t, data) + pk_len + tail);
     p->token = token;
     p->table = t;
     p->pk_len = (uint32_t)pk_len;
@@ -70,7 +80,7 @@ storage_partition_t *storage__partition_rewrite_row(storage_partition_t *p, cons
 {
     BASE_ASSERT(p->form == STORAGE__PART_ROW);
     storage_partition_t *q = storage__partition_new_row(p->table, p->token, p->data, p->pk_len, r);
-    base_free(p);
+    part_dealloc(p);
     return q;
 }
 
@@ -104,10 +114,10 @@ storage_partition_t *storage__partition_promote(storage_partition_t *p)
     storage_partition_t *q = storage__partition_new_ext(p->table, p->token, p->data, p->pk_len);
     const uint8_t *row = storage__part_row(p);
     size_t n = storage__blk_size(row);
-    uint8_t *blk = base_malloc(n);
+    uint8_t *blk = storage__slab_alloc(&p->table->mem, n);
     memcpy(blk, row, n);
     storage__partition_add_row(q, blk, storage__blk_bytes(blk));
-    base_free(p);
+    part_dealloc(p);
     return q;
 }
 
@@ -131,14 +141,18 @@ void storage__partition_free(storage_partition_t *p)
         return;
     }
     storage__pext_t *x = storage__part_ext(p);
+    storage__slab_t *mem = &p->table->mem;
     if (x != NULL) {
-        storage__sl_fini(&x->rows, row_free_item);
-        base_free(x->statics);
+        for (storage__sl_node_t *n = storage__sl_first(&x->rows); n != NULL; n = n->next[0]) {
+            storage__blk_free(mem, n->item);
+        }
+        storage__sl_fini(&x->rows, NULL);
+        storage__blk_free(mem, x->statics);
         base_free(x->static_view.cells);
         rts_free(x);
         base_free(x);
     }
-    base_free(p);
+    part_dealloc(p);
 }
 
 
@@ -162,21 +176,6 @@ bool storage__partition_has_state(const storage_partition_t *p)
     storage__pext_t *x = storage__part_ext(p);
     return x == NULL || storage__partition_has_data(p) || x->del_ts != STORAGE__NO_DELETION ||
            x->n_rts > 0;
-}
-
-
-size_t storage__partition_mem(const storage_partition_t *p)
-{
-    storage__pext_t *x = storage__part_ext(p);
-    size_t n = offsetof(storage_partition_t, data) + p->pk_len;
-    if (x == NULL) {
-        return n + storage__blk_size(storage__part_row(p));
-    }
-    n += sizeof(void *) + sizeof(*x);
-    for (storage__sl_node_t *r = storage__sl_first(&x->rows); r != NULL; r = r->next[0]) {
-        n += sizeof(*r) + (size_t)r->level * sizeof(r) + storage__blk_size(r->item);
-    }
-    return n + (x->statics != NULL ? storage__blk_size(x->statics) : 0);
 }
 
 
@@ -244,10 +243,10 @@ static storage__sl_node_t *purge_row(storage_partition_t *p, storage__sl_node_t 
         storage_bound_t key = {.key = r->ck, .len = r->ck_len};
         storage__sl_remove(&x->rows, storage__key_hint(r->ck, r->ck_len), &key);
     } else {
-        n->item = storage__row_encode(r);
+        n->item = storage__row_encode_in(&p->table->mem, r);
         x->bytes += r->bytes;
     }
-    base_free(old);
+    storage__blk_free(&p->table->mem, old);
     return next;
 }
 
@@ -264,10 +263,10 @@ static void purge_static(storage_partition_t *p, int64_t ts)
     if (storage__row_is_empty(r)) {
         x->statics = NULL;
     } else {
-        x->statics = storage__row_encode(r);
+        x->statics = storage__row_encode_in(&p->table->mem, r);
         x->bytes += r->bytes;
     }
-    base_free(old);
+    storage__blk_free(&p->table->mem, old);
 }
 
 

@@ -29,8 +29,8 @@ uint32_t storage_table_physical_of(const storage_table_t *t, int64_t token)
     if (n <= 1) {
         return 0;
     }
-    /* floor(2^64 / n) without a 65-bit intermediate. */
-    uint64_t width = UINT64_MAX / n + (UINT64_MAX % n == n - 1 ? 1 : 0);
+    /* floor(2^64 / n) = floor((2^64 - n) / n) + 1, without a 65-bit intermediate; at least 1. */
+    uint64_t width = (UINT64_MAX - n + 1) / n + 1;
     uint64_t offset = (uint64_t)token ^ (UINT64_C(1) << 63); /* token - INT64_MIN */
     uint64_t i = offset / width;
     return i < n ? (uint32_t)i : n - 1;

@@ -487,6 +487,23 @@ uint8_t *storage__row_encode(const storage__row_t *r)
 }
 
 
+uint8_t *storage__row_encode_in(storage__slab_t *s, const storage__row_t *r)
+{
+    size_t n = storage__row_encoded_size(r);
+    uint8_t *blk = storage__slab_alloc(s, n);
+    storage__row_encode_into(r, blk);
+    return blk;
+}
+
+
+void storage__blk_free(storage__slab_t *s, uint8_t *blk)
+{
+    if (blk != NULL) {
+        storage__slab_free(s, blk, storage__blk_size(blk));
+    }
+}
+
+
 size_t storage__blk_size(const uint8_t *blk)
 {
     uint64_t n;

@@ -107,16 +107,21 @@ void storage__sl_fini(storage__sl_t *sl, void (*free_item)(void *item))
 
 
 /* Fills update[i] with the last node at level i that sorts before key. */
-static void find_path(const storage__sl_t *sl, uint64_t hint, const void *key,
-                      storage__sl_node_t **update)
+/* Fills update[0..level) with the last node before key on each level; returns that level
+ * (read once: the loops over update[] must not outrun what was filled). */
+static int find_path(const storage__sl_t *sl, uint64_t hint, const void *key,
+                     storage__sl_node_t **update)
 {
+    int level = sl->level;
+    BASE_ASSERT(level >= 1);
     storage__sl_node_t *x = sl->head;
-    for (int i = sl->level - 1; i >= 0; i--) {
+    for (int i = level - 1; i >= 0; i--) {
         while (x->next[i] != NULL && node_cmp(sl, x->next[i], hint, key) < 0) {
             x = x->next[i];
         }
         update[i] = x;
     }
+    return level;
 }
 
 
@@ -141,11 +146,11 @@ storage__sl_node_t *storage__sl_insert(storage__sl_t *sl, void *item, uint64_t h
         grow_head(sl, level);
     }
     storage__sl_node_t *update[MAX_LEVEL];
-    find_path(sl, hint, key, update);
+    int filled = find_path(sl, hint, key, update);
     BASE_ASSERT(update[0]->next[0] == NULL || node_cmp(sl, update[0]->next[0], hint, key) != 0);
 
-    if (level > sl->level) {
-        for (int i = sl->level; i < level; i++) {
+    if (level > filled) {
+        for (int i = filled; i < level; i++) {
             update[i] = sl->head;
         }
         sl->level = level;
@@ -170,11 +175,11 @@ storage__sl_node_t *storage__sl_insert(storage__sl_t *sl, void *item, uint64_t h
 void *storage__sl_remove(storage__sl_t *sl, uint64_t hint, const void *key)
 {
     storage__sl_node_t *update[MAX_LEVEL];
-    find_path(sl, hint, key, update);
+    int filled = find_path(sl, hint, key, update);
     storage__sl_node_t *n = update[0]->next[0];
     BASE_ASSERT(n != NULL && node_cmp(sl, n, hint, key) == 0);
 
-    for (int i = 0; i < sl->level; i++) {
+    for (int i = 0; i < filled; i++) {
         if (update[i]->next[i] == n) {
             update[i]->next[i] = n->next[i];
         }

@@ -288,9 +288,15 @@ void storage_part_iter_free(storage_part_iter_t *it);
 
 /* ---- sizes and physical partitions -------------------------------------- */
 
+/* Partitions with data, and their key + clustering + cell bytes (exact,
+ * what item-size limits and storage figures count). */
 size_t storage_table_partition_count(const storage_table_t *t);
 size_t storage_table_bytes(const storage_table_t *t);
 size_t storage_partition_bytes(const storage_partition_t *p);
+/* Memory the table's partitions, rows and partition index hold, allocator
+ * rounding included (the ordered-row bookkeeping of multi-row partitions,
+ * skiplist nodes and range tombstones, is not counted). */
+size_t storage_table_memory(const storage_table_t *t);
 
 /*
  * Physical partitions: the token ring split into n equal ranges, as Cosmos

@@ -94,6 +94,27 @@ int storage__key_cmp(const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_
  * (hint(a) < hint(b) implies key_cmp(a, b) < 0). */
 uint64_t storage__key_hint(const uint8_t *k, size_t len);
 
+/* ---- a table's allocator (slab.c) ---------------------------------------- */
+
+#define STORAGE__SLAB_GRAIN 8
+#define STORAGE__SLAB_MAX   512
+
+typedef struct storage__slab_s {
+    void *free[STORAGE__SLAB_MAX / STORAGE__SLAB_GRAIN]; /* per class of 8 bytes */
+    uint8_t *cur;                                        /* the unused end of the newest chunk */
+    size_t left;
+    void *chunks;    /* linked through each chunk's first word */
+    size_t used;     /* bytes handed out, class-rounded */
+    size_t reserved; /* bytes taken from base_malloc */
+} storage__slab_t;
+
+void storage__slab_init(storage__slab_t *s);
+/* Frees every chunk: everything allocated from s dies. */
+void storage__slab_fini(storage__slab_t *s);
+void *storage__slab_alloc(storage__slab_t *s, size_t size);
+/* size must be the size p was allocated with; p may be NULL. */
+void storage__slab_free(storage__slab_t *s, void *p, size_t size);
+
 /* ---- rows and cells (row.c) --------------------------------------------- */
 
 /*
@@ -156,6 +177,9 @@ size_t storage__row_encoded_size(const storage__row_t *r);
 uint8_t *storage__row_encode_into(const storage__row_t *r, uint8_t *dst);
 /* Encodes r into a new heap block (base_free it). */
 uint8_t *storage__row_encode(const storage__row_t *r);
+/* The same from a table's allocator; storage__blk_free gives it back. */
+uint8_t *storage__row_encode_in(storage__slab_t *s, const storage__row_t *r);
+void storage__blk_free(storage__slab_t *s, uint8_t *blk);
 /* Decodes a block into r (cells borrow from blk; r's array is reused). */
 void storage__row_decode(const uint8_t *blk, storage__row_t *r);
 /* A block's total size, its clustering key, and its ck + path + value bytes. */
@@ -260,8 +284,6 @@ void storage__partition_free(storage_partition_t *p);
 bool storage__partition_has_data(const storage_partition_t *p);
 /* Has anything to remember, tombstones included. */
 bool storage__partition_has_state(const storage_partition_t *p);
-/* Bytes of memory p holds, allocations included (for the table's account). */
-size_t storage__partition_mem(const storage_partition_t *p);
 
 /* The rest operate on EXT partitions. */
 /* The node holding row ck (its item is the row block), NULL if none. */
@@ -314,6 +336,8 @@ void storage__pt_insert(storage__ptree_t *t, storage__pt_pos_t pos, storage_part
 
 /* ---- tables (table.c, db.c) --------------------------------------------- */
 
+#define STORAGE__SEEK_PK_MAX 64
+
 struct storage_table_s {
     storage_db_t *db;
     uint64_t id;
@@ -324,12 +348,21 @@ struct storage_table_s {
     /* The one index of partitions, by (token, pk); partitions are only
      * removed all at once (truncate, drop). */
     storage__ptree_t parts;
-    size_t n_visible; /* partitions with data */
-    size_t bytes;     /* sum of visible partitions' bytes */
+    storage__slab_t mem; /* partitions and row blocks */
+    size_t n_visible;    /* partitions with data */
+    size_t bytes;        /* sum of visible partitions' bytes */
     uint32_t n_physical;
     /* Bumped by every write and truncate: cursors holding a position
      * re-find it by key when it moved. */
     uint64_t version;
+    /* The last seek, while version holds: a write's lookup often follows a
+     * read of the same key (cql checks the stored row first). */
+    bool seek_valid;
+    uint64_t seek_version;
+    int64_t seek_token;
+    uint32_t seek_pk_len;
+    uint8_t seek_pk[STORAGE__SEEK_PK_MAX];
+    storage__pt_pos_t seek_pos;
     uint64_t seed;       /* for skiplist levels */
     storage__row_t work; /* the row a write is decoding and re-encoding */
 };
@@ -340,9 +373,13 @@ void storage__table_free(storage_table_t *t);
 void storage__table_truncate(storage_table_t *t);
 void storage__apply(storage_table_t *t, const storage_mutation_t *m, int64_t now_us,
                     storage_write_stats_t *stats);
+/* Where (token, pk) is or would go in t's index (storage__pt_seek, with a
+ * one-entry cache of the last answer while the table is unchanged). */
+storage__pt_pos_t storage__table_seek(storage_table_t *t, int64_t token, const uint8_t *pk,
+                                      size_t pk_len);
 /* The partition for (token, pk) whether or not it has data, NULL if none. */
-storage_partition_t *storage__table_lookup(const storage_table_t *t, int64_t token,
-                                           const uint8_t *pk, size_t pk_len);
+storage_partition_t *storage__table_lookup(storage_table_t *t, int64_t token, const uint8_t *pk,
+                                           size_t pk_len);
 uint64_t storage__table_next_seed(storage_table_t *t);
 
 /* ---- the database (db.c) ------------------------------------------------ */

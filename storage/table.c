@@ -27,6 +27,7 @@ uint64_t storage__table_next_seed(storage_table_t *t)
 static void index_init(storage_table_t *t)
 {
     storage__pt_init(&t->parts);
+    storage__slab_init(&t->mem);
     t->n_visible = 0;
     t->bytes = 0;
 }
@@ -35,6 +36,7 @@ static void index_init(storage_table_t *t)
 static void index_fini(storage_table_t *t)
 {
     storage__pt_fini(&t->parts, storage__partition_free);
+    storage__slab_fini(&t->mem);
 }
 
 
@@ -74,14 +76,37 @@ void storage__table_truncate(storage_table_t *t)
 {
     index_fini(t);
     t->version++;
+    t->seek_valid = false;
     index_init(t);
 }
 
 
-storage_partition_t *storage__table_lookup(const storage_table_t *t, int64_t token,
-                                           const uint8_t *pk, size_t pk_len)
+storage__pt_pos_t storage__table_seek(storage_table_t *t, int64_t token, const uint8_t *pk,
+                                      size_t pk_len)
 {
-    storage_partition_t *p = storage__pt_at(storage__pt_seek(&t->parts, token, pk, pk_len));
+    if (t->seek_valid && t->seek_version == t->version && t->seek_token == token &&
+        t->seek_pk_len == pk_len && (pk_len == 0 || memcmp(t->seek_pk, pk, pk_len) == 0)) {
+        return t->seek_pos;
+    }
+    storage__pt_pos_t pos = storage__pt_seek(&t->parts, token, pk, pk_len);
+    t->seek_valid = pk_len <= STORAGE__SEEK_PK_MAX;
+    if (t->seek_valid) {
+        t->seek_version = t->version;
+        t->seek_token = token;
+        t->seek_pk_len = (uint32_t)pk_len;
+        if (pk_len > 0) {
+            memcpy(t->seek_pk, pk, pk_len);
+        }
+        t->seek_pos = pos;
+    }
+    return pos;
+}
+
+
+storage_partition_t *storage__table_lookup(storage_table_t *t, int64_t token, const uint8_t *pk,
+                                           size_t pk_len)
+{
+    storage_partition_t *p = storage__pt_at(storage__table_seek(t, token, pk, pk_len));
     if (p == NULL || p->token != token || p->pk_len != pk_len ||
         (pk_len > 0 && memcmp(p->data, pk, pk_len) != 0)) {
         return NULL;
@@ -107,4 +132,10 @@ size_t storage_table_partition_count(const storage_table_t *t)
 size_t storage_table_bytes(const storage_table_t *t)
 {
     return t->bytes;
+}
+
+
+size_t storage_table_memory(const storage_table_t *t)
+{
+    return t->mem.used + t->parts.bytes;
 }

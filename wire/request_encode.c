@@ -77,7 +77,7 @@ void wire_put_query_params(base_buf_t *b, const wire_query_params_t *p)
         BASE_ASSERT(p->n_values <= 0xFFFF);
         base_buf_put_u16(b, (uint16_t)p->n_values);
         for (size_t i = 0; i < p->n_values; i++) {
-            if (flags & WIRE_QF_NAMES_FOR_VALUES) {
+            if (p->names != NULL) { /* WIRE_QF_NAMES_FOR_VALUES, as set above */
                 wire_put_string(b, p->names[i].ptr, p->names[i].len);
             }
             wire_put_value(b, p->values[i]);

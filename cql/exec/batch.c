@@ -134,6 +134,17 @@ static int batch_guardrails(cql_ctx_t *c, int type, const batch_shape_t *b, base
 }
 
 
+/* After one statement of a batch ran: the part of its table (cql__admit found it)
+ * counts what it read. */
+static void count_statement(cql_ctx_t *c, uint16_t consistency)
+{
+    if (c->cur_part != NULL) {
+        c->cur_part->rows_read += c->out->stats.rows_read;
+        c->cur_part->consistency = consistency;
+    }
+}
+
+
 /* A conditional batch is one Paxos round on one partition of one table. */
 static int batch_spans(const cql_ctx_t *c, base_error_t *err)
 {
@@ -166,6 +177,41 @@ static bool batch_has_conditions(const cql_batch_t *b)
 }
 
 
+/* Checks and runs each statement of a batch with its bind values; their mutations
+ * are deferred (c->defer), so a refusal leaves nothing written. */
+static int run_statements(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb,
+                          uint16_t consistency, size_t *rows_read, base_error_t *err)
+{
+    for (size_t i = 0; i < b->n_stmts; i++) {
+        const cql_stmt_t *st = b->stmts[i];
+        if (st->kind != CQL_STMT_INSERT && st->kind != CQL_STMT_UPDATE &&
+            st->kind != CQL_STMT_DELETE) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Invalid statement in batch: only UPDATE, INSERT and DELETE "
+                                  "statements are allowed.");
+        }
+        if (wb != NULL) {
+            c->binds.values = wb->stmts[i].values;
+            c->binds.n = wb->stmts[i].n_values;
+            c->binds.names = st->bind_names;
+            if (c->binds.n != st->n_binds) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "There were %zu markers(?) in CQL but %zu bound variables",
+                                      st->n_binds, c->binds.n);
+            }
+        }
+        memset(&c->out->stats, 0, sizeof(c->out->stats));
+        c->cur_part = NULL;
+        if (cql__exec_stmt(c, st, err) != BASE_OK) {
+            return BASE_ERROR; /* nothing was written */
+        }
+        *rows_read += c->out->stats.rows_read;
+        count_statement(c, consistency);
+    }
+    return BASE_OK;
+}
+
+
 int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, base_error_t *err)
 {
     bool cosmos = c->e->cfg.profile == CQL_PROFILE_COSMOS;
@@ -192,29 +238,8 @@ int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, 
     size_t rows_read = 0;
     c->in_batch = true;
     c->defer = true;
-    for (size_t i = 0; i < b->n_stmts; i++) {
-        const cql_stmt_t *st = b->stmts[i];
-        if (st->kind != CQL_STMT_INSERT && st->kind != CQL_STMT_UPDATE &&
-            st->kind != CQL_STMT_DELETE) {
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Invalid statement in batch: only UPDATE, INSERT and DELETE "
-                                  "statements are allowed.");
-        }
-        if (wb != NULL) {
-            c->binds.values = wb->stmts[i].values;
-            c->binds.n = wb->stmts[i].n_values;
-            c->binds.names = st->bind_names;
-            if (c->binds.n != st->n_binds) {
-                return base_error_set(err, WIRE_ERR_INVALID,
-                                      "There were %zu markers(?) in CQL but %zu bound variables",
-                                      st->n_binds, c->binds.n);
-            }
-        }
-        memset(&c->out->stats, 0, sizeof(c->out->stats));
-        if (cql__exec_stmt(c, st, err) != BASE_OK) {
-            return BASE_ERROR; /* nothing was written */
-        }
-        rows_read += c->out->stats.rows_read;
+    if (run_statements(c, b, wb, consistency, &rows_read, err) != BASE_OK) {
+        return BASE_ERROR; /* nothing was written */
     }
     c->defer = false;
     batch_shape_t shape;
@@ -235,6 +260,10 @@ int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, 
     total->n_statements = b->n_stmts;
     total->shape = c->shape;
     total->rows_read = rows_read;
+    if (c->n_parts > 1) { /* charged to each table it writes */
+        total->parts = c->parts;
+        total->n_parts = c->n_parts;
+    }
     if (c->batch_cas != NULL && batch_spans(c, err) != BASE_OK) {
         return BASE_ERROR;
     }

@@ -74,6 +74,27 @@ static void describe_term(desc_t *d, const cql_term_t *t, const char *name, cons
 }
 
 
+static void selector_bind(void *ctx, int idx, const char *name, const wire_type_t *type)
+{
+    desc_t *d = ctx;
+    name_bind(d, idx, base_arena_sprintf(d->c->a, "key(%s)", name ? name : ""), type);
+}
+
+
+/* The result columns of a SELECT, and the markers inside its selectors (m[?]). */
+static int describe_select(desc_t *d, const cql_select_t *q, cql_prepared_t *p, base_error_t *err)
+{
+    cql_sel_t sel;
+    if (cql__sel_compile(d->c, q, d->t, &sel, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    cql__sel_describe(&sel, selector_bind, d);
+    p->cols = sel.specs;
+    p->n_cols = sel.json ? 1 : sel.n;
+    return BASE_OK;
+}
+
+
 static const cql_column_t *find_column(desc_t *d, const char *name, base_error_t *err)
 {
     const cql_column_t *col = cql__column_find(d->t, name);
@@ -430,7 +451,7 @@ int cql__describe(cql_ctx_t *c, const cql_stmt_t *st, cql_prepared_t *p, base_er
     p->n_binds = d.n_binds;
     pk_indexes(&d, st, p);
     if (st->kind == CQL_STMT_SELECT) {
-        return cql__select_columns(c, &st->u.select, d.t, &p->cols, &p->n_cols, err);
+        return describe_select(&d, &st->u.select, p, err);
     }
     if (is_conditional(st) && d.t != NULL) {
         p->cols = base_arena_calloc(c->a, 1, sizeof(*p->cols));

@@ -171,6 +171,18 @@ int cql__sel_compile(cql_ctx_t *c, const cql_select_t *q, const cql_table_t *t, 
 int cql__sel_refuse_cosmos(const cql_table_t *t, const cql_sel_t *sel, base_error_t *err);
 /* Cells per result row: n, or 1 for SELECT JSON. */
 size_t cql__sel_width(const cql_sel_t *sel);
+/* SELECT DISTINCT reads partition key and static columns only, and over a key range
+ * (no partition key restriction) the whole partition key (Cassandra's messages). */
+int cql__sel_check_distinct(cql_ctx_t *c, const cql_table_t *t, const cql_sel_t *sel,
+                            bool key_range, base_error_t *err);
+/* True when every selector reads a static column (an index query refuses that). */
+bool cql__sel_only_static(const cql_table_t *t, const cql_sel_t *sel);
+/* Evaluates the element keys of the selectors (m[?], s['a'..'c']) for this execution. */
+int cql__sel_bind(cql_ctx_t *c, cql_sel_t *sel, base_error_t *err);
+/* Calls fn for each bind marker inside the selectors, with the type it binds. */
+typedef void (*cql_sel_bind_fn)(void *ctx, int bind_index, const char *name,
+                                const wire_type_t *type);
+void cql__sel_describe(const cql_sel_t *sel, cql_sel_bind_fn fn, void *ctx);
 /* Projects rec into row (cql__sel_width cells); returns the bytes returned. */
 size_t cql__sel_project(cql_ctx_t *c, const cql_table_t *t, const cql_sel_t *sel,
                         const cql_rec_t *rec, wire_value_t *row);
@@ -212,6 +224,7 @@ typedef struct cql_plan_s {
     size_t n_filters;
     cql_filter_t *filters;
     bool uses_index;
+    const char *bad_value; /* a filter's null or unset value, refused after the checks */
 } cql_plan_t;
 
 /* The columns of a token() relation: the whole partition key, in order (Cassandra's

@@ -253,14 +253,10 @@ static int check_writable(const cql_table_t *t, base_error_t *err)
 }
 
 
-static void note_write(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t *m,
-                       const storage_write_stats_t *ws)
+/* Adds one mutation's figures to st (a statement's, a batch's or a batch part's). */
+static void count_write(cql_stats_t *st, const cql_table_t *t, const storage_mutation_t *m,
+                        const storage_write_stats_t *ws)
 {
-    cql_stats_t *st = &c->out->stats;
-    if (st->table == NULL) { /* a batch is metered against its first table */
-        st->keyspace = t->ks->name;
-        st->table = t->name;
-    }
     st->rows_written++;
     st->bytes_written += ws->bytes_written;
     st->overwrites += ws->row_existed;
@@ -273,7 +269,28 @@ static void note_write(cql_ctx_t *c, const cql_table_t *t, const storage_mutatio
         st->rows_ttl++;
         st->bytes_ttl += ws->bytes_written;
     }
-    cql__note_token(c, t, m->token);
+    if (!st->has_token) {
+        st->has_token = true;
+        st->first_token = m->token;
+        st->has_partition = t->st != NULL;
+        st->partition = t->st != NULL ? storage_table_physical_of(t->st, m->token) : 0;
+    }
+}
+
+
+static void note_write(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t *m,
+                       const storage_write_stats_t *ws)
+{
+    cql_stats_t *st = &c->out->stats;
+    if (st->table == NULL) { /* a batch's totals name its first table */
+        st->keyspace = t->ks->name;
+        st->table = t->name;
+    }
+    count_write(st, t, m, ws);
+    cql_stats_t *part = cql__batch_part(c, t);
+    if (part != NULL) {
+        count_write(part, t, m, ws);
+    }
     /* compaction_large_partition_warning_threshold_mb: flagged when a write takes the
      * partition past it (Cassandra logs it when compacting; never a refusal). */
     size_t large = c->e->cfg.guardrails.large_partition_mb * 1024 * 1024;
@@ -357,12 +374,21 @@ int cql__write_pending(cql_ctx_t *c, base_error_t *err)
 }
 
 
-static bool replaced_by(const storage_mutation_t *m, const storage_cell_t *old)
+static bool cleared(const storage_mutation_t *m, uint32_t col)
 {
     for (size_t i = 0; i < m->n_clear_cols; i++) {
-        if (m->clear_cols[i] == old->col) {
+        if (m->clear_cols[i] == col) {
             return true;
         }
+    }
+    return false;
+}
+
+
+static bool replaced_by(const storage_mutation_t *m, const storage_cell_t *old)
+{
+    if (cleared(m, old->col)) {
+        return true;
     }
     for (size_t i = 0; i < m->n_cells; i++) {
         const storage_cell_t *n = &m->cells[i];
@@ -375,12 +401,36 @@ static bool replaced_by(const storage_mutation_t *m, const storage_cell_t *old)
 }
 
 
+/* True when m replaces every regular column of its row, so the stored row keeps nothing. */
+static bool replaces_row(const cql_table_t *t, const storage_mutation_t *m)
+{
+    if (m->static_row) {
+        return false;
+    }
+    for (size_t i = 0; i < t->n_cols; i++) {
+        const cql_column_t *col = &t->cols[i];
+        if (col->kind != CQL_COL_REGULAR) {
+            continue;
+        }
+        /* a collection's elements go only with a collection-wide deletion */
+        storage_cell_t whole = {.col = col->id};
+        if (!(cql__multi_cell(col) ? cleared(m, col->id) : replaced_by(m, &whole))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+
 /* The size of the row once m is applied: its own bytes plus what it keeps of the stored
- * row. Only looked at closely when the whole partition could pass the item limit. */
+ * row. Only looked at closely when the whole partition could pass the item limit; a
+ * write of every column (an INSERT of the whole row) keeps nothing, so it skips the
+ * partition lookup (storage_apply does its own). */
 static size_t row_bytes_after(cql_ctx_t *c, const cql_table_t *t, const storage_mutation_t *m)
 {
     size_t bytes = cql__mutation_bytes(m);
-    if (m->delete_partition || m->delete_row || m->delete_range || m->n_cells == 0) {
+    if (m->delete_partition || m->delete_row || m->delete_range || m->n_cells == 0 ||
+        replaces_row(t, m)) {
         return bytes;
     }
     storage_partition_t *p = storage_partition_get(t->st, m->token, m->pk, m->pk_len);

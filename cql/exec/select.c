@@ -40,6 +40,11 @@ typedef struct run_s {
     int *group_idx;
     cql_rec_t group_first;
     bool in_group;
+    /* ORDER BY over an IN on the partition key: the rows of every partition are held,
+     * then merged in clustering order before LIMIT applies */
+    bool merge;
+    size_t n_held, cap_held;
+    cql_rec_t *held;
 } run_t;
 
 
@@ -111,6 +116,59 @@ static bool accumulate_grouped(run_t *r, const cql_rec_t *rec)
 }
 
 
+/* Keeps a copy of rec (its cells stay in storage for the request) for the merge. */
+static void hold_row(run_t *r, const cql_rec_t *rec)
+{
+    if (r->n_held == r->cap_held) {
+        size_t cap = r->cap_held ? r->cap_held * 2 : 16;
+        cql_rec_t *held = base_arena_alloc(r->c->a, cap * sizeof(*held));
+        if (r->n_held > 0) {
+            memcpy(held, r->held, r->n_held * sizeof(*held));
+        }
+        r->held = held;
+        r->cap_held = cap;
+    }
+    r->held[r->n_held++] = *rec;
+}
+
+
+/* Clustering order of two rows (memcmp of their encoded keys, a static-only row first). */
+static int ck_order(const cql_rec_t *a, const cql_rec_t *b)
+{
+    size_t n = a->ck_len < b->ck_len ? a->ck_len : b->ck_len;
+    int cmp = n > 0 ? memcmp(a->ck, b->ck, n) : 0;
+    if (cmp == 0) {
+        cmp = a->ck_len < b->ck_len ? -1 : a->ck_len > b->ck_len ? 1 : 0;
+    }
+    return cmp;
+}
+
+
+/* Sorts the held rows (stable: ties keep the partitions' order, as Cassandra's sort does)
+ * in clustering order, reversed for a reversed ORDER BY, then returns them up to LIMIT. */
+static void merge_held(run_t *r)
+{
+    size_t n = r->n_held;
+    cql_rec_t *tmp = base_arena_alloc(r->c->a, (n + 1) * sizeof(*tmp));
+    for (size_t width = 1; width < n; width *= 2) { /* bottom-up merge sort */
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n,
+                   hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid || j < hi) {
+                int cmp = i < mid && j < hi ? ck_order(&r->held[i], &r->held[j]) : 0;
+                bool left = j >= hi || (i < mid && (r->reverse ? cmp >= 0 : cmp <= 0));
+                tmp[k++] = left ? r->held[i++] : r->held[j++];
+            }
+        }
+        memcpy(r->held, tmp, n * sizeof(*tmp));
+    }
+    for (size_t i = 0; i < n && r->limit > 0; i++, r->limit--) {
+        return_row(r, &r->held[i]);
+    }
+}
+
+
 /* ---- scanning ----------------------------------------------------------------------------- */
 
 /* Takes one stored row into the run: counts it as read, filters it, then folds it
@@ -132,6 +190,11 @@ static bool consider_row(run_t *r, const cql_rec_t *rec, int64_t *part_left)
         return true;
     }
     if (*part_left <= 0) {
+        return true;
+    }
+    if (r->merge) {
+        hold_row(r, rec);
+        (*part_left)--;
         return true;
     }
     if (r->full) {
@@ -428,6 +491,27 @@ static int run_virtual(run_t *r, base_error_t *err)
 /* ---- ORDER BY ----------------------------------------------------------------------------------
  */
 
+/* A clustering column restricted to one value (=, an IN of one literal value, or its
+ * place in such a multi-column relation), which ORDER BY may skip (Cassandra 4.0). */
+static bool single_valued(const cql_select_t *q, const cql_table_t *t, const cql_column_t *col)
+{
+    for (size_t i = 0; i < q->n_where; i++) {
+        const cql_relation_t *rel = &q->where[i];
+        bool one = rel->op == CQL_OP_EQ ||
+                   (rel->op == CQL_OP_IN && rel->in_values != NULL && rel->n_in == 1);
+        if (!one || (rel->lhs != CQL_LHS_COLUMN && rel->lhs != CQL_LHS_TUPLE)) {
+            continue;
+        }
+        for (size_t k = 0; k < rel->n_columns; k++) {
+            if (cql__column_find(t, rel->columns[k]) == col) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+
 static int check_order(cql_ctx_t *c, const cql_select_t *q, const cql_table_t *t,
                        const cql_plan_t *plan, bool *reverse, base_error_t *err)
 {
@@ -441,7 +525,8 @@ static int check_order(cql_ctx_t *c, const cql_select_t *q, const cql_table_t *t
                               "ORDER BY is only supported when the partition key is restricted "
                               "by an EQ or an IN.");
     }
-    int dir = 0; /* +1 same as clustering order, -1 reversed */
+    int dir = 0;     /* +1 same as clustering order, -1 reversed */
+    size_t next = 0; /* the clustering column the next ordering must name */
     for (size_t i = 0; i < q->n_order; i++) {
         const cql_column_t *col = cql__column_find(t, q->order[i].column);
         if (col == NULL) {
@@ -454,7 +539,10 @@ static int check_order(cql_ctx_t *c, const cql_select_t *q, const cql_table_t *t
                                   "of the PRIMARY KEY, got %s",
                                   col->name);
         }
-        if (col->position != (int)i) {
+        while (next < t->n_ck && t->ck[next] != col && single_valued(q, t, t->ck[next])) {
+            next++;
+        }
+        if (col->position != (int)next++) {
             return base_error_set(err, WIRE_ERR_INVALID,
                                   "Order by currently only supports the ordering of columns "
                                   "following their declared order in the PRIMARY KEY");
@@ -606,6 +694,29 @@ static int plan_virtual(cql_ctx_t *c, const cql_table_t *t, const cql_select_t *
 }
 
 
+/* SELECT DISTINCT takes no PER PARTITION LIMIT, and restricts partition key and static
+ * columns only. */
+static int distinct_checks(const cql_select_t *q, const cql_table_t *t, base_error_t *err)
+{
+    if (q->per_partition_limit != NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "PER PARTITION LIMIT is not allowed with SELECT DISTINCT queries");
+    }
+    for (size_t i = 0; t->vt == NULL && i < q->n_where; i++) {
+        const cql_relation_t *rel = &q->where[i];
+        for (size_t k = 0; rel->lhs != CQL_LHS_TOKEN && k < rel->n_columns; k++) {
+            const cql_column_t *col = cql__column_find(t, rel->columns[k]);
+            if (col != NULL && col->kind != CQL_COL_PARTITION && col->kind != CQL_COL_STATIC) {
+                return base_error_set(err, WIRE_ERR_INVALID,
+                                      "SELECT DISTINCT with WHERE clause only supports "
+                                      "restriction by partition key and/or static columns.");
+            }
+        }
+    }
+    return BASE_OK;
+}
+
+
 /* Validate: the table, LIMIT and PER PARTITION LIMIT, DISTINCT, the selectors
  * and GROUP BY; fills r's settings before any storage is looked at. */
 static int select_validate(cql_ctx_t *c, const cql_select_t *q, run_t *r, base_error_t *err)
@@ -641,13 +752,21 @@ static int select_validate(cql_ctx_t *c, const cql_select_t *q, run_t *r, base_e
                               "SELECT DISTINCT is not supported by Azure Cosmos DB for Apache "
                               "Cassandra");
     }
+    if (q->distinct && distinct_checks(q, t, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
     if (q->distinct) {
         r->per_partition = 1;
     }
     const wire_query_params_t *params = c->params;
     r->page_size = params != NULL && params->page_size > 0 ? params->page_size : INT64_MAX;
-    if (cql__sel_compile(c, q, t, &r->sel, err) != BASE_OK) {
+    if (cql__sel_compile(c, q, t, &r->sel, err) != BASE_OK ||
+        cql__sel_bind(c, &r->sel, err) != BASE_OK) {
         return BASE_ERROR;
+    }
+    if (r->sel.aggregate && q->per_partition_limit != NULL && q->n_group_by == 0) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "PER PARTITION LIMIT is not allowed with aggregate queries.");
     }
     if (r->sel.aggregate) {
         r->page_size = INT64_MAX;
@@ -672,12 +791,19 @@ static int select_plan(cql_ctx_t *c, const cql_select_t *q, run_t *r, resume_t *
         return plan_virtual(c, t, q, &r->plan, err);
     }
     if (cql__plan_where(c, t, q->where, q->n_where, q->allow_filtering, &r->plan, err) != BASE_OK ||
-        check_order(c, q, t, &r->plan, &r->reverse, err) != BASE_OK) {
+        check_order(c, q, t, &r->plan, &r->reverse, err) != BASE_OK ||
+        (q->distinct && cql__sel_check_distinct(c, t, &r->sel, r->plan.scan, err) != BASE_OK)) {
         return BASE_ERROR;
     }
+    if (r->plan.uses_index && cql__sel_only_static(t, &r->sel)) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Queries using 2ndary indexes don't support selecting only static "
+                              "columns");
+    }
     const wire_query_params_t *params = c->params;
-    if (q->n_order > 0 && r->plan.n_keys > 1 && params != NULL && params->page_size > 0 &&
-        !r->sel.aggregate) {
+    r->merge = q->n_order > 0 && r->plan.n_keys > 1 && !r->sel.aggregate;
+    /* A LIMIT within the page size is run unpaged, as Cassandra does. */
+    if (r->merge && params != NULL && params->page_size > 0 && r->limit > params->page_size) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Cannot page queries with both ORDER BY and a IN restriction on "
                               "the partition key; you must either remove the ORDER BY or the "
@@ -715,6 +841,9 @@ static int select_run(cql_ctx_t *c, run_t *r, const resume_t *res, base_error_t 
             run_scan(r, res);
         } else {
             run_keys(r, res);
+        }
+        if (r->merge) {
+            merge_held(r);
         }
         if (r->more && !r->sel.aggregate) {
             c->out->paging_state = paging_state(r);

@@ -229,8 +229,15 @@ static int add_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, cons
         if (eval_in(c, r, col, &f->in, &f->n_in, err) != BASE_OK) {
             return BASE_ERROR;
         }
-    } else if (eval_set_value(c, r->rhs, f->cmp_type, col->name, &f->v, err) != BASE_OK) {
+    } else if (cql__term_eval(r->rhs, f->cmp_type, col->name, &c->binds, c->a, &f->v, err) !=
+               BASE_OK) {
         return BASE_ERROR;
+    } else if (f->v.len < 0 && p->bad_value == NULL) {
+        /* RowFilter takes no null or unset value (c = null, c CONTAINS ?), refused once the
+         * statement itself passed, as Cassandra checks values at execution */
+        p->bad_value =
+            base_arena_sprintf(c->a, "Unsupported %s value for column %s",
+                               f->v.len == WIRE_VALUE_UNSET ? "unset" : "null", col->name);
     }
     p->n_filters++;
     return BASE_OK;
@@ -256,13 +263,23 @@ static int element_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, 
     f->op = CQL_OP_EQ;
     f->cmp_type = col->type->sub[1];
     f->has_key = true;
-    if (eval_set_value(c, r->element, col->type->sub[0], col->name, &f->key, err) != BASE_OK ||
-        eval_set_value(c, r->rhs, col->type->sub[1], col->name, &f->v, err) != BASE_OK) {
+    if (!cql__multi_cell(col)) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Map-entry equality predicates on frozen map column %s are not "
+                              "supported",
+                              col->name);
+    }
+    if (cql__term_eval(r->element, col->type->sub[0], col->name, &c->binds, c->a, &f->key, err) !=
+            BASE_OK ||
+        cql__term_eval(r->rhs, col->type->sub[1], col->name, &c->binds, c->a, &f->v, err) !=
+            BASE_OK) {
         return BASE_ERROR;
     }
-    if (f->key.len < 0) {
-        return base_error_set(err, WIRE_ERR_INVALID, "Invalid null map key for column %s",
-                              col->name);
+    wire_value_t bad = f->key.len < 0 ? f->key : f->v;
+    if (bad.len < 0 && p->bad_value == NULL) { /* refused after the checks, as add_filter */
+        p->bad_value = base_arena_sprintf(c->a, "Unsupported %s map %s for column %s",
+                                          bad.len == WIRE_VALUE_UNSET ? "unset" : "null",
+                                          f->key.len < 0 ? "key" : "value", col->name);
     }
     p->n_filters++;
     return BASE_OK;
@@ -996,6 +1013,9 @@ int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *wh
         (n_expr > 1 || (n_expr == 0 && p->ck_restricted) || (n_expr != 0 && w.n_contains > 1));
     if (needs_filtering && !allow_filtering) {
         return refuse_filtering(err);
+    }
+    if (p->bad_value != NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID, "%s", p->bad_value);
     }
     if (empty_in) { /* IN () on a clustering column names no row: read no partition */
         p->scan = false;

@@ -267,7 +267,9 @@ static cql_tok_type_t scan_number(const char *s, size_t len, size_t *pi)
 {
     size_t i = *pi;
     cql_tok_type_t type = CQL_TOK_INTEGER;
-    if (i < len && s[i] == '.' && !(i + 1 < len && s[i + 1] == '.')) {
+    /* "1..2" is 1 .. 2 (a slice), "0...3." is 0. .. 3. (a float ends before "..") */
+    bool range = i + 1 < len && s[i + 1] == '.' && !(i + 2 < len && s[i + 2] == '.');
+    if (i < len && s[i] == '.' && !range) {
         i++;
         digits(s, len, &i);
         type = CQL_TOK_FLOAT;

@@ -131,19 +131,23 @@ typedef enum {
     CQL_SEL_COUNT_STAR, /* count(*) / count(1) */
     CQL_SEL_CAST,       /* CAST(selector AS type) */
     CQL_SEL_TERM,       /* a literal/bind term as a selector (rare) */
+    CQL_SEL_FIELD,      /* args[0].field: a user type field, at any depth (b.x.a) */
+    CQL_SEL_ELEMENT,    /* args[0][term]: a set or map element */
+    CQL_SEL_SLICE,      /* args[0][term..term_hi]: a set or map slice, either end open (NULL) */
 } cql_sel_kind_t;
 
 typedef struct cql_selector_s {
     cql_sel_kind_t kind;
     const char *name;  /* COLUMN: column; FUNCTION: function name (lower-cased) */
-    const char *field; /* COLUMN: u.field (UDT field selection) or NULL */
+    const char *field; /* FIELD: the field's name */
     size_t n_args;
     struct cql_selector_s **args;
     const cql_type_ast_t *cast_type;
-    const cql_term_t *term;
-    const char *alias; /* AS alias or NULL */
-    const char *text;  /* the selector as written, for default column names
-                          (e.g. "system.count(*)" uses name, "ttl(v)") */
+    const cql_term_t *term;    /* TERM; ELEMENT key; SLICE lower end */
+    const cql_term_t *term_hi; /* SLICE upper end */
+    const char *alias;         /* AS alias or NULL */
+    const char *text;          /* the selector as written, for default column names
+                                  (e.g. "system.count(*)" uses name, "ttl(v)") */
 } cql_selector_t;
 
 typedef struct cql_ordering_s {

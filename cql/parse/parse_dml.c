@@ -103,6 +103,52 @@ static void function_selector(cql_parser_t *p, cql_selector_t *s)
 }
 
 
+/* One [key] or [lo..hi] (either end may be left out) after a selector. */
+static void element_selector(cql_parser_t *p, cql_selector_t *s)
+{
+    cql__expect(p, CQL_TOK_LBRACKET);
+    bool open_lo = cql__peek_is(p, 0, CQL_TOK_DOT) && cql__peek_is(p, 1, CQL_TOK_DOT);
+    s->term = open_lo ? NULL : cql__parse_term(p);
+    s->kind = CQL_SEL_ELEMENT;
+    if (!p->failed && cql__peek_is(p, 0, CQL_TOK_DOT)) {
+        cql__expect(p, CQL_TOK_DOT);
+        cql__expect(p, CQL_TOK_DOT);
+        s->kind = CQL_SEL_SLICE;
+        s->term_hi = cql__peek_is(p, 0, CQL_TOK_RBRACKET) ? NULL : cql__parse_term(p);
+    }
+    cql__expect(p, CQL_TOK_RBRACKET);
+}
+
+
+/* Field (.f) and element ([k], [lo..hi]) selections after a column, chained in
+ * any order and depth: each wraps the selector before it. */
+static void postfix_selectors(cql_parser_t *p, cql_selector_t *s, size_t start)
+{
+    while (!p->failed &&
+           (cql__peek_is(p, 0, CQL_TOK_DOT) || cql__peek_is(p, 0, CQL_TOK_LBRACKET))) {
+        cql_selector_t *inner = cql__alloc(p, sizeof(*inner));
+        *inner = *s;
+        memset(s, 0, sizeof(*s));
+        cql_vec_t args = {0};
+        cql__vec_push(p, &args, inner);
+        s->args = args.data;
+        s->n_args = 1;
+        if (cql__accept(p, CQL_TOK_DOT)) {
+            s->kind = CQL_SEL_FIELD;
+            s->field = cql__parse_ident(p);
+        } else {
+            element_selector(p, s);
+        }
+        if (p->failed) {
+            return;
+        }
+        s->text = s->kind == CQL_SEL_FIELD
+                      ? concat(p, (const char *[]){inner->text, ".", s->field}, 3)
+                      : base_arena_strndup(p->a, p->text + start, p->prev_end - start);
+    }
+}
+
+
 static void selector_body(cql_parser_t *p, cql_selector_t *s)
 {
     const cql_token_t *t = cql__peek(p, 0);
@@ -140,12 +186,7 @@ static void selector_body(cql_parser_t *p, cql_selector_t *s)
         s->kind = CQL_SEL_COLUMN;
         s->name = cql__parse_ident(p);
         s->text = s->name;
-        if (cql__accept(p, CQL_TOK_DOT)) {
-            s->field = cql__parse_ident(p);
-            if (s->field != NULL) {
-                s->text = concat(p, (const char *[]){s->name, ".", s->field}, 3);
-            }
-        }
+        postfix_selectors(p, s, start);
     } else if (cql__starts_term(p, 0)) {
         s->kind = CQL_SEL_TERM;
         s->term = cql__parse_term(p);

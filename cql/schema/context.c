@@ -10,9 +10,40 @@
 #include "cql/schema/schema.h"
 
 
+cql_stats_t *cql__batch_part(cql_ctx_t *c, const cql_table_t *t)
+{
+    if (!c->in_batch || t == NULL) {
+        return NULL;
+    }
+    for (size_t i = 0; i < c->n_parts; i++) {
+        if (c->parts[i].table == t->name && c->parts[i].keyspace == t->ks->name) {
+            return &c->parts[i];
+        }
+    }
+    if (c->n_parts == c->cap_parts) {
+        size_t cap = c->cap_parts ? 2 * c->cap_parts : 4;
+        cql_stats_t *p = base_arena_calloc(c->a, cap, sizeof(*p));
+        if (c->n_parts > 0) {
+            memcpy(p, c->parts, c->n_parts * sizeof(*p));
+        }
+        c->parts = p;
+        c->cap_parts = cap;
+    }
+    cql_stats_t *part = &c->parts[c->n_parts++];
+    part->kind = CQL_OP_BATCH;
+    part->keyspace = t->ks->name;
+    part->table = t->name;
+    part->shape = c->shape;
+    return part;
+}
+
+
 int cql__admit(cql_ctx_t *c, const cql_table_t *t, cql_op_kind_t kind, bool has_token,
                int64_t token, base_error_t *err)
 {
+    if (c->in_batch && t->vt == NULL && (c->cur_part = cql__batch_part(c, t)) != NULL) {
+        c->cur_part->n_statements++;
+    }
     if (!c->e->has_hooks || c->e->hooks.admit == NULL || t->vt != NULL || c->admitted) {
         return BASE_OK;
     }

@@ -158,6 +158,11 @@ typedef struct cql_ctx_s {
     struct cql_batch_cas_s *batch_cas;
     size_t n_pending, cap_pending;
     struct cql_pending_s *pending;
+    /* A batch's statements and writes per table (cql_stats_t.parts): n_parts of
+     * cap_parts entries, arena-owned. */
+    cql_stats_t *parts;
+    size_t n_parts, cap_parts;
+    cql_stats_t *cur_part; /* the part of the batch statement running now */
     const char *shape;
     const char *text; /* the statement's text (QUERY, EXECUTE): what the schema log keeps */
     size_t text_len;
@@ -167,6 +172,9 @@ typedef struct cql_ctx_s {
     const char **warnings;
 } cql_ctx_t;
 
+/* The entry of c->parts for table t (a batch's per-table statistics), added on
+ * first use; NULL outside a batch. */
+cql_stats_t *cql__batch_part(cql_ctx_t *c, const cql_table_t *t);
 /* Runs the admission hook for a statement on table t (no-op without hooks
  * or for system tables). */
 int cql__admit(cql_ctx_t *c, const cql_table_t *t, cql_op_kind_t kind, bool has_token,

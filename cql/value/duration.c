@@ -50,6 +50,7 @@ static int check_total(base_error_t *err, int64_t units, int64_t max, const char
 /* Builder.add*: unit order, range checks, accumulation. */
 static int add_unit(builder_t *b, int unit, int64_t n, base_error_t *err)
 {
+    BASE_ASSERT(unit >= 1 && unit < (int)(sizeof(unit_names) / sizeof(unit_names[0])));
     if (unit == b->unit) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Invalid duration. The %s are specified multiple times",
@@ -60,26 +61,28 @@ static int add_unit(builder_t *b, int unit, int64_t n, base_error_t *err)
                               unit_names[b->unit], unit_names[unit]);
     }
     b->unit = unit;
-    static const int64_t months_per[] = {0, 12, 1};
-    static const int64_t days_per[] = {0, 0, 0, 7, 1};
-    static const int64_t nanos_per[] = {
-        0, 0, 0, 0, 0, NS_PER_HOUR, NS_PER_MIN, NS_PER_SEC, NS_PER_MS, NS_PER_US, 1};
-    if (unit <= 2) {
-        if (check_total(err, n, (INT32_MAX - b->months) / months_per[unit], "months") != BASE_OK) {
+    /* What one of each unit adds, indexed like unit_names: to months, days or nanoseconds. */
+    static const struct {
+        int64_t months, days, nanos;
+    } per[] = {{0, 0, 0},         {12, 0, 0},          {1, 0, 0},          {0, 7, 0},
+               {0, 1, 0},         {0, 0, NS_PER_HOUR}, {0, 0, NS_PER_MIN}, {0, 0, NS_PER_SEC},
+               {0, 0, NS_PER_MS}, {0, 0, NS_PER_US},   {0, 0, 1}};
+    if (per[unit].months != 0) {
+        if (check_total(err, n, (INT32_MAX - b->months) / per[unit].months, "months") != BASE_OK) {
             return BASE_ERROR;
         }
-        b->months += n * months_per[unit];
-    } else if (unit <= 4) {
-        if (check_total(err, n, (INT32_MAX - b->days) / days_per[unit], "days") != BASE_OK) {
+        b->months += n * per[unit].months;
+    } else if (per[unit].days != 0) {
+        if (check_total(err, n, (INT32_MAX - b->days) / per[unit].days, "days") != BASE_OK) {
             return BASE_ERROR;
         }
-        b->days += n * days_per[unit];
+        b->days += n * per[unit].days;
     } else {
-        if (check_total(err, n, (INT64_MAX - b->nanos) / nanos_per[unit], "nanoseconds") !=
+        if (check_total(err, n, (INT64_MAX - b->nanos) / per[unit].nanos, "nanoseconds") !=
             BASE_OK) {
             return BASE_ERROR;
         }
-        b->nanos += n * nanos_per[unit];
+        b->nanos += n * per[unit].nanos;
     }
     return BASE_OK;
 }
@@ -288,7 +291,7 @@ int cql__duration_parse(const char *input, cql_duration_t *out, base_error_t *er
 
 static size_t put_vint(uint8_t *p, int64_t x)
 {
-    uint64_t v = ((uint64_t)x << 1) ^ (uint64_t)(x >> 63);
+    uint64_t v = ((uint64_t)x << 1) ^ (x < 0 ? UINT64_MAX : 0); /* zigzag, no signed shift */
     int magnitude = __builtin_clzll(v | 1);
     size_t size = (size_t)((639 - magnitude * 9) >> 6);
     if (size == 1) {

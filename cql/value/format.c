@@ -54,7 +54,7 @@ char *cql__double_format(double d, bool is_float, base_arena_t *a)
             digits[nd++] = *s;
         }
     }
-    int e10 = atoi(s + 1);
+    int e10 = (int)strtol(s + 1, NULL, 10); /* the exponent snprintf wrote: "e-05", "e+17" */
     while (nd > 1 && digits[nd - 1] == '0') {
         nd--;
     }

@@ -254,6 +254,8 @@ const wire_type_t *cql__function_arg_type(const cql_term_t *fn, size_t i)
 /* Unix ms of a timeuuid, timestamp or date argument. */
 static int64_t arg_ms(uint16_t id, wire_value_t v)
 {
+    /* cql__function_eval hands a non-null value that validated as this type */
+    BASE_ASSERT(v.len == (id == WIRE_TYPE_TIMEUUID ? 16 : id == WIRE_TYPE_DATE ? 4 : 8));
     switch (id) {
     case WIRE_TYPE_TIMEUUID:
         return cql__timeuuid_ms(v.ptr);
@@ -269,6 +271,7 @@ static int from_blob(const fn_t *f, wire_value_t v, base_arena_t *a, wire_value_
                      base_error_t *err)
 {
     base_error_t ignored;
+    BASE_ASSERT(v.len >= 0); /* cql__function_eval refused a null argument */
     if (cql__value_validate(native(f->ret), v, &ignored) != BASE_OK) {
         size_t n = v.len > 64 ? 64 : (size_t)v.len;
         char hex[2 * 64 + 4];
@@ -276,13 +279,11 @@ static int from_blob(const fn_t *f, wire_value_t v, base_arena_t *a, wire_value_
             snprintf(hex + 2 * i, 3, "%02x", v.ptr[i]);
         }
         hex[2 * n] = '\0';
-        if ((size_t)v.len > n) {
-            strcat(hex, "...");
-        }
         return base_error_set(err, WIRE_ERR_INVALID,
-                              "In call to function %s, value 0x%s is not a valid binary "
+                              "In call to function %s, value 0x%s%s is not a valid binary "
                               "representation for type %s",
-                              f->name, hex, cql__type_name(native(f->ret), a));
+                              f->name, hex, (size_t)v.len > n ? "..." : "",
+                              cql__type_name(native(f->ret), a));
     }
     *out = v;
     return BASE_OK;
@@ -373,4 +374,62 @@ int cql__function_eval(const cql_term_t *term, const wire_type_t *t, const char 
         }
     }
     return execute(&f, arg, a, out, err);
+}
+
+
+/* ---- functions of values (selectors) ------------------------------------------------------ */
+
+/* The native function name taking n_args arguments of type arg (NULL when none); 1 when
+ * found, 0 when the name is known but no signature takes arg, -1 when unknown. */
+static int find_for_value(const char *name, size_t n_args, const wire_type_t *arg, fn_t *out)
+{
+    int known = -1;
+    for (size_t i = 0; i < sizeof(catalog) / sizeof(catalog[0]); i++) {
+        if (strcmp(catalog[i].name, name) != 0) {
+            continue;
+        }
+        known = 0;
+        if (catalog[i].n_args == n_args && (n_args == 0 || catalog[i].arg == arg->id)) {
+            *out = catalog[i];
+            return 1;
+        }
+    }
+    if (known < 0 && conversion(name, out)) {
+        return n_args == 1 && out->arg == arg->id ? 1 : 0;
+    }
+    return known;
+}
+
+
+int cql__function_value_type(const char *name, size_t n_args, const wire_type_t *arg,
+                             const char *arg_text, base_arena_t *a, const wire_type_t **ret,
+                             base_error_t *err)
+{
+    fn_t f;
+    int found = n_args > 1 ? -1 : find_for_value(name, n_args, arg, &f);
+    if (found < 0) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Unknown function '%s'", name);
+    }
+    if (found == 0) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Type error: %s cannot be passed as argument 0 of function "
+                              "system.%s of type %s",
+                              arg_text, name, arg ? cql__type_name(arg, a) : "?");
+    }
+    *ret = native(f.ret);
+    return BASE_OK;
+}
+
+
+wire_value_t cql__function_apply(const char *name, size_t n_args, const wire_type_t *arg_type,
+                                 wire_value_t arg, base_arena_t *a)
+{
+    wire_value_t out = {NULL, WIRE_VALUE_NULL};
+    fn_t f;
+    base_error_t ignored;
+    if (find_for_value(name, n_args, arg_type, &f) != 1 || (n_args == 1 && arg.len < 0) ||
+        execute(&f, arg, a, &out, &ignored) != BASE_OK) {
+        return (wire_value_t){NULL, WIRE_VALUE_NULL};
+    }
+    return out;
 }

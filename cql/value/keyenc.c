@@ -526,6 +526,7 @@ static bool decode(reader_t *r, const wire_type_t *t, base_buf_t *out, bool *is_
     case WIRE_TYPE_TIMESTAMP:
     case WIRE_TYPE_TIME:
     case WIRE_TYPE_DATE:
+        BASE_ASSERT(fixed >= 1 && fixed <= sizeof(x)); /* the fixed-size types above */
         read_bytes(r, x, fixed);
         if (t->id != WIRE_TYPE_DATE) {
             x[0] ^= 0x80;
@@ -538,6 +539,7 @@ static bool decode(reader_t *r, const wire_type_t *t, base_buf_t *out, bool *is_
         return !r->fail && x[0] <= 1;
     case WIRE_TYPE_FLOAT:
     case WIRE_TYPE_DOUBLE: {
+        BASE_ASSERT(fixed == 4 || fixed == 8);
         read_bytes(r, x, fixed);
         uint64_t key = fixed == 4 ? base_load_u32(x) : base_load_u64(x);
         uint64_t sign = fixed == 4 ? 0x80000000u : 0x8000000000000000ULL;

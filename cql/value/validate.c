@@ -183,10 +183,8 @@ static int validate_inet(wire_value_t v, base_error_t *err)
         snprintf(hex + 2 * i, 3, "%02x", v.ptr[i]);
     }
     hex[2 * n] = '\0';
-    if ((size_t)v.len > n) {
-        strcat(hex, "...");
-    }
-    return base_error_set(err, WIRE_ERR_INVALID, "Expected 4 or 16 byte inetaddress; got %s", hex);
+    return base_error_set(err, WIRE_ERR_INVALID, "Expected 4 or 16 byte inetaddress; got %s%s", hex,
+                          (size_t)v.len > n ? "..." : "");
 }
 
 

@@ -62,6 +62,15 @@ typedef struct cql_binds_s {
 int cql__term_eval(const cql_term_t *term, const wire_type_t *t, const char *col,
                    const cql_binds_t *binds, base_arena_t *a, wire_value_t *out, base_error_t *err);
 
+/* A native scalar function over a value, for selectors (blobAsInt(intAsBlob(b)),
+ * toUnixTimestamp(t)): its return type for an argument of type arg (NULL when it takes
+ * none), refused as Cassandra refuses it; then its result for one value (null for a null
+ * argument or a value the function rejects). */
+int cql__function_value_type(const char *name, size_t n_args, const wire_type_t *arg,
+                             const char *arg_text, base_arena_t *a, const wire_type_t **ret,
+                             base_error_t *err);
+wire_value_t cql__function_apply(const char *name, size_t n_args, const wire_type_t *arg_type,
+                                 wire_value_t arg, base_arena_t *a);
 /* The type the i-th argument of a native function term takes, for the metadata of a
  * bind marker there (blobAsInt(?) binds a blob); NULL when the function is unknown or
  * its overloads disagree. */

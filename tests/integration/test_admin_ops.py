@@ -14,11 +14,14 @@ import os
 import re
 import shlex
 import shutil
+import struct
 import subprocess
 import tempfile
 import unittest
 import urllib.error
 import urllib.request
+
+from cassandra.query import BatchStatement, BatchType
 
 from emulator import START_TIMEOUT, Emulator, binary
 
@@ -286,6 +289,32 @@ class Routes(unittest.TestCase):
         # a quoted table name comes back whole through the label escaping
         self.assertGreater(values(samples, "cosmos_emulator_ru_consumed_total", keyspace="ops",
                                   table='Odd "name" \\', partition="0")[0], 0)
+
+    def test_a_batch_over_two_tables_is_charged_to_each(self):
+        SESSION.execute("CREATE TABLE ops.orders (k int PRIMARY KEY, v text)")
+        SESSION.execute("CREATE TABLE ops.lines (k int, n int, v text, PRIMARY KEY (k, n))")
+        one = SESSION.execute_async("INSERT INTO ops.orders (k, v) VALUES (0, 'x')")
+        one.result()
+        one_ru = struct.unpack(">d", one.custom_payload["RequestCharge"])[0]
+        before = stats()
+        batch = BatchStatement(batch_type=BatchType.UNLOGGED)
+        batch.add("INSERT INTO ops.orders (k, v) VALUES (1, 'x')")
+        for n in range(3):
+            batch.add("INSERT INTO ops.lines (k, n, v) VALUES (1, %d, 'x')" % n)
+        f = SESSION.execute_async(batch)
+        f.result()
+        charge = struct.unpack(">d", f.custom_payload["RequestCharge"])[0]
+        after = stats()
+
+        def spent(table):
+            return (table_stats(after, table)["stats"]["ru_total"]
+                    - table_stats(before, table)["stats"]["ru_total"])
+        orders, lines = spent("orders"), spent("lines")
+        # each table pays for its own statements: one insert here, three there
+        self.assertAlmostEqual(orders + lines, charge, places=1)
+        self.assertGreaterEqual(orders, one_ru)
+        self.assertGreaterEqual(lines, 3 * one_ru)
+        self.assertLess(orders, 2 * one_ru)
 
     def test_stats_reset_per_table_then_all(self):
         traffic("a", 5)

@@ -91,7 +91,7 @@ class Replay(Consistency, unittest.TestCase):
     def test_ecommerce_model_counts_match_its_repeats(self):
         doc = estimate_json("--replay", os.path.join(EXAMPLES, "ecommerce_orders.cql"))
         self.assertEqual(shape_counts(doc, "shop"), {
-            "BEGIN user_orders": 1500,   # a batch counts under its first table
+            "BEGIN user_orders": 1500,   # a batch's shape is its first table's
             "SELECT orders_by_id": 1500,
             "SELECT user_orders": 1000,
             "UPDATE orders_by_id": 500,

@@ -312,6 +312,30 @@ static void hundred_thousand_row_partition_point_and_slice_reads(void **state)
 }
 
 
+/* The table's memory account: partitions and rows at their slab size plus
+ * the index, a few words per single-row partition, back to an empty index
+ * after a truncate. */
+static void table_memory_counts_rows_at_a_few_words_each(void **state)
+{
+    test_fixture_t *f = *state;
+    size_t empty = storage_table_memory(f->t);
+    enum { N = 20000 };
+    char value[101];
+    memset(value, 'v', 100);
+    value[100] = '\0';
+    for (int i = 0; i < N; i++) {
+        test_insert(f->t, i, NULL, 1, value, 1);
+    }
+    size_t payload = (size_t)N * (4 + 100);
+    assert_int_equal(storage_table_bytes(f->t), payload);
+    size_t mem = storage_table_memory(f->t) - empty;
+    assert_true(mem > payload);
+    assert_true(mem < payload + (size_t)N * 64);
+    storage_table_truncate(f->t);
+    assert_int_equal(storage_table_memory(f->t), empty);
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -322,6 +346,7 @@ int main(void)
         T(partition_cursor_sees_each_partition_once_while_all_are_rewritten),
         T(equal_tokens_across_leaves_keep_order_lookup_and_resume),
         T(hundred_thousand_row_partition_point_and_slice_reads),
+        T(table_memory_counts_rows_at_a_few_words_each),
     };
     return cmocka_run_group_tests_name("storage/compact", tests, NULL, NULL);
 }

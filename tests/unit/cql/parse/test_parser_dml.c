@@ -141,8 +141,9 @@ static void select_function_selectors_are_named_like_cassandra(void **state)
     assert_string_equal(sel[7]->cast_type->name, "text");
     assert_string_equal(sel[7]->args[0]->name, "x");
     assert_string_equal(sel[7]->text, "cast(x as text)");
-    assert_int_equal(sel[8]->kind, CQL_SEL_COLUMN);
-    assert_string_equal(sel[8]->name, "u");
+    assert_int_equal(sel[8]->kind, CQL_SEL_FIELD);
+    assert_int_equal(sel[8]->args[0]->kind, CQL_SEL_COLUMN);
+    assert_string_equal(sel[8]->args[0]->name, "u");
     assert_string_equal(sel[8]->field, "city");
     assert_string_equal(sel[8]->text, "u.city");
     assert_int_equal(sel[9]->kind, CQL_SEL_FUNCTION);
@@ -151,6 +152,36 @@ static void select_function_selectors_are_named_like_cassandra(void **state)
     assert_int_equal(sel[10]->args[0]->kind, CQL_SEL_TERM);
     assert_lit(sel[10]->args[0]->term, CQL_LIT_INTEGER, "1");
     assert_string_equal(sel[10]->args[1]->text, "'a'");
+}
+
+
+/* b.x.a, m['k'], m[1..3], s[..'c'], m[?].f: postfix selections chain, innermost first. */
+static void element_and_field_selectors_chain(void **state)
+{
+    cql_stmt_t *st =
+        parse_ok(state, "SELECT b.x.a, m['k'], m[1..3], s[..'c'], m[?].f, n[1][2] FROM t");
+    cql_selector_t **sel = st->u.select.selectors;
+    assert_int_equal(st->u.select.n_selectors, 6);
+    assert_int_equal(sel[0]->kind, CQL_SEL_FIELD);
+    assert_string_equal(sel[0]->field, "a");
+    assert_int_equal(sel[0]->args[0]->kind, CQL_SEL_FIELD);
+    assert_string_equal(sel[0]->args[0]->field, "x");
+    assert_string_equal(sel[0]->args[0]->args[0]->name, "b");
+    assert_string_equal(sel[0]->text, "b.x.a");
+    assert_int_equal(sel[1]->kind, CQL_SEL_ELEMENT);
+    assert_lit(sel[1]->term, CQL_LIT_STRING, "k");
+    assert_string_equal(sel[1]->text, "m['k']");
+    assert_int_equal(sel[2]->kind, CQL_SEL_SLICE);
+    assert_lit(sel[2]->term, CQL_LIT_INTEGER, "1");
+    assert_lit(sel[2]->term_hi, CQL_LIT_INTEGER, "3");
+    assert_int_equal(sel[3]->kind, CQL_SEL_SLICE);
+    assert_null(sel[3]->term);
+    assert_lit(sel[3]->term_hi, CQL_LIT_STRING, "c");
+    assert_int_equal(sel[4]->kind, CQL_SEL_FIELD);
+    assert_int_equal(sel[4]->args[0]->kind, CQL_SEL_ELEMENT);
+    assert_int_equal(sel[4]->args[0]->term->kind, CQL_TERM_BIND);
+    assert_int_equal(sel[5]->kind, CQL_SEL_ELEMENT);
+    assert_int_equal(sel[5]->args[0]->kind, CQL_SEL_ELEMENT);
 }
 
 
@@ -667,6 +698,7 @@ int main(void)
         T(driver_reads_system_schema_functions_with_a_list),
         T(select_json_distinct_and_aliases),
         T(select_function_selectors_are_named_like_cassandra),
+        T(element_and_field_selectors_chain),
         T(unreserved_keywords_are_column_names),
         T(identifiers_are_normalised),
         T(where_supports_every_relation_form),
