@@ -86,6 +86,32 @@ static int list_set_index(cql_write_t *w, const cql_column_t *col, wire_value_t 
 }
 
 
+int cql__list_delete_index(cql_write_t *w, const cql_column_t *col, wire_value_t key,
+                           const storage_mutation_t *m, base_error_t *err)
+{
+    if (key.len == WIRE_VALUE_UNSET) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid unset value for list index");
+    }
+    if (key.len != 4) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for list index");
+    }
+    int32_t idx = (int32_t)base_load_u32(key.ptr);
+    const storage_cell_t *cells;
+    size_t n = stored_elements(w, m, col, &cells);
+    if (n == 0) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Attempted to delete an element from a list which is null");
+    }
+    if (idx < 0 || (size_t)idx >= n) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "List index %d out of bound, list has size %zu", idx, n);
+    }
+    const uint8_t *path = base_arena_memdup(w->c->a, cells[idx].path, cells[idx].path_len);
+    cql__write_cell(w, col, path, cells[idx].path_len, (wire_value_t){NULL, WIRE_VALUE_NULL}, true);
+    return BASE_OK;
+}
+
+
 /* c = c - v: set elements and map keys are tombstoned by their path; list
  * elements by the ids of every stored element equal to one of v's. */
 static int remove_elements(cql_write_t *w, const cql_column_t *col, wire_value_t v,
@@ -313,6 +339,11 @@ static int assign_one(cql_ctx_t *c, cql_write_t *dst, const cql_column_t *col,
         if (cql__term_eval(as->key, map ? col->type->sub[0] : cql__native_int(), col->name,
                            &c->binds, c->a, &key, err) != BASE_OK) {
             return BASE_ERROR;
+        }
+        if (key.len == WIRE_VALUE_UNSET) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  map ? "Invalid unset map key"
+                                      : "Invalid unset value for list index");
         }
         if (!map) {
             return list_set_index(dst, col, key, v, m, err);

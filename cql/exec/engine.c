@@ -175,6 +175,7 @@ static void ctx_init(cql_ctx_t *c, cql_engine_t *e, cql_session_t *s, base_arena
     c->out = out;
     c->now_us = base_now_us();
     c->batch_ts = INT64_MIN;
+    c->binds.no_json_fn = e->cfg.profile == CQL_PROFILE_COSMOS;
     if (params != NULL) {
         c->binds.n = params->n_values;
         c->binds.values = params->values;

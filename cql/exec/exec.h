@@ -75,6 +75,9 @@ int cql__write_elements(cql_write_t *w, const cql_column_t *col, wire_value_t v,
                         base_error_t *err);
 /* SET c = v: a multi-cell collection has all its elements replaced. */
 int cql__write_set(cql_write_t *w, const cql_column_t *col, wire_value_t v, base_error_t *err);
+/* DELETE l[i]: tombstones the i-th stored element of list column col in m's row. */
+int cql__list_delete_index(cql_write_t *w, const cql_column_t *col, wire_value_t key,
+                           const storage_mutation_t *m, base_error_t *err);
 /* A non-frozen collection: one cell per element. */
 bool cql__multi_cell(const cql_column_t *col);
 /* The SET clause of one UPDATE row: regular cells into w, static ones into ws. */

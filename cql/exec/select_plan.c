@@ -189,8 +189,75 @@ static bool index_serves(const cql_table_t *t, const cql_column_t *col, cql_rel_
 }
 
 
+static const char *op_text(cql_rel_op_t op)
+{
+    static const char *const text[] = {
+        "=", "<", "<=", ">", ">=", "!=", "IN", "CONTAINS", "CONTAINS KEY", "LIKE", "IS NOT"};
+    return (size_t)op < sizeof(text) / sizeof(text[0]) ? text[op] : "?";
+}
+
+
+static bool references_duration(const wire_type_t *t)
+{
+    if (t->id == WIRE_TYPE_DURATION) {
+        return true;
+    }
+    for (size_t i = 0; i < t->n_sub; i++) {
+        if (references_duration(t->sub[i])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+
+/* What a single-column relation may do to its column (SingleColumnRelation): a
+ * non-frozen collection only takes CONTAINS (KEY), a non-frozen UDT nothing, and
+ * nothing that holds a duration takes a slice. */
+static int check_relation(cql_ctx_t *c, const cql_relation_t *r, const cql_column_t *col,
+                          base_error_t *err)
+{
+    const wire_type_t *t = col->type;
+    bool contains = r->op == CQL_OP_CONTAINS || r->op == CQL_OP_CONTAINS_KEY;
+    if (cql__type_is_collection(t) && !t->frozen && !contains && r->op != CQL_OP_IS_NOT_NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Collection column '%s' (%s) cannot be restricted by a '%s' "
+                              "relation",
+                              col->name, cql__type_name(t, c->a), op_text(r->op));
+    }
+    if (t->id == WIRE_TYPE_UDT && !t->frozen) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Non-frozen UDT column '%s' (%s) cannot be restricted by any "
+                              "relation",
+                              col->name, cql__type_name(t, c->a));
+    }
+    bool slice =
+        r->op == CQL_OP_LT || r->op == CQL_OP_LTE || r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
+    if (slice && references_duration(t)) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Slice restrictions are not supported on %s",
+                              cql__type_is_collection(t) ? "collections containing durations"
+                              : t->id == WIRE_TYPE_TUPLE ? "tuples containing durations"
+                              : t->id == WIRE_TYPE_UDT   ? "UDTs containing durations"
+                                                         : "duration columns");
+    }
+    return BASE_OK;
+}
+
+
+/* A filtered value may be neither null nor unset (the row filter's messages). */
+static int filter_value(const cql_column_t *col, wire_value_t v, bool indexed, base_error_t *err)
+{
+    if (v.len == WIRE_VALUE_UNSET || v.len == WIRE_VALUE_NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Unsupported %s value for %scolumn %s",
+                              v.len == WIRE_VALUE_UNSET ? "unset" : "null",
+                              indexed ? "indexed " : "", col->name);
+    }
+    return BASE_OK;
+}
+
+
 static int add_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, const cql_column_t *col,
-                      base_error_t *err)
+                      bool indexed, base_error_t *err)
 {
     cql_filter_t *f = &p->filters[p->n_filters];
     memset(f, 0, sizeof(*f));
@@ -230,7 +297,8 @@ static int add_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, cons
             return BASE_ERROR;
         }
     } else if (cql__term_eval(r->rhs, f->cmp_type, col->name, &c->binds, c->a, &f->v, err) !=
-               BASE_OK) {
+                   BASE_OK ||
+               filter_value(col, f->v, indexed && r->op == CQL_OP_EQ, err) != BASE_OK) {
         return BASE_ERROR;
     } else if (f->v.len < 0 && p->bad_value == NULL) {
         /* RowFilter takes no null or unset value (c = null, c CONTAINS ?), refused once the
@@ -254,6 +322,12 @@ static int element_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, 
     if (col->type->id != WIRE_TYPE_MAP || r->op != CQL_OP_EQ) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Map-entry equality predicates on %s are only supported on maps",
+                              col->name);
+    }
+    if (col->type->frozen) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Map-entry equality predicates on frozen map column %s are not "
+                              "supported",
                               col->name);
     }
     cql_filter_t *f = &p->filters[p->n_filters];
@@ -280,6 +354,9 @@ static int element_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, 
         p->bad_value = base_arena_sprintf(c->a, "Unsupported %s map %s for column %s",
                                           bad.len == WIRE_VALUE_UNSET ? "unset" : "null",
                                           f->key.len < 0 ? "key" : "value", col->name);
+    }
+    if (filter_value(col, f->v, false, err) != BASE_OK) {
+        return BASE_ERROR;
     }
     p->n_filters++;
     return BASE_OK;
@@ -507,14 +584,44 @@ static int plan_clustering(cql_ctx_t *c, const cql_table_t *t, colr_t *ckr, bool
 }
 
 
-/* The clustering columns of a multi-column relation: a prefix of the clustering key,
- * in order, all in one direction (mixed ASC/DESC tuples are not supported yet). */
-static int tuple_columns(const cql_table_t *t, const cql_relation_t *r, const wire_type_t **types,
-                         base_error_t *err)
+/* A term as the messages show it: literals and markers, tuples of them. */
+static const char *term_shown(cql_ctx_t *c, const cql_term_t *t)
 {
-    if (r->n_columns > t->n_ck) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "Multi-column relations can only be applied to clustering columns");
+    if (t == NULL) {
+        return "?";
+    }
+    if (t->kind == CQL_TERM_BIND) {
+        return t->bind_name ? base_arena_sprintf(c->a, ":%s", t->bind_name) : "?";
+    }
+    if (t->kind == CQL_TERM_TUPLE) {
+        const char *s = "";
+        for (size_t i = 0; i < t->n_items; i++) {
+            s = base_arena_sprintf(c->a, "%s%s%s", s, i ? ", " : "", term_shown(c, t->items[i]));
+        }
+        return base_arena_sprintf(c->a, "(%s)", s);
+    }
+    return t->text ? t->text : "?";
+}
+
+
+static const char *tuple_names(cql_ctx_t *c, const cql_relation_t *r, const char *sep)
+{
+    const char *s = "";
+    for (size_t i = 0; i < r->n_columns; i++) {
+        s = base_arena_sprintf(c->a, "%s%s%s", s, i ? sep : "", r->columns[i]);
+    }
+    return s;
+}
+
+
+/* The clustering columns of a multi-column relation: consecutive clustering columns,
+ * in the key's order, from *start. A slice needs them all in one direction. */
+static int tuple_columns(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r,
+                         const wire_type_t **types, size_t *start, base_error_t *err)
+{
+    if (r->op == CQL_OP_NEQ) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Unsupported \"!=\" relation: (%s) != %s",
+                              tuple_names(c, r, ", "), term_shown(c, r->rhs));
     }
     for (size_t i = 0; i < r->n_columns; i++) {
         const cql_column_t *col = cql__column_find(t, r->columns[i]);
@@ -527,132 +634,349 @@ static int tuple_columns(const cql_table_t *t, const cql_relation_t *r, const wi
                                   "columns but was applied to: %s",
                                   col->name);
         }
-        if (col->position != (int)i) {
+        if (i == 0) {
+            *start = (size_t)col->position;
+        } else if (col->position != (int)(*start + i)) {
             return base_error_set(err, WIRE_ERR_INVALID,
                                   "Clustering columns must appear in the PRIMARY KEY order in "
                                   "multi-column relations");
         }
-        if (col->desc != t->ck[0]->desc) {
+        bool slice = r->op != CQL_OP_EQ && r->op != CQL_OP_IN;
+        if (slice && col->desc != t->ck[*start]->desc) {
             return base_error_set(err, WIRE_ERR_INVALID,
                                   "Multi-column slices over clustering columns of mixed order are "
                                   "not supported by this emulator yet");
         }
         types[i] = col->type;
     }
+    const cql_term_t *const *vals =
+        r->op == CQL_OP_IN ? (const cql_term_t *const *)r->in_values : &r->rhs;
+    size_t n_vals = r->op == CQL_OP_IN ? r->n_in : 1;
+    for (size_t k = 0; k < n_vals; k++) {
+        if (vals[k] != NULL && vals[k]->kind == CQL_TERM_TUPLE &&
+            vals[k]->n_items != r->n_columns) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Expected %zu elements in value tuple, but got %zu: %s",
+                                  r->n_columns, vals[k]->n_items, term_shown(c, vals[k]));
+        }
+    }
     return BASE_OK;
 }
 
 
-/* One tuple value as an encoded clustering prefix. */
-static int tuple_bound(cql_ctx_t *c, const cql_table_t *t, const wire_type_t *tt, size_t n,
-                       wire_value_t v, storage_bound_t *out, bool incl, base_error_t *err)
+/* Evaluates a tuple value of a multi-column relation and splits it into its parts. */
+static int tuple_parts(cql_ctx_t *c, const cql_relation_t *r, const cql_term_t *term,
+                       const wire_type_t *tt, wire_value_t *parts, base_error_t *err)
 {
-    wire_value_t *parts = base_arena_alloc(c->a, (n ? n : 1) * sizeof(*parts));
-    wire_reader_t rd;
+    wire_value_t v;
+    if (cql__term_eval(term, tt, "tuple", &c->binds, c->a, &v, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (v.len == WIRE_VALUE_UNSET) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid unset value for tuple (%s)",
+                              tuple_names(c, r, ","));
+    }
     if (v.len < 0) {
         return base_error_set(err, WIRE_ERR_INVALID,
-                              "Invalid null value in condition for "
-                              "multi-column relation");
+                              "Invalid null value in condition for multi-column relation");
     }
+    wire_reader_t rd;
     wire_reader_init(&rd, v.ptr, (size_t)v.len);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < r->n_columns; i++) {
         parts[i] = wire_read_bytes(&rd);
         if (!wire_reader_ok(&rd) || parts[i].len < 0) {
             return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Invalid null value in condition for column %s", t->ck[i]->name);
+                                  "Invalid null value in condition for column %s", r->columns[i]);
         }
     }
-    (void)tt;
-    base_buf_t b;
-    base_buf_init(&b);
-    cql__ck_encode(&b, t, parts, n);
-    *out = (storage_bound_t){base_arena_memdup(c->a, b.data, b.len), b.len, incl};
-    base_buf_fini(&b);
     return BASE_OK;
 }
 
 
-static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *const *rels,
-                       size_t n_rels, cql_plan_t *p, base_error_t *err)
+/* (c) IN ((x), (y)) and (c) > (x) are c IN (x, y) and c > x: single-column restrictions. */
+static int tuple_single(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r, colr_t *ckr,
+                        base_error_t *err)
 {
-    storage_bound_t lo = {NULL, 0, true}, hi = {NULL, 0, true};
-    bool slice = false;
-    p->ck_restricted = true;
-    for (size_t k = 0; k < n_rels; k++) {
-        const cql_relation_t *r = rels[k];
-        const wire_type_t **types =
-            base_arena_alloc(c->a, (r->n_columns ? r->n_columns : 1) * sizeof(*types));
-        if (tuple_columns(t, r, types, err) != BASE_OK) {
-            return BASE_ERROR;
+    const wire_type_t *types[1];
+    size_t pos;
+    if (tuple_columns(c, t, r, types, &pos, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    const wire_type_t *tt = cql__type_collection(c->a, WIRE_TYPE_TUPLE, true, types, 1);
+    colr_t *cr = &ckr[pos];
+    const char *name = t->ck[pos]->name;
+    if (r->op == CQL_OP_IN) {
+        if (cr->has_eq || cr->lo_set || cr->hi_set) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "%s cannot be restricted by more than one relation if it "
+                                  "includes a IN",
+                                  name);
         }
-        const wire_type_t *tt =
-            cql__type_collection(c->a, WIRE_TYPE_TUPLE, true, types, r->n_columns);
-        if (r->op == CQL_OP_EQ || r->op == CQL_OP_IN) {
-            if (n_rels > 1) {
-                return base_error_set(err, WIRE_ERR_INVALID,
-                                      "An equality or IN multi-column relation cannot be "
-                                      "combined with another on the clustering columns");
-            }
-            size_t n = 1;
-            wire_value_t *vals = base_arena_alloc(c->a, sizeof(*vals));
-            if (r->op == CQL_OP_IN && r->rhs != NULL) {
-                const wire_type_t *lt = cql__type_collection(c->a, WIRE_TYPE_LIST, true, &tt, 1);
-                wire_value_t list;
-                if (eval_set_value(c, r->rhs, lt, "tuple", &list, err) != BASE_OK) {
-                    return BASE_ERROR;
-                }
-                ssize_t m = list.len < 0 ? -1 : cql__collection_split(lt, list, c->a, &vals, NULL);
-                if (m < 0) {
-                    return base_error_set(err, WIRE_ERR_INVALID, "Invalid list value for IN");
-                }
-                n = (size_t)m;
-            } else if (r->op == CQL_OP_IN) {
-                n = r->n_in;
-                vals = base_arena_alloc(c->a, (n + 1) * sizeof(*vals));
-                for (size_t i = 0; i < n; i++) {
-                    if (eval_set_value(c, r->in_values[i], tt, "tuple", &vals[i], err) != BASE_OK) {
-                        return BASE_ERROR;
-                    }
-                }
-            } else if (eval_set_value(c, r->rhs, tt, "tuple", &vals[0], err) != BASE_OK) {
+        cr->has_eq = cr->is_in = true;
+        cr->n_eq = r->n_in;
+        cr->eq = base_arena_alloc(c->a, (r->n_in + 1) * sizeof(*cr->eq));
+        for (size_t i = 0; i < r->n_in; i++) {
+            if (tuple_parts(c, r, r->in_values[i], tt, &cr->eq[i], err) != BASE_OK) {
                 return BASE_ERROR;
             }
-            p->n_slices = n;
-            p->slices = base_arena_alloc(c->a, (n + 1) * sizeof(*p->slices));
-            for (size_t i = 0; i < n; i++) {
-                storage_bound_t b;
-                if (tuple_bound(c, t, tt, r->n_columns, vals[i], &b, true, err) != BASE_OK) {
-                    return BASE_ERROR;
-                }
-                p->slices[i].start = p->slices[i].end = b;
-            }
-            p->point = r->n_columns == t->n_ck && n == 1;
-            return BASE_OK;
         }
-        wire_value_t v;
-        if (eval_set_value(c, r->rhs, tt, "tuple", &v, err) != BASE_OK) {
+        return BASE_OK;
+    }
+    bool lower = r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
+    if (cr->has_eq) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Column \"%s\" cannot be restricted by both an equality and an "
+                              "inequality relation",
+                              name);
+    }
+    if (lower ? cr->lo_set : cr->hi_set) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "More than one restriction was found for the %s bound on %s",
+                              lower ? "start" : "end", name);
+    }
+    wire_value_t v;
+    if (tuple_parts(c, r, r->rhs, tt, &v, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    bool incl = r->op == CQL_OP_GTE || r->op == CQL_OP_LTE;
+    if (lower) {
+        cr->lo_set = true, cr->lo_incl = incl, cr->lo = v;
+    } else {
+        cr->hi_set = true, cr->hi_incl = incl, cr->hi = v;
+    }
+    return BASE_OK;
+}
+
+
+/* (c, d) = (x, y) is c = x AND d = y: it joins the single-column restrictions. */
+static int tuple_eq(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r, colr_t *ckr,
+                    base_error_t *err)
+{
+    const wire_type_t **types = base_arena_alloc(c->a, r->n_columns * sizeof(*types));
+    size_t start;
+    if (tuple_columns(c, t, r, types, &start, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    const wire_type_t *tt = cql__type_collection(c->a, WIRE_TYPE_TUPLE, true, types, r->n_columns);
+    wire_value_t *parts = base_arena_alloc(c->a, r->n_columns * sizeof(*parts));
+    if (tuple_parts(c, r, r->rhs, tt, parts, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    for (size_t i = 0; i < r->n_columns; i++) {
+        colr_t *cr = &ckr[start + i];
+        if (cr->has_eq || cr->lo_set || cr->hi_set) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "%s cannot be restricted by more than one relation if it "
+                                  "includes an Equal",
+                                  t->ck[start + i]->name);
+        }
+        cr->has_eq = true;
+        cr->n_eq = 1;
+        cr->eq = base_arena_memdup(c->a, &parts[i], sizeof(parts[i]));
+    }
+    return BASE_OK;
+}
+
+
+/* The shape of the tuple relations of one query (plan_tuples). */
+typedef struct tuples_s {
+    size_t start, width;            /* first clustering column, widest tuple */
+    const cql_relation_t *in;       /* a tuple IN, or */
+    const cql_relation_t *bound[2]; /* the lower and upper tuple bounds */
+    size_t n_suffix_cols, n_suffix; /* EQ/IN columns after a tuple IN, their product */
+    colr_t *suffix;
+    const wire_type_t **types; /* of columns start.. start + width */
+    wire_value_t *in_vals;     /* IN ?: the bound list's tuples */
+    size_t n_vals;             /* tuples named by the IN (1 for slices) */
+} tuples_t;
+
+
+/* Sorts the tuple relations into an IN or two bounds over the same columns. */
+static int tuple_relations(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *const *rels,
+                           size_t n_rels, tuples_t *tu, base_error_t *err)
+{
+    for (size_t k = 0; k < n_rels; k++) {
+        const cql_relation_t *r = rels[k];
+        const wire_type_t **types = base_arena_alloc(c->a, r->n_columns * sizeof(*types));
+        size_t s0;
+        if (tuple_columns(c, t, r, types, &s0, err) != BASE_OK) {
             return BASE_ERROR;
         }
+        if (k > 0 && s0 != tu->start) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Mixing single column relations and multi column relations on "
+                                  "clustering columns is not allowed");
+        }
+        tu->start = s0;
+        tu->width = r->n_columns > tu->width ? r->n_columns : tu->width;
+        if (r->op == CQL_OP_IN) {
+            tu->in = r;
+            continue;
+        }
         bool lower = r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
-        bool incl = r->op == CQL_OP_GTE || r->op == CQL_OP_LTE;
+        if (tu->bound[lower ? 0 : 1] != NULL) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "More than one restriction was found for the %s bound on %s",
+                                  lower ? "start" : "end", tuple_names(c, r, ", "));
+        }
         if (r->op != CQL_OP_GT && r->op != CQL_OP_GTE && r->op != CQL_OP_LT &&
             r->op != CQL_OP_LTE) {
             return base_error_set(err, WIRE_ERR_INVALID,
                                   "Unsupported operator in a multi-column relation");
         }
-        if (tuple_bound(c, t, tt, r->n_columns, v, lower ? &lo : &hi, incl, err) != BASE_OK) {
-            return BASE_ERROR;
-        }
-        slice = true;
+        tu->bound[lower ? 0 : 1] = r;
     }
-    if (slice) {
-        /* a DESC clustering key stores larger tuples first */
-        p->n_slices = 1;
-        p->slices = base_arena_alloc(c->a, sizeof(*p->slices));
-        p->slices[0].start = t->ck[0]->desc ? hi : lo;
-        p->slices[0].end = t->ck[0]->desc ? lo : hi;
+    if (tu->in != NULL && n_rels > 1) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "An equality or IN multi-column relation cannot be combined with "
+                              "another on the clustering columns");
     }
     return BASE_OK;
+}
+
+
+/* The single-column restrictions around the tuples: an EQ/IN prefix before them and,
+ * after a tuple IN, EQ/IN columns: (b, c) IN (...) AND d = ?. */
+static int tuple_neighbours(const cql_table_t *t, colr_t *ckr, tuples_t *tu, base_error_t *err)
+{
+    size_t start = tu->start, end = tu->start + tu->width;
+    for (size_t i = 0; i < t->n_ck; i++) {
+        bool set = ckr[i].has_eq || ckr[i].lo_set || ckr[i].hi_set;
+        if (i < start && !ckr[i].has_eq) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  set ? "Clustering column \"%s\" cannot be restricted (preceding "
+                                        "column \"%s\" is restricted by a non-EQ relation)"
+                                      : "PRIMARY KEY column \"%s\" cannot be restricted as "
+                                        "preceding column \"%s\" is not restricted",
+                                  t->ck[start]->name, t->ck[i]->name);
+        }
+        bool suffix =
+            tu->in != NULL && i >= end && ckr[i].has_eq && (i == end || ckr[i - 1].has_eq);
+        if (i >= start && set && !suffix) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Mixing single column relations and multi column relations on "
+                                  "clustering columns is not allowed");
+        }
+    }
+    while (tu->in != NULL && end + tu->n_suffix_cols < t->n_ck &&
+           ckr[end + tu->n_suffix_cols].has_eq) {
+        tu->n_suffix_cols++;
+    }
+    tu->suffix = &ckr[end];
+    tu->n_suffix = combo_count(tu->suffix, tu->n_suffix_cols);
+    return BASE_OK;
+}
+
+
+/* (b, c) IN ?: the bound list of tuples. */
+static int tuple_in_list(cql_ctx_t *c, tuples_t *tu, base_error_t *err)
+{
+    const wire_type_t *tt = cql__type_collection(c->a, WIRE_TYPE_TUPLE, true, tu->types, tu->width);
+    const wire_type_t *lt = cql__type_collection(c->a, WIRE_TYPE_LIST, true, &tt, 1);
+    wire_value_t list;
+    if (cql__term_eval(tu->in->rhs, lt, "tuple", &c->binds, c->a, &list, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (list.len == WIRE_VALUE_UNSET) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid unset value for in(%s)",
+                              tuple_names(c, tu->in, ","));
+    }
+    ssize_t m = list.len < 0 ? -1 : cql__collection_split(lt, list, c->a, &tu->in_vals, NULL);
+    if (m < 0) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid list value for IN");
+    }
+    tu->n_vals = (size_t)m;
+    return BASE_OK;
+}
+
+
+/* One bound of slice kv of a prefix whose values are in vals[0..start): the prefix, the
+ * side's tuple (the IN's v-th), then the suffix values of combination kv. */
+static int tuple_bound(cql_ctx_t *c, const cql_table_t *t, const tuples_t *tu, int side, size_t kv,
+                       wire_value_t *vals, base_buf_t *b, storage_bound_t *out, base_error_t *err)
+{
+    const cql_relation_t *r = tu->in != NULL ? tu->in : tu->bound[side];
+    size_t n = tu->start, v = kv / tu->n_suffix;
+    bool incl = true;
+    if (r != NULL) {
+        const wire_type_t *tt =
+            cql__type_collection(c->a, WIRE_TYPE_TUPLE, true, tu->types, r->n_columns);
+        if (tu->in_vals != NULL) {
+            wire_reader_t rd;
+            wire_value_t iv = tu->in_vals[v];
+            wire_reader_init(&rd, iv.ptr, iv.len > 0 ? (size_t)iv.len : 0);
+            for (size_t i = 0; i < r->n_columns; i++) {
+                vals[n + i] = wire_read_bytes(&rd);
+            }
+            if (!wire_reader_ok(&rd)) {
+                return base_error_set(err, WIRE_ERR_INVALID, "Invalid tuple value");
+            }
+        } else if (tuple_parts(c, r, tu->in != NULL ? r->in_values[v] : r->rhs, tt, vals + n,
+                               err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        n += r->n_columns;
+        incl = r->op == CQL_OP_IN || r->op == CQL_OP_GTE || r->op == CQL_OP_LTE;
+        if (tu->in != NULL && tu->n_suffix_cols > 0) {
+            combo_values(tu->suffix, tu->n_suffix_cols, kv % tu->n_suffix, vals + n);
+            n += tu->n_suffix_cols;
+        }
+    }
+    base_buf_reset(b);
+    cql__ck_encode(b, t, vals, n);
+    *out = (storage_bound_t){base_arena_memdup(c->a, b->data, b->len), b->len, incl};
+    return BASE_OK;
+}
+
+
+/* Multi-column IN and slices: after an EQ/IN prefix of single-column restrictions, one
+ * IN or up to two bounds over the same columns; each prefix value gets the tuple's
+ * slices. */
+static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *const *rels,
+                       size_t n_rels, colr_t *ckr, size_t *n_restricted, cql_plan_t *p,
+                       base_error_t *err)
+{
+    tuples_t tu = {0};
+    if (tuple_relations(c, t, rels, n_rels, &tu, err) != BASE_OK ||
+        tuple_neighbours(t, ckr, &tu, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    *n_restricted = tu.start + tu.width + tu.n_suffix_cols;
+    p->ck_restricted = true;
+    tu.types = base_arena_alloc(c->a, tu.width * sizeof(*tu.types));
+    for (size_t i = 0; i < tu.width; i++) {
+        tu.types[i] = t->ck[tu.start + i]->type;
+    }
+    tu.n_vals = tu.in != NULL ? tu.in->n_in : 1;
+    if (tu.in != NULL && tu.in->rhs != NULL && tuple_in_list(c, &tu, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    size_t n_prefix = combo_count(ckr, tu.start), n_per_prefix = tu.n_vals * tu.n_suffix;
+    if (n_prefix > MAX_KEYS || tu.n_suffix > MAX_KEYS || tu.n_vals > MAX_KEYS ||
+        n_prefix * n_per_prefix > MAX_KEYS) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Clustering key cartesian product is too large");
+    }
+    p->n_slices = n_prefix * n_per_prefix;
+    p->slices = base_arena_alloc(c->a, (p->n_slices + 1) * sizeof(*p->slices));
+    wire_value_t *vals = base_arena_calloc(c->a, t->n_ck + 1, sizeof(*vals));
+    bool desc = t->ck[tu.start]->desc && tu.in == NULL; /* larger tuples stored first */
+    base_buf_t b;
+    base_buf_init(&b);
+    int rc = BASE_OK;
+    for (size_t k = 0; k < n_prefix && rc == BASE_OK; k++) {
+        combo_values(ckr, tu.start, k, vals);
+        for (size_t kv = 0; kv < n_per_prefix && rc == BASE_OK; kv++) {
+            cql_slice_t *sl = &p->slices[k * n_per_prefix + kv];
+            rc = tuple_bound(c, t, &tu, desc ? 1 : 0, kv, vals, &b, &sl->start, err);
+            if (rc == BASE_OK) {
+                rc = tuple_bound(c, t, &tu, desc ? 0 : 1, kv, vals, &b, &sl->end, err);
+            }
+        }
+    }
+    base_buf_fini(&b);
+    p->point = tu.in != NULL && *n_restricted == t->n_ck && p->n_slices == 1;
+    return rc;
 }
 
 
@@ -833,7 +1157,8 @@ typedef struct where_s {
     const cql_relation_t *tuples[2];
     size_t n_tuples;
     bool tok_eq, on_token;
-    bool has_qi, ck_qi, pk_slice;
+    bool has_qi, ck_qi, pk_slice, ck_contains;
+    bool wide_slices; /* a one-column tuple slice bounds a wider one: (b, c) > .. AND (b) < .. */
     size_t n_regular, n_contains;
 } where_t;
 
@@ -847,6 +1172,9 @@ static int sort_column_relation(cql_ctx_t *c, const cql_table_t *t, const cql_re
     if (col == NULL) {
         return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", r->columns[0]);
     }
+    if (check_relation(c, r, col, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
     bool key_op = r->op == CQL_OP_EQ || r->op == CQL_OP_IN || r->op == CQL_OP_LT ||
                   r->op == CQL_OP_LTE || r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
     if (col->kind == CQL_COL_PARTITION && key_op) {
@@ -858,12 +1186,39 @@ static int sort_column_relation(cql_ctx_t *c, const cql_table_t *t, const cql_re
         w->ck_qi |= index_serves(t, col, r->op, false);
         return restrict_key(c, r, col, &w->ckr[col->position], err);
     }
-    if (add_filter(c, p, r, col, err) != BASE_OK) {
+    bool served = index_serves(t, col, r->op, false);
+    w->ck_contains |= col->kind == CQL_COL_CLUSTERING;
+    if (add_filter(c, p, r, col, served, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    w->has_qi |= index_serves(t, col, r->op, false);
+    w->has_qi |= served;
     w->n_regular++;
     w->n_contains += r->op == CQL_OP_CONTAINS || r->op == CQL_OP_CONTAINS_KEY;
+    return BASE_OK;
+}
+
+
+/* A multi-column relation: an equality joins the per-column restrictions, so does a
+ * one-column IN or slice (unless it bounds a wider tuple slice); the rest are tuples. */
+static int sort_tuple_relation(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r,
+                               where_t *w, base_error_t *err)
+{
+    bool slice_op =
+        r->op == CQL_OP_GT || r->op == CQL_OP_GTE || r->op == CQL_OP_LT || r->op == CQL_OP_LTE;
+    /* (c) IN ? stays a tuple IN: its list holds tuples */
+    if (r->n_columns == 1 &&
+        ((r->op == CQL_OP_IN && r->rhs == NULL) || (slice_op && !w->wide_slices))) {
+        return tuple_single(c, t, r, w->ckr, err);
+    }
+    if (r->op == CQL_OP_EQ) {
+        return tuple_eq(c, t, r, w->ckr, err);
+    }
+    if (w->n_tuples == 2) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "More than one restriction was found for the start or end bound on "
+                              "the clustering columns");
+    }
+    w->tuples[w->n_tuples++] = r;
     return BASE_OK;
 }
 
@@ -872,6 +1227,10 @@ static int sort_relations(cql_ctx_t *c, const cql_table_t *t, const cql_relation
                           size_t n_where, where_t *w, cql_plan_t *p, base_error_t *err)
 {
     for (size_t i = 0; i < n_where; i++) {
+        w->wide_slices |= where[i].lhs == CQL_LHS_TUPLE && where[i].n_columns > 1 &&
+                          where[i].op != CQL_OP_EQ && where[i].op != CQL_OP_IN;
+    }
+    for (size_t i = 0; i < n_where; i++) {
         const cql_relation_t *r = &where[i];
         if (r->lhs == CQL_LHS_TOKEN) {
             if (plan_token(c, t, r, &w->tok_eq, p, err) != BASE_OK) {
@@ -879,12 +1238,9 @@ static int sort_relations(cql_ctx_t *c, const cql_table_t *t, const cql_relation
             }
             w->on_token = true;
         } else if (r->lhs == CQL_LHS_TUPLE) {
-            if (w->n_tuples == 2) {
-                return base_error_set(err, WIRE_ERR_INVALID,
-                                      "More than one restriction was found for the start or end "
-                                      "bound on the clustering columns");
+            if (sort_tuple_relation(c, t, r, w, err) != BASE_OK) {
+                return BASE_ERROR;
             }
-            w->tuples[w->n_tuples++] = r;
         } else if (r->lhs == CQL_LHS_ELEMENT) {
             if (element_filter(c, p, r, err) != BASE_OK) {
                 return BASE_ERROR;
@@ -912,19 +1268,11 @@ static int plan_slices(cql_ctx_t *c, const cql_table_t *t, const where_t *w, boo
     if (w->n_tuples == 0) {
         return plan_clustering(c, t, w->ckr, may_filter, filtering, n_restricted, p, err);
     }
-    for (size_t i = 0; i < t->n_ck; i++) {
-        if (w->ckr[i].has_eq || w->ckr[i].lo_set || w->ckr[i].hi_set) {
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Mixing single column relations and multi column relations "
-                                  "on clustering columns is not allowed");
-        }
-    }
-    if (plan_tuples(c, t, w->tuples, w->n_tuples, p, err) != BASE_OK) {
+    if (plan_tuples(c, t, w->tuples, w->n_tuples, w->ckr, n_restricted, p, err) != BASE_OK) {
         return BASE_ERROR;
     }
     *filtering = false;
-    *n_restricted = 1;
-    *empty_in |= p->n_slices == 0 && w->tuples[0]->op == CQL_OP_IN;
+    *empty_in |= p->n_slices == 0;
     return BASE_OK;
 }
 
@@ -969,6 +1317,11 @@ int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *wh
         base_arena_alloc(c->a, (2 * n_where + 2 * t->n_pk + 2 * t->n_ck + 1) * sizeof(*p->filters));
     if (sort_relations(c, t, where, n_where, &w, p, err) != BASE_OK) {
         return BASE_ERROR;
+    }
+    if (w.ck_contains && !w.has_qi && !allow_filtering) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Clustering columns can only be restricted with CONTAINS with a "
+                              "secondary index or filtering");
     }
     if (w.on_token && w.pk_slice) {
         return base_error_set(err, WIRE_ERR_INVALID,

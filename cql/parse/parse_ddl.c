@@ -84,8 +84,10 @@ static void create_keyspace(cql_parser_t *p, cql_stmt_t *st)
     cql__advance(p); /* KEYSPACE */
     ks->if_not_exists = if_not_exists(p);
     ks->name = cql__parse_ident(p);
-    /* Cassandra requires WITH replication; the executor decides that. */
-    if (cql__accept_kw(p, CQL_KW_WITH)) {
+    /* The grammar wants WITH and a property (Cosmos DB's forms all have one); whether
+     * replication is among them is the executor's business. */
+    cql__expect_kw(p, CQL_KW_WITH);
+    if (!p->failed) {
         properties(p, &ks->n_props, &ks->props);
     }
 }

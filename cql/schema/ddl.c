@@ -691,6 +691,12 @@ static int find_table_for_ddl(cql_ctx_t *c, const cql_qname_t *q, bool if_exists
 {
     cql_keyspace_t *ks = NULL;
     *out = NULL;
+    if (q->keyspace != NULL && cql__keyspace_find(c->e, q->keyspace) == NULL) {
+        /* MigrationManager's wording (3.11); IF EXISTS drops nothing */
+        return if_exists ? BASE_OK
+                         : base_error_set(err, WIRE_ERR_CONFIG_ERROR,
+                                          "Cannot drop table in unknown keyspace %s", q->keyspace);
+    }
     if (cql__resolve_keyspace(c, q->keyspace, &ks, err) != BASE_OK) {
         return BASE_ERROR;
     }
@@ -911,6 +917,48 @@ static int alter_table(cql_ctx_t *c, const cql_alter_table_t *d, base_error_t *e
 
 /* ---- indexes and types ------------------------------------------------------------------ */
 
+/* The index targets Cassandra allows per column type: keys(), values() and entries()
+ * on non-frozen collections (keys and entries on maps), full() on frozen ones, a plain
+ * index on anything but a frozen collection; never on counters. */
+static int check_index_target(const char *kind, const cql_column_t *col, base_error_t *err)
+{
+    const wire_type_t *t = col->type;
+    bool coll = cql__type_is_collection(t);
+    const char *cname = t->id == WIRE_TYPE_MAP ? "map" : t->id == WIRE_TYPE_SET ? "set" : "list";
+    if (col->counter) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Secondary indexes are not supported on counter tables");
+    }
+    if (kind == NULL) {
+        if (coll && t->frozen) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Cannot create index on frozen column %s. Frozen collections "
+                                  "only support full() indexes",
+                                  col->name);
+        }
+        return BASE_OK;
+    }
+    if (strcmp(kind, "full") == 0) {
+        return coll && t->frozen ? BASE_OK
+                                 : base_error_set(err, WIRE_ERR_INVALID,
+                                                  "full() indexes can only be created on frozen "
+                                                  "collections");
+    }
+    if (coll && t->frozen) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Cannot create index on %s of frozen<%s> column %s", kind, cname,
+                              col->name);
+    }
+    bool map_only = strcmp(kind, "keys") == 0 || strcmp(kind, "entries") == 0;
+    if (!coll || (map_only && t->id != WIRE_TYPE_MAP)) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Cannot create index on %s of column %s with non-%s type", kind,
+                              col->name, map_only ? "map" : "collection");
+    }
+    return BASE_OK;
+}
+
+
 static int create_index(cql_ctx_t *c, const cql_create_index_t *d, base_error_t *err)
 {
     cql_table_t *t = NULL;
@@ -926,6 +974,9 @@ static int create_index(cql_ctx_t *c, const cql_create_index_t *d, base_error_t 
     if (col == NULL) {
         return base_error_set(err, WIRE_ERR_INVALID, "No column definition found for column %s",
                               d->column);
+    }
+    if (check_index_target(d->target_kind, col, err) != BASE_OK) {
+        return BASE_ERROR;
     }
     char *name = d->name ? base_arena_strndup(c->a, d->name, strlen(d->name))
                          : base_arena_sprintf(c->a, "%s_%s_idx", t->name, col->name);
@@ -1077,6 +1128,12 @@ static bool type_uses(const wire_type_t *t, const char *udt)
 static int drop_type(cql_ctx_t *c, const cql_drop_t *d, base_error_t *err)
 {
     cql_keyspace_t *ks = NULL;
+    if (d->name.keyspace != NULL && cql__keyspace_find(c->e, d->name.keyspace) == NULL) {
+        return d->if_exists
+                   ? BASE_OK
+                   : base_error_set(err, WIRE_ERR_INVALID,
+                                    "Cannot drop type in unknown keyspace %s", d->name.keyspace);
+    }
     if (cql__resolve_keyspace(c, d->name.keyspace, &ks, err) != BASE_OK) {
         return BASE_ERROR;
     }

@@ -9,8 +9,9 @@
  * argument 0 of function system.totimestamp of type timeuuid"); several are
  * matched, an exact match wins, one weak match is taken, more are
  * ambiguous. The result must be value-compatible with the receiver.
- * token(), toJson() and fromJson() are not term functions here: the
- * executor handles token relations and JSON itself.
+ * fromJson(text) reads its JSON argument as the receiver's type (json.c);
+ * token() and toJson() are not term functions here: the executor handles
+ * token relations and the selection clause.
  */
 #include "cql/value/value_int.h"
 
@@ -226,11 +227,21 @@ const wire_type_t *cql__function_return_type(const cql_term_t *term)
 }
 
 
+static bool is_from_json(const cql_term_t *term)
+{
+    return term->text != NULL && strcmp(term->text, "fromjson") == 0 &&
+           (term->keyspace == NULL || strcmp(term->keyspace, "system") == 0);
+}
+
+
 const wire_type_t *cql__function_arg_type(const cql_term_t *fn, size_t i)
 {
     const char *name = fn->text != NULL ? fn->text : "";
     if (fn->keyspace != NULL && strcmp(fn->keyspace, "system") != 0) {
         return NULL;
+    }
+    if (is_from_json(fn)) {
+        return i == 0 ? cql__native_text() : NULL;
     }
     fn_t conv;
     if (conversion(name, &conv)) {
@@ -342,10 +353,50 @@ static int execute(const fn_t *f, wire_value_t arg, base_arena_t *a, wire_value_
 }
 
 
+/* fromJson(text): the JSON value read as the receiver's type (FromJsonFct). */
+static int from_json(const cql_term_t *term, const wire_type_t *t, const char *col,
+                     const cql_binds_t *binds, base_arena_t *a, wire_value_t *out,
+                     base_error_t *err)
+{
+    if (binds != NULL && binds->no_json_fn) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "fromJson() is not supported by Azure Cosmos DB for Apache "
+                              "Cassandra");
+    }
+    if (term->n_items != 1) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Invalid number of arguments in call to function system.fromjson: "
+                              "1 required but %zu provided",
+                              term->n_items);
+    }
+    wire_value_t arg;
+    if (cql__term_eval(term->items[0], cql__native_text(), "arg0(system.fromjson)", binds, a, &arg,
+                       err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (arg.len == WIRE_VALUE_UNSET) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Invalid unset value for argument in call to function fromjson");
+    }
+    if (arg.len < 0) {
+        *out = arg;
+        return BASE_OK;
+    }
+    const cql_term_t *value;
+    if (cql__json_value((const char *)arg.ptr, (size_t)arg.len, t, a, &value, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    return cql__term_eval(value, t, col, NULL, a, out, err);
+}
+
+
 int cql__function_eval(const cql_term_t *term, const wire_type_t *t, const char *col,
                        const cql_binds_t *binds, base_arena_t *a, wire_value_t *out,
                        base_error_t *err)
 {
+    if (is_from_json(term)) {
+        return from_json(term, t, col, binds, a, out, err);
+    }
     fn_t f;
     if (resolve(term, t, a, &f, err) != BASE_OK) {
         return BASE_ERROR;

@@ -6,6 +6,8 @@
  * Nesting is bounded; the input is untrusted client text.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <strings.h>
 
 #include "cql/value/value_int.h"
 
@@ -17,12 +19,17 @@ typedef struct json_s {
     base_arena_t *a;
     base_error_t *err;
     int depth;
+    const char *text; /* fromJson(): the whole argument, for the decode error */
 } json_t;
 
 
 /* Sets the Invalid error Cassandra gives for malformed JSON; returns BASE_ERROR. */
 static int invalid_json(json_t *j, const char *what)
 {
+    if (j->text != NULL) {
+        return base_error_set(j->err, WIRE_ERR_INVALID, "Could not decode JSON string '%s': %s",
+                              j->text, what);
+    }
     return base_error_set(j->err, WIRE_ERR_INVALID, "Could not decode JSON string as a map: %s",
                           what);
 }
@@ -316,6 +323,235 @@ static bool word(json_t *j, const char *w)
 }
 
 
+/* The Java class Jackson gives a JSON value, as Cassandra's messages name it. */
+static const char *java_class(char first, const char *num)
+{
+    if (first == '"') {
+        return "String";
+    }
+    if (first == '[') {
+        return "ArrayList";
+    }
+    if (first == '{') {
+        return "LinkedHashMap";
+    }
+    if (first == 't' || first == 'f') {
+        return "Boolean";
+    }
+    if (strpbrk(num, ".eE") != NULL) {
+        return "Double";
+    }
+    errno = 0;
+    char *end;
+    long long v = strtoll(num, &end, 10);
+    if (errno == ERANGE) {
+        return "BigInteger";
+    }
+    return v >= INT32_MIN && v <= INT32_MAX ? "Integer" : "Long";
+}
+
+
+static bool all_digits(const char *s)
+{
+    s += *s == '-' || *s == '+';
+    return *s != '\0' && strspn(s, "0123456789") == strlen(s);
+}
+
+
+/* The kind of one JSON value, as check_native weighs it. */
+typedef struct jkind_s {
+    const char *cls; /* Jackson's Java class */
+    bool str, num, whole;
+    char first;
+    const char *text; /* string contents or number text */
+} jkind_t;
+
+
+/* Integer types: a whole number that fits, or a string of digits. */
+static int check_integer(const wire_type_t *type, const jkind_t *k, base_error_t *err)
+{
+    uint16_t id = type->id;
+    if (id == WIRE_TYPE_VARINT) {
+        if (k->str) {
+            return all_digits(k->text) ? BASE_OK
+                                       : base_error_set(err, WIRE_ERR_INVALID,
+                                                        "Unable to make java.math.BigInteger "
+                                                        "from '%s'",
+                                                        k->text);
+        }
+        return k->num && strcmp(k->cls, "Double") != 0
+                   ? BASE_OK
+                   : base_error_set(err, WIRE_ERR_INVALID,
+                                    "Expected an integer value, but got a %s", k->cls);
+    }
+    bool is_int = id == WIRE_TYPE_INT;
+    bool is_long = id == WIRE_TYPE_BIGINT || id == WIRE_TYPE_COUNTER;
+    const char *java = is_long                    ? "long"
+                       : is_int                   ? "int"
+                       : id == WIRE_TYPE_SMALLINT ? "short"
+                                                  : "byte";
+    const char *cql = is_long                    ? "a bigint"
+                      : is_int                   ? "an int"
+                      : id == WIRE_TYPE_SMALLINT ? "a smallint"
+                                                 : "a tinyint";
+    if (k->str) {
+        return all_digits(k->text) ? BASE_OK
+                                   : base_error_set(err, WIRE_ERR_INVALID,
+                                                    "Unable to make %s from '%s'", java, k->text);
+    }
+    bool fits = is_long ? k->whole : strcmp(k->cls, "Integer") == 0;
+    return fits ? BASE_OK
+                : base_error_set(err, WIRE_ERR_INVALID, "Expected %s value, but got a %s", cql,
+                                 k->cls);
+}
+
+
+/* float, double, decimal: a number, or a string that parses as one. */
+static int check_decimal(const wire_type_t *type, const jkind_t *k, base_error_t *err)
+{
+    char *end;
+    bool parses = false;
+    if (k->str || k->num) {
+        strtod(k->text, &end);
+        parses = *k->text != '\0' && *end == '\0';
+    }
+    if (type->id == WIRE_TYPE_DECIMAL) {
+        return parses ? BASE_OK
+                      : base_error_set(err, WIRE_ERR_INVALID,
+                                       "Value '%s' is not a valid representation of a decimal "
+                                       "value",
+                                       k->first == 't'   ? "true"
+                                       : k->first == 'f' ? "false"
+                                                         : k->text);
+    }
+    const char *name = type->id == WIRE_TYPE_FLOAT ? "float" : "double";
+    if (k->str) {
+        parses |= strcmp(k->text, "NaN") == 0 || strcmp(k->text, "Infinity") == 0 ||
+                  strcmp(k->text, "-Infinity") == 0;
+        return parses ? BASE_OK
+                      : base_error_set(err, WIRE_ERR_INVALID, "Unable to make %s from '%s'", name,
+                                       k->text);
+    }
+    return k->num ? BASE_OK
+                  : base_error_set(err, WIRE_ERR_INVALID, "Expected a %s value, but got a %s", name,
+                                   k->cls);
+}
+
+
+/* boolean and blob: their own literal forms. */
+static int check_bool_blob(json_t *j, const wire_type_t *type, const jkind_t *k)
+{
+    base_error_t *err = j->err;
+    if (type->id == WIRE_TYPE_BOOLEAN) {
+        if (k->str) {
+            return strcasecmp(k->text, "true") == 0 || strcasecmp(k->text, "false") == 0
+                       ? BASE_OK
+                       : base_error_set(err, WIRE_ERR_INVALID, "Unable to make boolean from '%s'",
+                                        k->text);
+        }
+        return k->first == 't' || k->first == 'f'
+                   ? BASE_OK
+                   : base_error_set(err, WIRE_ERR_INVALID, "Expected a boolean value, but got a %s",
+                                    k->cls);
+    }
+    const char *why = NULL, *hex = k->text + 2;
+    if (!k->str) {
+        why = "the value is not a string";
+    } else if (strncmp(k->text, "0x", 2) != 0) {
+        why = base_arena_sprintf(j->a, "String representation of blob is missing 0x prefix: %s",
+                                 k->text);
+    } else if (strlen(hex) % 2 != 0 || strspn(hex, "0123456789abcdefABCDEF") != strlen(hex)) {
+        why = "cannot parse the hex digits";
+    }
+    return why == NULL
+               ? BASE_OK
+               : base_error_set(err, WIRE_ERR_INVALID,
+                                "Value '%s' is not a valid blob representation: %s", k->text, why);
+}
+
+
+/* The types that read only a JSON string (timestamps also take a whole number). */
+static int check_stringly(const wire_type_t *type, const jkind_t *k, base_error_t *err)
+{
+    const char *what;
+    switch (type->id) {
+    case WIRE_TYPE_ASCII:
+        what = "an ascii string";
+        break;
+    case WIRE_TYPE_VARCHAR:
+        what = "a UTF-8 string";
+        break;
+    case WIRE_TYPE_DATE:
+        what = "a string representation of a date value";
+        break;
+    case WIRE_TYPE_TIME:
+        what = "a string representation of a time value";
+        break;
+    case WIRE_TYPE_TIMESTAMP:
+        if (k->whole) {
+            return BASE_OK;
+        }
+        what = "a long or a datestring representation of a timestamp value";
+        break;
+    case WIRE_TYPE_UUID:
+        what = "a string representation of a uuid";
+        break;
+    case WIRE_TYPE_TIMEUUID:
+        what = "a string representation of a timeuuid";
+        break;
+    case WIRE_TYPE_INET:
+        what = "a string representation of an inet value";
+        break;
+    case WIRE_TYPE_DURATION:
+        what = "a string representation of a duration";
+        break;
+    default:
+        return BASE_OK;
+    }
+    return k->str
+               ? BASE_OK
+               : base_error_set(err, WIRE_ERR_INVALID, "Expected %s, but got a %s", what, k->cls);
+}
+
+
+/* What Cassandra's <Type>.fromJSONObject accepts for a native type, with its messages:
+ * first is the JSON value's first character, text its string contents or number text.
+ * Values of the right kind are parsed later by the evaluator, which shares the CQL
+ * literal messages ("Unable to make inet address from 'x'"). */
+static int check_native(json_t *j, const wire_type_t *type, char first, const char *text)
+{
+    jkind_t k = {java_class(first, text), first == '"', false, false, first, text};
+    k.whole = strcmp(k.cls, "Integer") == 0 || strcmp(k.cls, "Long") == 0;
+    k.num = k.whole || strcmp(k.cls, "BigInteger") == 0 || strcmp(k.cls, "Double") == 0;
+    switch (type->id) {
+    case WIRE_TYPE_BIGINT:
+    case WIRE_TYPE_COUNTER:
+    case WIRE_TYPE_INT:
+    case WIRE_TYPE_SMALLINT:
+    case WIRE_TYPE_TINYINT:
+    case WIRE_TYPE_VARINT:
+        return check_integer(type, &k, j->err);
+    case WIRE_TYPE_FLOAT:
+    case WIRE_TYPE_DOUBLE:
+    case WIRE_TYPE_DECIMAL:
+        return check_decimal(type, &k, j->err);
+    case WIRE_TYPE_BOOLEAN:
+    case WIRE_TYPE_BLOB:
+        return check_bool_blob(j, type, &k);
+    default:
+        return check_stringly(type, &k, j->err);
+    }
+}
+
+
+static bool is_native(const wire_type_t *t)
+{
+    return t != NULL && t->n_sub == 0 && t->id != WIRE_TYPE_UDT && t->id != WIRE_TYPE_TUPLE &&
+           t->id != WIRE_TYPE_LIST && t->id != WIRE_TYPE_SET && t->id != WIRE_TYPE_MAP &&
+           t->id != WIRE_TYPE_CUSTOM;
+}
+
+
 static int value(json_t *j, const wire_type_t *type, cql_term_t **out)
 {
     skip_ws(j);
@@ -327,9 +563,17 @@ static int value(json_t *j, const wire_type_t *type, cql_term_t **out)
     }
     int rc = BASE_OK;
     const char *s;
-    if (*j->p == '"') {
+    char first = *j->p;
+    bool native =
+        is_native(type) && !(first == 'n' && j->end - j->p >= 4 && memcmp(j->p, "null", 4) == 0);
+    if (native && (first == '[' || first == '{')) {
+        rc = check_native(j, type, first, first == '[' ? "[...]" : "{...}");
+    } else if (*j->p == '"') {
         j->p++;
         rc = string(j, &s);
+        if (rc == BASE_OK && native) {
+            rc = check_native(j, type, first, s);
+        }
         if (rc == BASE_OK) {
             *out = string_term(j, s, type);
         }
@@ -339,14 +583,16 @@ static int value(json_t *j, const wire_type_t *type, cql_term_t **out)
     } else if (*j->p == '{') {
         j->p++;
         rc = object(j, type, out);
-    } else if (word(j, "true")) {
-        *out = literal(j, CQL_LIT_BOOLEAN, "true");
-    } else if (word(j, "false")) {
-        *out = literal(j, CQL_LIT_BOOLEAN, "false");
+    } else if (word(j, "true") || word(j, "false")) {
+        rc = native ? check_native(j, type, first, first == 't' ? "true" : "false") : BASE_OK;
+        *out = literal(j, CQL_LIT_BOOLEAN, first == 't' ? "true" : "false");
     } else if (word(j, "null")) {
         *out = literal(j, CQL_LIT_NULL, "null");
     } else {
         rc = number(j, out);
+        if (rc == BASE_OK && native) {
+            rc = check_native(j, type, first, (*out)->text);
+        }
     }
     j->depth--;
     return rc;
@@ -367,7 +613,7 @@ static ssize_t column_index(const cql_json_columns_t *cols, const char *name)
 int cql__json_row(const char *text, size_t len, const cql_json_columns_t *cols, base_arena_t *a,
                   cql_json_row_t *row, base_error_t *err)
 {
-    json_t j = {text, text + len, a, err, 0};
+    json_t j = {text, text + len, a, err, 0, NULL};
     memset(row, 0, sizeof(*row));
     row->terms = base_arena_calloc(a, cols->n + 1, sizeof(*row->terms));
     if (!accept_char(&j, '{')) {
@@ -411,5 +657,22 @@ int cql__json_row(const char *text, size_t len, const cql_json_columns_t *cols, 
     if (j.p != j.end) {
         return invalid_json(&j, "trailing characters after the object");
     }
+    return BASE_OK;
+}
+
+
+int cql__json_value(const char *text, size_t len, const wire_type_t *type, base_arena_t *a,
+                    const cql_term_t **out, base_error_t *err)
+{
+    json_t j = {text, text + len, a, err, 0, base_arena_strndup(a, text, len)};
+    cql_term_t *term;
+    if (value(&j, type, &term) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    skip_ws(&j);
+    if (j.p != j.end) {
+        return invalid_json(&j, "trailing characters after the value");
+    }
+    *out = term;
     return BASE_OK;
 }

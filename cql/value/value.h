@@ -44,6 +44,7 @@ typedef struct cql_binds_s {
     size_t n;
     const wire_value_t *values;
     const char *const *names; /* bind-marker names of the statement, may be NULL */
+    bool no_json_fn;          /* refuse fromJson() (Cosmos DB: it does not work there) */
 } cql_binds_t;
 
 /*
@@ -75,6 +76,7 @@ wire_value_t cql__function_apply(const char *name, size_t n_args, const wire_typ
  * bind marker there (blobAsInt(?) binds a blob); NULL when the function is unknown or
  * its overloads disagree. */
 const wire_type_t *cql__function_arg_type(const cql_term_t *fn, size_t i);
+
 
 /* Checks serialized bytes against a type, with Cassandra's messages
  * ("Expected 4 or 0 byte int (3)", "Invalid UTF-8 bytes ..."). Null/unset
@@ -180,5 +182,8 @@ typedef struct cql_json_row_s {
  * Cassandra's errors ("JSON values map contains unrecognized column: x"). */
 int cql__json_row(const char *text, size_t len, const cql_json_columns_t *cols, base_arena_t *a,
                   cql_json_row_t *row, base_error_t *err);
+/* Parses one JSON value (fromJson()'s argument) into a term of the given type. */
+int cql__json_value(const char *text, size_t len, const wire_type_t *type, base_arena_t *a,
+                    const cql_term_t **out, base_error_t *err);
 
 #endif

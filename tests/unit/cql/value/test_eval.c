@@ -245,7 +245,7 @@ static void bind_markers_validate_and_normalize(void **state)
                                  "0000000400000003"
                                  "0000000400000001"
                                  "0000000400000003")};
-    cql_binds_t binds = {4, vals, NULL};
+    cql_binds_t binds = {4, vals, NULL, false};
     wire_value_t out;
     assert_int_equal(cql__term_eval(bind(0), T("int"), "v", &binds, &ta, &out, &terr), BASE_ERROR);
     assert_string_equal(terr.msg, "Expected 4 or 0 byte int (3)");
@@ -356,7 +356,7 @@ static void tuple_literals(void **state)
     assert_eval_error(terms(CQL_TERM_TUPLE, 1, I("1")), T("int"),
                       "Invalid tuple type literal for v of type int");
     wire_value_t vals[2] = {hexv("00000007"), {NULL, WIRE_VALUE_UNSET}};
-    cql_binds_t binds = {2, vals, NULL};
+    cql_binds_t binds = {2, vals, NULL, false};
     wire_value_t out;
     assert_int_equal(cql__term_eval(terms(CQL_TERM_TUPLE, 2, bind(0), S("x")), tt, "v", &binds, &ta,
                                     &out, &terr),
@@ -410,7 +410,7 @@ static void negation_of_non_literals(void **state)
 {
     (void)state;
     wire_value_t vals[3] = {hexv("00000005"), hexv("80"), hexv("3ff8000000000000")};
-    cql_binds_t binds = {3, vals, NULL};
+    cql_binds_t binds = {3, vals, NULL, false};
     wire_value_t out;
     cql_term_t *neg = terms(CQL_TERM_NEGATE, 1, bind(0));
     assert_int_equal(cql__term_eval(neg, T("int"), "v", &binds, &ta, &out, &terr), BASE_OK);

@@ -153,7 +153,7 @@ static void function_arguments_can_be_bound(void **state)
 {
     (void)state;
     wire_value_t vals[2] = {hexv("0000018cc477457b"), {NULL, WIRE_VALUE_NULL}};
-    cql_binds_t binds = {2, vals, NULL};
+    cql_binds_t binds = {2, vals, NULL, false};
     wire_value_t out;
     assert_int_equal(
         cql__term_eval(fn("mintimeuuid", 1, bind(0)), T("timeuuid"), "v", &binds, &ta, &out, &terr),
