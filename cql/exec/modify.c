@@ -615,6 +615,22 @@ static int key_lengths(const cql_table_t *t, const wire_value_t *vals, bool stat
 }
 
 
+/* The JSON text 'null' (blanks around it allowed): Cassandra refuses it as a null value. */
+static bool json_is_null(wire_value_t text)
+{
+    size_t a = 0, b = (size_t)text.len;
+    while (a < b && (text.ptr[a] == ' ' || text.ptr[a] == '\t' || text.ptr[a] == '\n' ||
+                     text.ptr[a] == '\r')) {
+        a++;
+    }
+    while (b > a && (text.ptr[b - 1] == ' ' || text.ptr[b - 1] == '\t' || text.ptr[b - 1] == '\n' ||
+                     text.ptr[b - 1] == '\r')) {
+        b--;
+    }
+    return b - a == 4 && memcmp(text.ptr + a, "null", 4) == 0;
+}
+
+
 /* INSERT JSON: every column named in the object, the others null (DEFAULT
  * NULL) or left alone (DEFAULT UNSET). */
 static int json_values(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t *q, bool *given,
@@ -625,7 +641,7 @@ static int json_values(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t *q
         BASE_OK) {
         return BASE_ERROR;
     }
-    if (text.len < 0) {
+    if (text.len < 0 || json_is_null(text)) {
         return base_error_set(err, WIRE_ERR_INVALID, "Got null for INSERT JSON values");
     }
     const char **names = base_arena_alloc(c->a, (t->n_cols + 1) * sizeof(*names));
