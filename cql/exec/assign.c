@@ -86,32 +86,6 @@ static int list_set_index(cql_write_t *w, const cql_column_t *col, wire_value_t 
 }
 
 
-int cql__list_delete_index(cql_write_t *w, const cql_column_t *col, wire_value_t key,
-                           const storage_mutation_t *m, base_error_t *err)
-{
-    if (key.len == WIRE_VALUE_UNSET) {
-        return base_error_set(err, WIRE_ERR_INVALID, "Invalid unset value for list index");
-    }
-    if (key.len != 4) {
-        return base_error_set(err, WIRE_ERR_INVALID, "Invalid null value for list index");
-    }
-    int32_t idx = (int32_t)base_load_u32(key.ptr);
-    const storage_cell_t *cells;
-    size_t n = stored_elements(w, m, col, &cells);
-    if (n == 0) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "Attempted to delete an element from a list which is null");
-    }
-    if (idx < 0 || (size_t)idx >= n) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "List index %d out of bound, list has size %zu", idx, n);
-    }
-    const uint8_t *path = base_arena_memdup(w->c->a, cells[idx].path, cells[idx].path_len);
-    cql__write_cell(w, col, path, cells[idx].path_len, (wire_value_t){NULL, WIRE_VALUE_NULL}, true);
-    return BASE_OK;
-}
-
-
 /* c = c - v: set elements and map keys are tombstoned by their path; list
  * elements by the ids of every stored element equal to one of v's. */
 static int remove_elements(cql_write_t *w, const cql_column_t *col, wire_value_t v,

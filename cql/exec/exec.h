@@ -41,9 +41,6 @@ int cql__exec_batch(cql_ctx_t *c, const cql_batch_t *b, const wire_batch_t *wb, 
 
 /* Bind-marker metadata and result metadata of a statement (prepare). */
 int cql__describe(cql_ctx_t *c, const cql_stmt_t *st, cql_prepared_t *p, base_error_t *err);
-/* Result columns of a SELECT without running it. */
-int cql__select_columns(cql_ctx_t *c, const cql_select_t *q, const cql_table_t *t,
-                        wire_col_spec_t **cols, size_t *n_cols, base_error_t *err);
 
 /* Helpers shared by the executors. */
 int64_t cql__write_timestamp(cql_ctx_t *c, const cql_using_t *u, base_error_t *err, bool *ok);
@@ -75,9 +72,6 @@ int cql__write_elements(cql_write_t *w, const cql_column_t *col, wire_value_t v,
                         base_error_t *err);
 /* SET c = v: a multi-cell collection has all its elements replaced. */
 int cql__write_set(cql_write_t *w, const cql_column_t *col, wire_value_t v, base_error_t *err);
-/* DELETE l[i]: tombstones the i-th stored element of list column col in m's row. */
-int cql__list_delete_index(cql_write_t *w, const cql_column_t *col, wire_value_t key,
-                           const storage_mutation_t *m, base_error_t *err);
 /* A non-frozen collection: one cell per element. */
 bool cql__multi_cell(const cql_column_t *col);
 /* The SET clause of one UPDATE row: regular cells into w, static ones into ws. */

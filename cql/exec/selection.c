@@ -511,19 +511,6 @@ int cql__sel_compile(cql_ctx_t *c, const cql_select_t *q, const cql_table_t *t, 
 }
 
 
-int cql__select_columns(cql_ctx_t *c, const cql_select_t *q, const cql_table_t *t,
-                        wire_col_spec_t **cols, size_t *n_cols, base_error_t *err)
-{
-    cql_sel_t sel;
-    if (cql__sel_compile(c, q, t, &sel, err) != BASE_OK) {
-        return BASE_ERROR;
-    }
-    *cols = sel.specs;
-    *n_cols = sel.json ? 1 : sel.n;
-    return BASE_OK;
-}
-
-
 /* ---- SELECT DISTINCT ------------------------------------------------------------------- */
 
 int cql__sel_check_distinct(cql_ctx_t *c, const cql_table_t *t, const cql_sel_t *sel,
