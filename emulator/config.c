@@ -661,7 +661,7 @@ static const option_t *find_key(const char *key)
         return NULL;
     }
     for (size_t i = 0; i <= n; i++) {
-        dashed[i] = key[i] == '_' ? '-' : key[i];
+        dashed[i] = (char)(key[i] == '_' ? '-' : key[i]);
     }
     for (size_t i = 0; i < N_OPTIONS; i++) {
         const option_t *o = &options[i];

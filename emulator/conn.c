@@ -333,16 +333,14 @@ static void rearm(emu_conn_t *c, uint64_t frames_before)
         return;
     }
     size_t pending = evbuffer_get_length(bufferevent_get_input(c->bev));
-    if (c->paused) {
-        arm(c, TIMER_NONE, 0);
-    } else if (pending > 0 || c->skip > 0) {
+    if (!c->paused && (pending > 0 || c->skip > 0)) {
         if (c->timer_kind != TIMER_FRAME || c->frames != frames_before) {
             arm(c, TIMER_FRAME, cfg->frame_timeout_ms); /* a new frame has begun */
         }
-    } else if (cfg->idle_timeout_ms > 0) {
+    } else if (!c->paused && cfg->idle_timeout_ms > 0) {
         arm(c, TIMER_IDLE, cfg->idle_timeout_ms);
     } else {
-        arm(c, TIMER_NONE, 0);
+        arm(c, TIMER_NONE, 0); /* paused, or no idle timeout */
     }
 }
 

@@ -243,7 +243,7 @@ void emu_shell_run_cql(emu_shell_t *sh, const emu_shell_source_t *src, unsigned 
     }
 done:
     emu_shell_add_charge(sh, charged, ru);
-    fflush(stdout);
+    (void)fflush(stdout); /* a prompt: a closed terminal shows up at the next read */
     base_buf_fini(&paging_state);
 }
 
@@ -521,7 +521,7 @@ int emu_shell_main(int argc, char **argv)
     base_buf_init(&text);
     base_buf_init(&sh.pending);
     base_arena_init(&sh.arena, ARENA_BLOCK);
-    signal(SIGPIPE, SIG_IGN); /* a server gone mid-write is an error, not the end */
+    (void)signal(SIGPIPE, SIG_IGN); /* a server gone mid-write is an error, not the end */
     int rc = parse_args(&sh, &o, argc, argv);
     if (rc != 0) {
         rc--;
@@ -540,7 +540,7 @@ int emu_shell_main(int argc, char **argv)
         while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
             base_buf_put(&text, chunk, n);
         }
-        fclose(f);
+        (void)fclose(f); /* read-only: nothing buffered to lose */
     }
     sh.interactive = o.execute == NULL && o.file == NULL && isatty(STDIN_FILENO);
     if (emu_shell_connect(&sh.target, &sh.conn, msg, sizeof(msg)) != BASE_OK) {

@@ -273,15 +273,14 @@ static int tls_start(emu_shell_conn_t *c, const emu_shell_target_t *t, char *msg
 static int io_fail(emu_shell_conn_t *c, int rc, const char *what, char *msg, size_t cap)
 {
     int ssl_err = c->ssl != NULL ? SSL_get_error(c->ssl, rc) : SSL_ERROR_SYSCALL;
-    if (rc == 0 && (c->ssl == NULL || ssl_err == SSL_ERROR_ZERO_RETURN)) {
-        snprintf(msg, cap, "the server closed the connection");
-    } else if (errno == EAGAIN || errno == EWOULDBLOCK || ssl_err == SSL_ERROR_WANT_READ ||
-               ssl_err == SSL_ERROR_WANT_WRITE) {
+    bool closed = rc == 0 && (c->ssl == NULL || ssl_err == SSL_ERROR_ZERO_RETURN);
+    if (!closed && (errno == EAGAIN || errno == EWOULDBLOCK || ssl_err == SSL_ERROR_WANT_READ ||
+                    ssl_err == SSL_ERROR_WANT_WRITE)) {
         snprintf(msg, cap, "%s timed out after %d s (--request-timeout)", what,
                  c->request_timeout_s);
-    } else if (c->ssl != NULL && ssl_err == SSL_ERROR_SSL) {
+    } else if (!closed && c->ssl != NULL && ssl_err == SSL_ERROR_SSL) {
         ssl_error(msg, cap, what);
-    } else if (rc == 0) {
+    } else if (rc == 0) { /* closed, or a TLS read that returned 0 without saying why */
         snprintf(msg, cap, "the server closed the connection");
     } else {
         snprintf(msg, cap, "%s failed: %s", what, strerror(errno));

@@ -85,7 +85,7 @@ static void cmd_paging(emu_shell_t *sh, const words_t *w)
     } else if (is_word(w->w[1], "off")) {
         sh->paging = false;
         printf("Disabled Query paging.\n");
-    } else if (end != w->w[1] && *end == '\0' && n > 0 && n <= 1000000) {
+    } else if (end != NULL && end != w->w[1] && *end == '\0' && n > 0 && n <= 1000000) {
         sh->paging = true;
         sh->page_size = (int)n;
         printf("Page size: %d\n", sh->page_size);
@@ -171,7 +171,7 @@ static void cmd_source(emu_shell_t *sh, const emu_shell_source_t *src, unsigned 
     sh->depth--;
 done:
     if (f != NULL) {
-        fclose(f);
+        (void)fclose(f); /* read-only: nothing buffered to lose */
     }
     base_buf_fini(&text);
 }
@@ -223,5 +223,5 @@ void emu_shell_run_command(emu_shell_t *sh, const emu_shell_source_t *src, const
     } else {
         emu_shell_describe(sh, src, s, len);
     }
-    fflush(stdout);
+    (void)fflush(stdout); /* output of a shell command: nothing to do if it fails */
 }

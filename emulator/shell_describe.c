@@ -263,7 +263,7 @@ static bool describe_types(describe_t *d, const char *ks, const char *only, bool
 static int column_rank(const emu_shell_rows_t *cols, size_t i)
 {
     const char *kind = cell(cols, i, "kind");
-    int pos = atoi(cell(cols, i, "position"));
+    int pos = (int)strtol(cell(cols, i, "position"), NULL, 10);
     if (strcmp(kind, "partition_key") == 0) {
         return pos;
     }
@@ -354,7 +354,7 @@ static bool describe_table(describe_t *d, const char *ks, const char *table, boo
         for (int pos = 0, printed = 0; printed < (int)n_ck && pos < (int)cols.n_rows; pos++) {
             for (size_t i = 0; i < cols.n_rows; i++) {
                 if (strcmp(cell(&cols, i, "kind"), "clustering") == 0 &&
-                    atoi(cell(&cols, i, "position")) == pos) {
+                    (int)strtol(cell(&cols, i, "position"), NULL, 10) == pos) {
                     base_buf_printf(&d->out, "%s", printed++ ? ", " : "");
                     put_ident(&d->out, cell(&cols, i, "column_name"));
                     const char *order = cell(&cols, i, "clustering_order");
