@@ -85,7 +85,7 @@ int cql__write_elements(cql_write_t *w, const cql_column_t *col, wire_value_t v,
         } else if (col->type->id == WIRE_TYPE_SET) {
             wire_value_t empty = {NULL, 0};
             cql__write_cell(w, col, keys[i].ptr, (size_t)keys[i].len, empty, false);
-        } else {
+        } else if (vals != NULL) { /* a map: the split gave its values */
             cql__write_cell(w, col, keys[i].ptr, (size_t)keys[i].len, vals[i], false);
         }
     }

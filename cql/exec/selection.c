@@ -878,7 +878,8 @@ void cql__sel_accumulate(cql_ctx_t *c, const cql_table_t *t, cql_sel_t *sel, con
             }
             continue;
         }
-        if (v.len < 0 || (o->e != NULL && v.len == 0 && o->kind != OUT_COUNT)) {
+        /* count(*) counts rows; everything else skips nulls and empty values */
+        if (v.len < 0 || (v.len == 0 && o->kind != OUT_COUNT)) {
             continue;
         }
         o->count++;
