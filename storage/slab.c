@@ -72,7 +72,7 @@ void *storage__slab_alloc(storage__slab_t *s, size_t size)
             push(s, s->cur, class_of(s->left));
         }
         uint8_t *c = base_malloc(SLAB_CHUNK);
-        memcpy(c, &s->chunks, sizeof(void *));
+        memcpy(c, &s->chunks, sizeof(s->chunks)); /* a chunk starts with the link to the last */
         s->chunks = c;
         s->cur = c + sizeof(void *);
         s->left = SLAB_CHUNK - sizeof(void *);

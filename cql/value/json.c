@@ -412,7 +412,7 @@ static int check_decimal(const wire_type_t *type, const jkind_t *k, base_error_t
     char *end;
     bool parses = false;
     if (k->str || k->num) {
-        strtod(k->text, &end);
+        (void)strtod(k->text, &end); /* only where the parse ends matters */
         parses = *k->text != '\0' && *end == '\0';
     }
     if (type->id == WIRE_TYPE_DECIMAL) {
