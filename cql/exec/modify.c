@@ -269,12 +269,7 @@ static void count_write(cql_stats_t *st, const cql_table_t *t, const storage_mut
         st->rows_ttl++;
         st->bytes_ttl += ws->bytes_written;
     }
-    if (!st->has_token) {
-        st->has_token = true;
-        st->first_token = m->token;
-        st->has_partition = t->st != NULL;
-        st->partition = t->st != NULL ? storage_table_physical_of(t->st, m->token) : 0;
-    }
+    cql__note_token(st, t, m->token);
 }
 
 

@@ -812,7 +812,7 @@ static int select_plan(cql_ctx_t *c, const cql_select_t *q, run_t *r, resume_t *
     cql_stats_t *st = &c->out->stats;
     st->point_read = r->plan.point && r->plan.n_keys == 1 && r->plan.n_filters == 0;
     if (r->plan.n_keys > 0) {
-        cql__note_token(c, t, r->plan.tokens[0]);
+        cql__note_token(&c->out->stats, t, r->plan.tokens[0]);
     }
     st->index_lookup = r->plan.uses_index;
     bool one = r->plan.n_keys == 1;

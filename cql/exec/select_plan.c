@@ -412,6 +412,17 @@ static void key_filters(cql_plan_t *p, const cql_column_t *col, const colr_t *cr
 }
 
 
+/* Cassandra's refusal of a read that would filter without ALLOW FILTERING. */
+static int refuse_filtering(base_error_t *err)
+{
+    return base_error_set(err, WIRE_ERR_INVALID,
+                          "Cannot execute this query as it might involve data filtering and "
+                          "thus may have unpredictable performance. If you want to execute "
+                          "this query despite the performance unpredictability, use ALLOW "
+                          "FILTERING");
+}
+
+
 /* The partition key: EQ/IN on every part names keys; anything less (a part left out,
  * a slice) scans and filters, which needs ALLOW FILTERING or a usable index
  * (PartitionKeySingleRestrictionSet.needFiltering). *filtering says it did. */
@@ -431,11 +442,7 @@ static int plan_partition(cql_ctx_t *c, const cql_table_t *t, colr_t *pkr, bool 
     }
     if (n_eq < t->n_pk) {
         if (!may_filter) {
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Cannot execute this query as it might involve data filtering "
-                                  "and thus may have unpredictable performance. If you want to "
-                                  "execute this query despite the performance unpredictability, "
-                                  "use ALLOW FILTERING");
+            return refuse_filtering(err);
         }
         *filtering = true;
         p->scan = true;
@@ -1292,16 +1299,6 @@ static void sort_slices(cql_plan_t *p)
         }
     }
     p->n_slices = n;
-}
-
-
-static int refuse_filtering(base_error_t *err)
-{
-    return base_error_set(err, WIRE_ERR_INVALID,
-                          "Cannot execute this query as it might involve data filtering and "
-                          "thus may have unpredictable performance. If you want to execute "
-                          "this query despite the performance unpredictability, use ALLOW "
-                          "FILTERING");
 }
 
 

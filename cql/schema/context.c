@@ -68,9 +68,8 @@ int cql__admit(cql_ctx_t *c, const cql_table_t *t, cql_op_kind_t kind, bool has_
 }
 
 
-void cql__note_token(cql_ctx_t *c, const cql_table_t *t, int64_t token)
+void cql__note_token(cql_stats_t *st, const cql_table_t *t, int64_t token)
 {
-    cql_stats_t *st = &c->out->stats;
     if (st->has_token) {
         return;
     }

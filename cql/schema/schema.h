@@ -180,7 +180,7 @@ cql_stats_t *cql__batch_part(cql_ctx_t *c, const cql_table_t *t);
 int cql__admit(cql_ctx_t *c, const cql_table_t *t, cql_op_kind_t kind, bool has_token,
                int64_t token, base_error_t *err);
 /* Records the first partition a statement touched (token and physical partition). */
-void cql__note_token(cql_ctx_t *c, const cql_table_t *t, int64_t token);
+void cql__note_token(cql_stats_t *st, const cql_table_t *t, int64_t token);
 /* Runs the throughput hook; sets *n_physical (0: leave as is). */
 int cql__throughput_hook(cql_ctx_t *c, const cql_throughput_t *tp, uint32_t *n_physical,
                          base_error_t *err);
