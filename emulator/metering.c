@@ -570,9 +570,10 @@ double emu_metering_charge(emu_metering_t *m, const cql_result_t *res, bool fail
     if (st->n_parts < 2 || failed) {
         return charge_table(m, st, d, st->guardrails, false, failed);
     }
-    /* A batch over several tables: each table is charged (and throttled, and
-     * estimated) for its own statements, as the service charges each container;
-     * RequestCharge is their sum. The admission was made for the first table. */
+    /* A batch over several tables: each table's budget is debited, and its statistics
+     * and estimate count, for its own statements, as the service charges each
+     * container; RequestCharge is their sum. Admission (and so throttling) was
+     * decided on the first table only. */
     double total = 0;
     for (size_t i = 0; i < st->n_parts; i++) {
         total += charge_table(m, &st->parts[i], i == 0 ? d : NULL, i == 0 ? st->guardrails : 0,
