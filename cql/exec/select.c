@@ -40,11 +40,14 @@ typedef struct run_s {
     int *group_idx;
     cql_rec_t group_first;
     bool in_group;
-    /* ORDER BY over an IN on the partition key: the rows of every partition are held,
-     * then merged in clustering order before LIMIT applies */
+    /* ORDER BY over an IN on the partition key: the rows of every partition are held
+     * (with GROUP BY, each group's result row and its first row), then sorted on the
+     * first n_order_ck clustering columns before LIMIT (merge_limit) applies */
     bool merge;
     size_t n_held, cap_held;
     cql_rec_t *held;
+    size_t n_order_ck;
+    int64_t merge_limit;
 } run_t;
 
 
@@ -97,25 +100,6 @@ static bool same_group(const run_t *r, const cql_rec_t *a, const cql_rec_t *b)
 }
 
 
-/* GROUP BY: a new group closes the previous one, which counts against LIMIT. */
-static bool accumulate_grouped(run_t *r, const cql_rec_t *rec)
-{
-    if (r->in_group && !same_group(r, &r->group_first, rec)) {
-        return_aggregate(r);
-        r->in_group = false;
-        if (--r->limit <= 0) {
-            return false;
-        }
-    }
-    if (!r->in_group) {
-        r->group_first = *rec;
-        r->in_group = true;
-    }
-    cql__sel_accumulate(r->c, r->t, &r->sel, rec);
-    return true;
-}
-
-
 /* Keeps a copy of rec (its cells stay in storage for the request) for the merge. */
 static void hold_row(run_t *r, const cql_rec_t *rec)
 {
@@ -132,39 +116,114 @@ static void hold_row(run_t *r, const cql_rec_t *rec)
 }
 
 
-/* Clustering order of two rows (memcmp of their encoded keys, a static-only row first). */
-static int ck_order(const cql_rec_t *a, const cql_rec_t *b)
+/* Closes the current group into a result row; a merge also holds the group's first
+ * row, which the result row is sorted by. */
+static void close_group(run_t *r)
 {
-    size_t n = a->ck_len < b->ck_len ? a->ck_len : b->ck_len;
-    int cmp = n > 0 ? memcmp(a->ck, b->ck, n) : 0;
-    if (cmp == 0) {
-        cmp = a->ck_len < b->ck_len ? -1 : a->ck_len > b->ck_len ? 1 : 0;
+    return_aggregate(r);
+    r->in_group = false;
+    if (r->merge) {
+        hold_row(r, &r->group_first);
     }
-    return cmp;
 }
 
 
-/* Sorts the held rows (stable: ties keep the partitions' order, as Cassandra's sort does)
- * in clustering order, reversed for a reversed ORDER BY, then returns them up to LIMIT. */
-static void merge_held(run_t *r)
+/* GROUP BY: a new group closes the previous one, which counts against LIMIT; PER
+ * PARTITION LIMIT counts the groups a partition opens (Cassandra's GroupByLimits), so the
+ * rows of its later groups are skipped. */
+static bool accumulate_grouped(run_t *r, const cql_rec_t *rec, int64_t *part_left)
+{
+    if (!r->in_group || !same_group(r, &r->group_first, rec)) {
+        if (*part_left <= 0) {
+            return true;
+        }
+        if (r->in_group) {
+            close_group(r);
+            if (--r->limit <= 0) {
+                return false;
+            }
+        }
+        r->group_first = *rec;
+        r->in_group = true;
+        (*part_left)--;
+    }
+    cql__sel_accumulate(r->c, r->t, &r->sel, rec);
+    return true;
+}
+
+
+/* Clustering order of two rows on the clustering columns ORDER BY compares (those it
+ * names and any before them, fixed by = when skipped); a static-only row, whose
+ * clustering columns are null, first. Rows equal there compare equal, as in Cassandra's
+ * ordering comparator. */
+static int order_cmp(const run_t *r, const cql_rec_t *a, const cql_rec_t *b)
+{
+    for (size_t i = 0; i < r->n_order_ck; i++) {
+        const cql_column_t *col = r->t->ck[i];
+        wire_value_t x = a->vals[col - r->t->cols], y = b->vals[col - r->t->cols];
+        if (x.len < 0 || y.len < 0) {
+            int cmp = (x.len >= 0) - (y.len >= 0);
+            if (cmp != 0) {
+                return cmp;
+            }
+            continue;
+        }
+        int cmp = cql__value_compare(col->type, x, y);
+        if (cmp != 0) {
+            return col->desc ? -cmp : cmp;
+        }
+    }
+    return 0;
+}
+
+
+/* The held rows' indexes, sorted (stable: ties keep the partitions' order, as Cassandra's
+ * sort does) in clustering order, reversed for a reversed ORDER BY. */
+static size_t *sort_held(run_t *r)
 {
     size_t n = r->n_held;
-    cql_rec_t *tmp = base_arena_alloc(r->c->a, (n + 1) * sizeof(*tmp));
+    size_t *idx = base_arena_alloc(r->c->a, (n + 1) * sizeof(*idx));
+    size_t *tmp = base_arena_alloc(r->c->a, (n + 1) * sizeof(*tmp));
+    for (size_t i = 0; i < n; i++) {
+        idx[i] = i;
+    }
     for (size_t width = 1; width < n; width *= 2) { /* bottom-up merge sort */
         for (size_t lo = 0; lo < n; lo += 2 * width) {
             size_t mid = lo + width < n ? lo + width : n,
                    hi = lo + 2 * width < n ? lo + 2 * width : n;
             size_t i = lo, j = mid, k = lo;
             while (i < mid || j < hi) {
-                int cmp = i < mid && j < hi ? ck_order(&r->held[i], &r->held[j]) : 0;
+                int cmp = i < mid && j < hi ? order_cmp(r, &r->held[idx[i]], &r->held[idx[j]]) : 0;
                 bool left = j >= hi || (i < mid && (r->reverse ? cmp >= 0 : cmp <= 0));
-                tmp[k++] = left ? r->held[i++] : r->held[j++];
+                tmp[k++] = left ? idx[i++] : idx[j++];
             }
         }
-        memcpy(r->held, tmp, n * sizeof(*tmp));
+        memcpy(idx, tmp, n * sizeof(*tmp));
+    }
+    return idx;
+}
+
+
+/* Returns the held rows in order up to LIMIT; with GROUP BY, reorders the groups'
+ * result rows (already made) and keeps the first LIMIT of them. */
+static void merge_held(run_t *r)
+{
+    size_t n = r->n_held;
+    const size_t *idx = sort_held(r);
+    if (r->n_group > 0) {
+        size_t width = cql__sel_width(&r->sel);
+        size_t keep = (int64_t)n < r->merge_limit ? n : (size_t)r->merge_limit;
+        wire_value_t *cells = base_arena_alloc(r->c->a, keep * width * sizeof(*cells) + 1);
+        for (size_t i = 0; i < keep; i++) {
+            memcpy(&cells[i * width], &r->cells[idx[i] * width], width * sizeof(*cells));
+        }
+        r->c->out->stats.rows_returned -= n - keep;
+        r->cells = cells;
+        r->n_rows = r->cap_rows = keep;
+        return;
     }
     for (size_t i = 0; i < n && r->limit > 0; i++, r->limit--) {
-        return_row(r, &r->held[i]);
+        return_row(r, &r->held[idx[i]]);
     }
 }
 
@@ -183,7 +242,7 @@ static bool consider_row(run_t *r, const cql_rec_t *rec, int64_t *part_left)
         return true;
     }
     if (r->n_group > 0) {
-        return accumulate_grouped(r, rec);
+        return accumulate_grouped(r, rec, part_left);
     }
     if (r->sel.aggregate) {
         cql__sel_accumulate(r->c, r->t, &r->sel, rec);
@@ -623,31 +682,76 @@ static int tombstone_guardrails(cql_ctx_t *c, base_error_t *err)
 }
 
 
-/* GROUP BY names a prefix of the primary key, in order (Cassandra 3.10+). */
+/* A primary-key column restricted by = (alone or in a multi-column =), which GROUP BY
+ * may skip (Cassandra's isColumnRestrictedByEq; token() and IN do not count). */
+static bool restricted_by_eq(const cql_select_t *q, const cql_table_t *t, const cql_column_t *col)
+{
+    for (size_t i = 0; i < q->n_where; i++) {
+        const cql_relation_t *rel = &q->where[i];
+        if (rel->op != CQL_OP_EQ || (rel->lhs != CQL_LHS_COLUMN && rel->lhs != CQL_LHS_TUPLE)) {
+            continue;
+        }
+        for (size_t k = 0; k < rel->n_columns; k++) {
+            if (cql__column_find(t, rel->columns[k]) == col) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+
+/* GROUP BY names primary-key columns in their declared order, skipping only columns
+ * restricted by = (Cassandra 3.10+); groups are the whole partition key and the
+ * clustering prefix up to the last column named. */
 static int compile_group_by(cql_ctx_t *c, const cql_select_t *q, const cql_table_t *t, run_t *r,
                             base_error_t *err)
 {
-    if (q->n_group_by > t->n_pk + t->n_ck) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "Group by currently only support groups of columns following their "
-                              "declared order in the PRIMARY KEY");
-    }
-    r->group_idx = base_arena_alloc(c->a, q->n_group_by * sizeof(*r->group_idx));
+    static const char order_msg[] = "Group by currently only support groups of columns following "
+                                    "their declared order in the PRIMARY KEY";
+    size_t n_key = t->n_pk + t->n_ck, next = 0, n_ck = 0;
     for (size_t i = 0; i < q->n_group_by; i++) {
         const cql_column_t *col = cql__column_find(t, q->group_by[i]);
         if (col == NULL) {
             return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s",
                                   q->group_by[i]);
         }
-        const cql_column_t *want = i < t->n_pk ? t->pk[i] : t->ck[i - t->n_pk];
-        if (col != want) {
+        if (col->kind != CQL_COL_PARTITION && col->kind != CQL_COL_CLUSTERING) {
             return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Group by currently only support groups of columns following "
-                                  "their declared order in the PRIMARY KEY");
+                                  "Group by is currently only supported on the columns of the "
+                                  "PRIMARY KEY, got %s",
+                                  col->name);
         }
-        r->group_idx[i] = (int)(col - t->cols);
+        for (;;) {
+            if (next == n_key) {
+                return base_error_set(err, WIRE_ERR_INVALID, "%s", order_msg);
+            }
+            const cql_column_t *key = next < t->n_pk ? t->pk[next] : t->ck[next - t->n_pk];
+            next++;
+            n_ck += key->kind == CQL_COL_CLUSTERING;
+            if (key == col) {
+                break;
+            }
+            if (!restricted_by_eq(q, t, key)) {
+                return base_error_set(err, WIRE_ERR_INVALID, "%s", order_msg);
+            }
+        }
     }
-    r->n_group = q->n_group_by;
+    if (next < t->n_pk) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Group by is not supported on only a part of the partition key");
+    }
+    if (n_ck > 0 && q->distinct) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Grouping on clustering columns is not allowed for SELECT DISTINCT "
+                              "queries");
+    }
+    r->n_group = t->n_pk + n_ck;
+    r->group_idx = base_arena_alloc(c->a, r->n_group * sizeof(*r->group_idx));
+    for (size_t i = 0; i < r->n_group; i++) {
+        const cql_column_t *key = i < t->n_pk ? t->pk[i] : t->ck[i - t->n_pk];
+        r->group_idx[i] = (int)(key - t->cols);
+    }
     r->sel.aggregate = true; /* plain columns take their group's first value */
     r->page_size = INT64_MAX;
     return BASE_OK;
@@ -801,9 +905,21 @@ static int select_plan(cql_ctx_t *c, const cql_select_t *q, run_t *r, resume_t *
                               "columns");
     }
     const wire_query_params_t *params = c->params;
-    r->merge = q->n_order > 0 && r->plan.n_keys > 1 && !r->sel.aggregate;
-    /* A LIMIT within the page size is run unpaged, as Cassandra does. */
-    if (r->merge && params != NULL && params->page_size > 0 && r->limit > params->page_size) {
+    r->merge = q->n_order > 0 && r->plan.n_keys > 1 && (!r->sel.aggregate || r->n_group > 0);
+    for (size_t i = 0; r->merge && i < q->n_order; i++) {
+        const cql_column_t *col = cql__column_find(t, q->order[i].column);
+        if ((size_t)col->position + 1 > r->n_order_ck) {
+            r->n_order_ck = (size_t)col->position + 1;
+        }
+    }
+    if (r->merge && r->n_group > 0) { /* groups are sorted, then LIMIT applies */
+        r->merge_limit = r->limit;
+        r->limit = INT64_MAX;
+    }
+    /* A LIMIT within the page size is run unpaged, as Cassandra does; a GROUP BY query is
+     * always paged internally, so it is refused whenever the client pages. */
+    if (r->merge && params != NULL && params->page_size > 0 &&
+        (r->n_group > 0 || r->limit > params->page_size)) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Cannot page queries with both ORDER BY and a IN restriction on "
                               "the partition key; you must either remove the ORDER BY or the "
@@ -841,6 +957,9 @@ static int select_run(cql_ctx_t *c, run_t *r, const resume_t *res, base_error_t 
             run_scan(r, res);
         } else {
             run_keys(r, res);
+        }
+        if (r->n_group > 0 && r->in_group) {
+            close_group(r);
         }
         if (r->merge) {
             merge_held(r);
