@@ -806,10 +806,15 @@ void emu_config_usage(FILE *out)
           "over TLS, user = account name, password = account key.\n\nOptions:\n",
           out);
     for (size_t i = 0; i < N_OPTIONS; i++) {
-        char left[48];
+        char left[96];
         snprintf(left, sizeof(left), "%s%s%s", options[i].flag, options[i].arg ? " " : "",
                  options[i].arg ? options[i].arg : "");
-        fprintf(out, "  %-28s %s\n", left, options[i].help);
+        /* cassandra.yaml's long names do not fit the column: their help goes below */
+        if (strlen(left) > 28) {
+            fprintf(out, "  %s\n  %-28s %s\n", left, "", options[i].help);
+        } else {
+            fprintf(out, "  %-28s %s\n", left, options[i].help);
+        }
     }
     fputs("\nEnvironment (flags win):\n", out);
     for (size_t i = 0; i < N_OPTIONS; i++) {
