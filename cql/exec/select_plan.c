@@ -1504,6 +1504,11 @@ int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *wh
             BASE_OK) {
         return BASE_ERROR;
     }
+    /* Cosmos DB filters a clustering column only with ALLOW FILTERING: an index on another
+     * column does not serve it (secondary-indexing.md; there are no clustering indexes) */
+    if (ck_filtering && !allow_filtering && !w.ck_qi && c->e->cfg.profile == CQL_PROFILE_COSMOS) {
+        return refuse_filtering(err);
+    }
     uses_index = ((n_pk_restricted == 0 && !w.on_token) || pk_filtering) && w.has_qi;
     n_expr += uses_index || pk_filtering ? n_pk_restricted : 0;
     uses_index |= (ck_filtering && w.has_qi) || (p->scan && w.ck_qi);

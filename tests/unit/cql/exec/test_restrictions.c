@@ -148,6 +148,22 @@ static void refusals_come_in_cassandras_order(void **state)
 }
 
 
+/* An index on a partition key part serves no clustering column: Cosmos DB asks for ALLOW
+ * FILTERING where Cassandra would read the index. */
+static void cosmos_filters_clustering_columns_with_allow_filtering_only(void **state)
+{
+    fixture_t *f = *state;
+    create_keyspace(f);
+    ok(f, "CREATE TABLE ks.t (p0 int, p1 int, c0 int, c1 int, v int, PRIMARY KEY ((p0, p1), c0, "
+          "c1))");
+    ok(f, "CREATE INDEX ON ks.t (p0)");
+    ok(f, "INSERT INTO ks.t (p0, p1, c0, c1, v) VALUES (1, 2, 3, 4, 5)");
+    refused(f, "SELECT v FROM ks.t WHERE p0 = 1 AND p1 = 2 AND c1 = 4", "ALLOW FILTERING");
+    ok(f, "SELECT v FROM ks.t WHERE p0 = 1 AND p1 = 2 AND c1 = 4 ALLOW FILTERING");
+    assert_int_equal(f->r.n_rows, 1);
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -156,6 +172,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(tuples_mix_with_single_column_relations, setup, teardown),
         cmocka_unit_test_setup_teardown(refusals_come_in_cassandras_order, setup, teardown),
+        cmocka_unit_test_setup_teardown(cosmos_filters_clustering_columns_with_allow_filtering_only,
+                                        setup, teardown),
     };
     return cmocka_run_group_tests_name("cql/exec/restrictions", tests, NULL, NULL);
 }
