@@ -159,7 +159,7 @@ static int compile_cast(cql_ctx_t *c, const cql_selector_t *s, expr_t *e, base_e
     const wire_type_t *to = s->cast_type->n_params == 0 && !s->cast_type->frozen
                                 ? cql__type_native(s->cast_type->name)
                                 : NULL;
-    if (to == NULL || to->id == WIRE_TYPE_COUNTER || to->id == WIRE_TYPE_DURATION) {
+    if (to == NULL || !cql__cast_exists(e->arg->type, to)) {
         return base_error_set(err, WIRE_ERR_INVALID, "%s cannot be cast to %s", s->args[0]->text,
                               s->cast_type->name);
     }
@@ -629,47 +629,6 @@ static wire_value_t udt_field(wire_value_t v, int k)
 }
 
 
-/* Casts through the value's CQL text: "5" becomes an int, a bigint or a double, a date
- * becomes a timestamp, anything becomes its text. Unconvertible values are null. */
-static wire_value_t cast_value(cql_ctx_t *c, const wire_type_t *from, const wire_type_t *to,
-                               wire_value_t v)
-{
-    wire_value_t null = {NULL, WIRE_VALUE_NULL};
-    if (v.len < 0) {
-        return v;
-    }
-    const char *text = cql__value_to_cql(from, v, c->a);
-    size_t n = strlen(text);
-    if (n >= 2 && text[0] == '\'' && text[n - 1] == '\'') {
-        text = base_arena_strndup(c->a, text + 1, n - 2);
-    }
-    uint16_t id = to->id;
-    if (id == WIRE_TYPE_VARCHAR || id == WIRE_TYPE_ASCII) {
-        return cql__value_text(c->a, text);
-    }
-    cql_term_t lit = {.kind = CQL_TERM_LITERAL, .lit = CQL_LIT_STRING, .text = text};
-    if (strspn(text, "-0123456789") == strlen(text)) {
-        lit.lit = CQL_LIT_INTEGER;
-    } else if (strspn(text, "-0123456789.eE+") == strlen(text) || strstr(text, "NaN") ||
-               strstr(text, "Infinity")) {
-        lit.lit = CQL_LIT_FLOAT;
-    }
-    wire_value_t out;
-    base_error_t ignored;
-    if (cql__term_eval(&lit, to, "cast", NULL, c->a, &out, &ignored) != BASE_OK) {
-        /* an integer text into a float type, or a float text into an integer type */
-        lit.lit = lit.lit == CQL_LIT_INTEGER ? CQL_LIT_FLOAT : CQL_LIT_INTEGER;
-        if (lit.lit == CQL_LIT_INTEGER && strchr(text, '.') != NULL) {
-            lit.text = base_arena_strndup(c->a, text, (size_t)(strchr(text, '.') - text));
-        }
-        if (cql__term_eval(&lit, to, "cast", NULL, c->a, &out, &ignored) != BASE_OK) {
-            return null;
-        }
-    }
-    return out;
-}
-
-
 /* The element at key (set: the key itself) or the slice [lo..hi] (either end open). */
 static wire_value_t element_value(cql_ctx_t *c, const expr_t *e, wire_value_t v)
 {
@@ -717,7 +676,7 @@ static wire_value_t expr_value(cql_ctx_t *c, const expr_t *e, const cql_rec_t *r
     case X_SLICE:
         return element_value(c, e, expr_value(c, e->arg, rec));
     case X_CAST:
-        return cast_value(c, e->arg->type, e->type, expr_value(c, e->arg, rec));
+        return cql__value_cast(e->arg->type, e->type, expr_value(c, e->arg, rec), c->a);
     case X_TTL:
         return rec->vals[e->idx].len >= 0 && rec->ttl[e->idx] > 0
                    ? cql__value_int(a, rec->ttl[e->idx])
