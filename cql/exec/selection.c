@@ -8,8 +8,10 @@
  * user type field of an expression (b.x.a), a set/map element or slice of
  * one (m['k'], s[1..3]), a CAST, ttl()/writetime() of a column, token().
  * Aggregates take any such expression as argument, never another aggregate.
- * Element keys are terms: cql__sel_bind evaluates them once per execution
- * (PREPARE only compiles, for the metadata).
+ * Element keys and function arguments written as terms (minTimeuuid('2019-08-03'),
+ * blobAsInt(?)) are terms: cql__sel_bind evaluates them once per execution
+ * (PREPARE only compiles, for the metadata); a term argument takes the type of the
+ * function signature that fits it.
  */
 #include "cql/exec/exec.h"
 
@@ -24,6 +26,7 @@ typedef enum {
     X_TOKEN,
     X_FUNCTION, /* a native scalar function of arg (or of nothing) */
     X_TOJSON,   /* toJson(arg) */
+    X_TERM,     /* a literal or bind marker argument of a function: lo, its value lo_v */
 } expr_kind_t;
 
 typedef struct expr_s {
@@ -252,6 +255,27 @@ static int compile_token(cql_ctx_t *c, const cql_table_t *t, const cql_selector_
 }
 
 
+/* A literal or bind marker argument of a native scalar function: typed by the signature. */
+static int compile_term_arg(cql_ctx_t *c, const cql_selector_t *s, expr_t **out, base_error_t *err)
+{
+    expr_t *e = base_arena_calloc(c->a, 1, sizeof(*e));
+    *out = e;
+    e->kind = X_TERM;
+    e->idx = -1;
+    e->lo = s->args[0]->term;
+    e->name = s->args[0]->text;
+    e->fn = s->name;
+    return cql__function_term_arg_type(s->name, e->lo, c->a, &e->type, err);
+}
+
+
+static bool is_cell_or_json_fn(const char *name)
+{
+    return strcmp(name, "ttl") == 0 || strcmp(name, "writetime") == 0 ||
+           strcmp(name, "tojson") == 0 || strcmp(name, "fromjson") == 0;
+}
+
+
 static int compile_function(cql_ctx_t *c, const cql_table_t *t, const cql_selector_t *s, expr_t *e,
                             base_error_t *err)
 {
@@ -263,7 +287,10 @@ static int compile_function(cql_ctx_t *c, const cql_table_t *t, const cql_select
     if (strcmp(s->name, "token") == 0) {
         return compile_token(c, t, s, e, err);
     }
-    if (s->n_args == 1 && compile_expr(c, t, s->args[0], &e->arg, err) != BASE_OK) {
+    bool term_arg =
+        s->n_args == 1 && s->args[0]->kind == CQL_SEL_TERM && !is_cell_or_json_fn(s->name);
+    if (term_arg ? compile_term_arg(c, s, &e->arg, err) != BASE_OK
+                 : s->n_args == 1 && compile_expr(c, t, s->args[0], &e->arg, err) != BASE_OK) {
         return BASE_ERROR;
     }
     if (strcmp(s->name, "ttl") == 0 || strcmp(s->name, "writetime") == 0) {
@@ -553,9 +580,27 @@ static const wire_type_t *key_type(const expr_t *e)
 }
 
 
+/* A term argument's value, typed by its function's signature. */
+static int bind_term(cql_ctx_t *c, expr_t *e, base_error_t *err)
+{
+    const char *what = base_arena_sprintf(c->a, "arg0(system.%s)", e->fn);
+    if (cql__term_eval(e->lo, e->type, what, &c->binds, c->a, &e->lo_v, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (e->lo_v.len == WIRE_VALUE_UNSET) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Invalid unset value for argument in call to function %s", e->fn);
+    }
+    return BASE_OK;
+}
+
+
 static int bind_expr(cql_ctx_t *c, expr_t *e, base_error_t *err)
 {
     for (; e != NULL; e = e->arg) {
+        if (e->kind == X_TERM && bind_term(c, e, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
         if (e->kind != X_ELEMENT && e->kind != X_SLICE) {
             continue;
         }
@@ -594,6 +639,9 @@ void cql__sel_describe(const cql_sel_t *sel, cql_sel_bind_fn fn, void *ctx)
 {
     for (size_t i = 0; i < sel->n; i++) {
         for (const expr_t *e = sel->out[i].e; e != NULL; e = e->arg) {
+            if (e->kind == X_TERM && e->lo->kind == CQL_TERM_BIND) {
+                fn(ctx, e->lo->bind_index, e->name, e->type);
+            }
             const cql_term_t *ends[2] = {e->lo, e->hi};
             for (int k = 0; k < 2 && (e->kind == X_ELEMENT || e->kind == X_SLICE); k++) {
                 if (ends[k] != NULL && ends[k]->kind == CQL_TERM_BIND) {
@@ -687,6 +735,8 @@ static wire_value_t expr_value(cql_ctx_t *c, const expr_t *e, const cql_rec_t *r
                    : null;
     case X_TOKEN:
         return cql__value_bigint(a, rec->token);
+    case X_TERM:
+        return e->lo_v;
     case X_TOJSON: {
         const char *j = cql__value_to_json(e->arg->type, expr_value(c, e->arg, rec), a);
         return cql__value_text(a, j);
