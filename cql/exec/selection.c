@@ -106,13 +106,22 @@ static int compile_column(cql_ctx_t *c, const cql_table_t *t, const cql_selector
 }
 
 
+/* A field of a value that is no user type: functions are named system.f(args) there. */
+static int refuse_field(cql_ctx_t *c, const cql_selector_t *arg, const wire_type_t *type,
+                        base_error_t *err)
+{
+    bool fn = arg->kind == CQL_SEL_FUNCTION && strchr(arg->name, '.') == NULL;
+    return base_error_set(err, WIRE_ERR_INVALID,
+                          "Invalid field selection: %s%s of type %s is not a user type",
+                          fn ? "system." : "", arg->text, cql__type_name(type, c->a));
+}
+
+
 static int compile_field(cql_ctx_t *c, const cql_selector_t *s, expr_t *e, base_error_t *err)
 {
     const wire_type_t *u = e->arg->type;
     if (u->id != WIRE_TYPE_UDT) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "Invalid field selection: %s of type %s is not a user type",
-                              s->args[0]->text, cql__type_name(u, c->a));
+        return refuse_field(c, s->args[0], u, err);
     }
     for (uint16_t k = 0; k < u->n_sub; k++) {
         if (strcmp(u->field_names[k], s->field) == 0) {
@@ -434,6 +443,24 @@ static int compile_post_aggregate(cql_ctx_t *c, const cql_table_t *t, const cql_
 }
 
 
+/* max(b).x: no aggregate returns a user type (Cassandra 3.11 resolves min and max of
+ * anything but a native type to their blob signature), so a field of one is refused. */
+static int refuse_field_of_aggregate(cql_ctx_t *c, const cql_table_t *t, const cql_selector_t *s,
+                                     base_error_t *err)
+{
+    out_col_t scratch = {.idx = -1};
+    const char *name;
+    if (compile_aggregate(c, t, s->args[0], &scratch, &name, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    const wire_type_t *type = scratch.type;
+    if (cql__type_native(cql__type_name(type, c->a)) == NULL) {
+        type = cql__type_native("blob");
+    }
+    return refuse_field(c, s->args[0], type, err);
+}
+
+
 static int compile_selector(cql_ctx_t *c, const cql_table_t *t, const cql_selector_t *s,
                             out_col_t *o, const char **name, base_error_t *err)
 {
@@ -446,6 +473,9 @@ static int compile_selector(cql_ctx_t *c, const cql_table_t *t, const cql_select
         if (compile_aggregate(c, t, s, o, name, err) != BASE_OK) {
             return BASE_ERROR;
         }
+    } else if (s->kind == CQL_SEL_FIELD && s->args[0]->kind == CQL_SEL_FUNCTION &&
+               is_aggregate_name(s->args[0]->name)) {
+        return refuse_field_of_aggregate(c, t, s, err);
     } else if (s->kind == CQL_SEL_FUNCTION && s->n_args == 1 &&
                s->args[0]->kind == CQL_SEL_FUNCTION && is_aggregate_name(s->args[0]->name)) {
         if (compile_post_aggregate(c, t, s, o, name, err) != BASE_OK) {

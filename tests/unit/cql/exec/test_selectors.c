@@ -89,6 +89,24 @@ static void cast_widens_a_float_and_refuses_what_cassandra_lacks(void **state)
 }
 
 
+static void a_field_of_a_function_result_is_refused(void **state)
+{
+    fixture_t *f = *state;
+    table_with_one_row(f);
+    ok(f, "CREATE TYPE ks.p (x int)");
+    ok(f, "CREATE TABLE ks.u (a int PRIMARY KEY, b frozen<p>)");
+    assert_int_equal(run(f, "SELECT max(b).x AS max FROM ks.u"), BASE_ERROR);
+    assert_string_equal(f->err.msg,
+                        "Invalid field selection: system.max(b) of type blob is not a user type");
+    assert_int_equal(run(f, "SELECT count(b).x FROM ks.u"), BASE_ERROR);
+    assert_string_equal(
+        f->err.msg, "Invalid field selection: system.count(b) of type bigint is not a user type");
+    assert_int_equal(run(f, "SELECT blobAsInt(b).x FROM ks.t"), BASE_ERROR);
+    assert_string_equal(
+        f->err.msg, "Invalid field selection: system.blobasint(b) of type int is not a user type");
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -101,6 +119,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(cast_widens_a_float_and_refuses_what_cassandra_lacks, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(a_field_of_a_function_result_is_refused, setup, teardown),
     };
     return cmocka_run_group_tests_name("cql/exec/selectors", tests, NULL, NULL);
 }
