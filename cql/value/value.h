@@ -72,6 +72,17 @@ int cql__function_value_type(const char *name, size_t n_args, const wire_type_t 
                              base_error_t *err);
 wire_value_t cql__function_apply(const char *name, size_t n_args, const wire_type_t *arg_type,
                                  wire_value_t arg, base_arena_t *a);
+/* CAST(x AS to) of a value of type from (CastFcts): whether Cassandra has that cast (the
+ * same type, number to number or text, timeuuid/timestamp/date to date or timestamp,
+ * most natives to text), then the cast value (null for null, empty or unconvertible). */
+bool cql__cast_exists(const wire_type_t *from, const wire_type_t *to);
+wire_value_t cql__value_cast(const wire_type_t *from, const wire_type_t *to, wire_value_t v,
+                             base_arena_t *a);
+/* The type a literal or bind-marker argument of a native function selector takes
+ * (minTimeuuid('2019-08-03 11:03:02+00') reads a timestamp, blobAsInt(0x) a blob), chosen
+ * among the function's signatures as FunctionResolver chooses, with its messages. */
+int cql__function_term_arg_type(const char *name, const cql_term_t *arg, base_arena_t *a,
+                                const wire_type_t **type, base_error_t *err);
 /* The type the i-th argument of a native function term takes, for the metadata of a
  * bind marker there (blobAsInt(?) binds a blob); NULL when the function is unknown or
  * its overloads disagree. */
