@@ -63,6 +63,9 @@ typedef struct cql_binds_s {
 int cql__term_eval(const cql_term_t *term, const wire_type_t *t, const char *col,
                    const cql_binds_t *binds, base_arena_t *a, wire_value_t *out, base_error_t *err);
 
+/* The term as Cassandra prints it in messages: 'abc', 12, [1, 2], (1, 1), now(), ?. */
+const char *cql__term_text(const cql_term_t *term, base_arena_t *a);
+
 /* A native scalar function over a value, for selectors (blobAsInt(intAsBlob(b)),
  * toUnixTimestamp(t)): its return type for an argument of type arg (NULL when it takes
  * none), refused as Cassandra refuses it; then its result for one value (null for a null

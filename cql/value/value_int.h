@@ -202,8 +202,6 @@ int cql__function_eval(const cql_term_t *term, const wire_type_t *t, const char 
 /* The return type of a function term when it can be resolved (NULL when the
  * function is unknown or its arguments do not type-check). */
 const wire_type_t *cql__function_return_type(const cql_term_t *term);
-/* The term as Cassandra prints it in messages: 'abc', 12, [1, 2], now(). */
-const char *cql__term_text(const cql_term_t *term, base_arena_t *a);
 
 /* Assignment test of a term to a type (Cassandra's testAssignment). */
 typedef enum {
