@@ -17,6 +17,7 @@ typedef struct colr_s { /* restrictions gathered for one key column */
     bool has_eq, is_in;
     bool lo_set, lo_incl, hi_set, hi_incl;
     wire_value_t lo, hi;
+    int bad_len; /* partition key: the first null or unset value (0: none), see plan_partition */
 } colr_t;
 
 
@@ -28,6 +29,25 @@ static int eval_set_value(cql_ctx_t *c, const cql_term_t *term, const wire_type_
     }
     if (out->len == WIRE_VALUE_UNSET) {
         return base_error_set(err, WIRE_ERR_INVALID, "Invalid unset value for column %s", col);
+    }
+    return BASE_OK;
+}
+
+
+/* A key column's value. A partition key part's null or unset is judged once the plan
+ * knows whether the key names partitions (refused then) or is filtered (RowFilter's
+ * message, after the other checks). */
+static int key_value(cql_ctx_t *c, const cql_term_t *term, const cql_column_t *col, colr_t *cr,
+                     wire_value_t *out, base_error_t *err)
+{
+    if (col->kind != CQL_COL_PARTITION) {
+        return eval_set_value(c, term, col->type, col->name, out, err);
+    }
+    if (cql__term_eval(term, col->type, col->name, &c->binds, c->a, out, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (out->len < 0 && cr->bad_len == 0) {
+        cr->bad_len = out->len;
     }
     return BASE_OK;
 }
@@ -121,14 +141,14 @@ static int restrict_key(cql_ctx_t *c, const cql_relation_t *r, const cql_column_
         }
         cr->eq = base_arena_alloc(c->a, sizeof(*cr->eq));
         cr->n_eq = 1;
-        if (eval_set_value(c, r->rhs, col->type, col->name, cr->eq, err) != BASE_OK) {
+        if (key_value(c, r->rhs, col, cr, cr->eq, err) != BASE_OK) {
             return BASE_ERROR;
         }
         if (col->kind == CQL_COL_PARTITION && cr->eq->len > 65535) {
             return base_error_set(err, WIRE_ERR_INVALID,
                                   "Key length of %d is longer than maximum of 65535", cr->eq->len);
         }
-        if (cr->eq->len < 0) {
+        if (cr->eq->len < 0 && col->kind != CQL_COL_PARTITION) {
             return base_error_set(err, WIRE_ERR_INVALID,
                                   "Invalid null value in condition for "
                                   "column %s",
@@ -137,10 +157,10 @@ static int restrict_key(cql_ctx_t *c, const cql_relation_t *r, const cql_column_
         return BASE_OK;
     }
     wire_value_t v;
-    if (eval_set_value(c, r->rhs, col->type, col->name, &v, err) != BASE_OK) {
+    if (key_value(c, r->rhs, col, cr, &v, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    if (v.len < 0) {
+    if (v.len < 0 && col->kind != CQL_COL_PARTITION) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Invalid null value in condition for column %s", col->name);
     }
@@ -197,6 +217,12 @@ static const char *op_text(cql_rel_op_t op)
 }
 
 
+static bool is_slice(cql_rel_op_t op)
+{
+    return op == CQL_OP_LT || op == CQL_OP_LTE || op == CQL_OP_GT || op == CQL_OP_GTE;
+}
+
+
 static bool references_duration(const wire_type_t *t)
 {
     if (t->id == WIRE_TYPE_DURATION) {
@@ -219,6 +245,14 @@ static int check_relation(cql_ctx_t *c, const cql_relation_t *r, const cql_colum
 {
     const wire_type_t *t = col->type;
     bool contains = r->op == CQL_OP_CONTAINS || r->op == CQL_OP_CONTAINS_KEY;
+    /* the duration refusal comes first (SingleColumnRelation.newSliceRestriction) */
+    if (is_slice(r->op) && references_duration(t)) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Slice restrictions are not supported on %s",
+                              cql__type_is_collection(t) ? "collections containing durations"
+                              : t->id == WIRE_TYPE_TUPLE ? "tuples containing durations"
+                              : t->id == WIRE_TYPE_UDT   ? "UDTs containing durations"
+                                                         : "duration columns");
+    }
     if (cql__type_is_collection(t) && !t->frozen && !contains && r->op != CQL_OP_IS_NOT_NULL) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Collection column '%s' (%s) cannot be restricted by a '%s' "
@@ -230,15 +264,6 @@ static int check_relation(cql_ctx_t *c, const cql_relation_t *r, const cql_colum
                               "Non-frozen UDT column '%s' (%s) cannot be restricted by any "
                               "relation",
                               col->name, cql__type_name(t, c->a));
-    }
-    bool slice =
-        r->op == CQL_OP_LT || r->op == CQL_OP_LTE || r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
-    if (slice && references_duration(t)) {
-        return base_error_set(err, WIRE_ERR_INVALID, "Slice restrictions are not supported on %s",
-                              cql__type_is_collection(t) ? "collections containing durations"
-                              : t->id == WIRE_TYPE_TUPLE ? "tuples containing durations"
-                              : t->id == WIRE_TYPE_UDT   ? "UDTs containing durations"
-                                                         : "duration columns");
     }
     return BASE_OK;
 }
@@ -298,8 +323,10 @@ static int add_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, cons
         }
     } else if (cql__term_eval(r->rhs, f->cmp_type, col->name, &c->binds, c->a, &f->v, err) !=
                    BASE_OK ||
-               filter_value(col, f->v, indexed && r->op == CQL_OP_EQ, err) != BASE_OK) {
+               (indexed && r->op == CQL_OP_EQ && filter_value(col, f->v, true, err) != BASE_OK)) {
         return BASE_ERROR;
+    } else if (indexed && r->op == CQL_OP_EQ && f->v.len > 65535 && p->bad_value == NULL) {
+        p->bad_value = "Index expression values may not be larger than 64K";
     } else if (f->v.len < 0 && p->bad_value == NULL) {
         /* RowFilter takes no null or unset value (c = null, c CONTAINS ?), refused once the
          * statement itself passed, as Cassandra checks values at execution */
@@ -354,9 +381,6 @@ static int element_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, 
         p->bad_value = base_arena_sprintf(c->a, "Unsupported %s map %s for column %s",
                                           bad.len == WIRE_VALUE_UNSET ? "unset" : "null",
                                           f->key.len < 0 ? "key" : "value", col->name);
-    }
-    if (filter_value(col, f->v, false, err) != BASE_OK) {
-        return BASE_ERROR;
     }
     p->n_filters++;
     return BASE_OK;
@@ -440,9 +464,19 @@ static int plan_partition(cql_ctx_t *c, const cql_table_t *t, colr_t *pkr, bool 
         p->scan = true;
         return BASE_OK;
     }
+    const colr_t *bad = NULL;
+    for (size_t i = 0; i < t->n_pk && bad == NULL; i++) {
+        bad = pkr[i].bad_len != 0 ? &pkr[i] : NULL;
+    }
+    const char *bad_name = bad != NULL ? t->pk[bad - pkr]->name : NULL;
     if (n_eq < t->n_pk) {
         if (!may_filter) {
             return refuse_filtering(err);
+        }
+        if (bad != NULL && p->bad_value == NULL) {
+            p->bad_value =
+                base_arena_sprintf(c->a, "Unsupported %s value for column %s",
+                                   bad->bad_len == WIRE_VALUE_UNSET ? "unset" : "null", bad_name);
         }
         *filtering = true;
         p->scan = true;
@@ -450,6 +484,18 @@ static int plan_partition(cql_ctx_t *c, const cql_table_t *t, colr_t *pkr, bool 
             key_filters(p, t->pk[i], &pkr[i]);
         }
         return BASE_OK;
+    }
+    if (bad != NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              bad->bad_len == WIRE_VALUE_UNSET
+                                  ? "Invalid unset value for column %s"
+                                  : "Invalid null value in condition for column %s",
+                              bad_name);
+    }
+    for (size_t k = 0; t->n_pk == 1 && k < pkr[0].n_eq; k++) {
+        if (pkr[0].eq[k].len == 0) { /* a single-part key cannot be empty (validateKey) */
+            return base_error_set(err, WIRE_ERR_INVALID, "Key may not be empty");
+        }
     }
     size_t n = combo_count(pkr, t->n_pk);
     if (n > MAX_KEYS) {
@@ -621,6 +667,24 @@ static const char *tuple_names(cql_ctx_t *c, const cql_relation_t *r, const char
 }
 
 
+/* A multi-column relation as Cassandra's messages quote it: (b, c) > (?, ?). */
+static const char *relation_shown(cql_ctx_t *c, const cql_relation_t *r)
+{
+    const char *rhs;
+    if (r->op == CQL_OP_IN && r->rhs == NULL) {
+        rhs = "";
+        for (size_t i = 0; i < r->n_in; i++) {
+            rhs = base_arena_sprintf(c->a, "%s%s%s", rhs, i ? ", " : "",
+                                     term_shown(c, r->in_values[i]));
+        }
+        rhs = base_arena_sprintf(c->a, "(%s)", rhs);
+    } else {
+        rhs = term_shown(c, r->rhs);
+    }
+    return base_arena_sprintf(c->a, "(%s) %s %s", tuple_names(c, r, ", "), op_text(r->op), rhs);
+}
+
+
 /* The clustering columns of a multi-column relation: consecutive clustering columns,
  * in the key's order, from *start. A slice needs them all in one direction. */
 static int tuple_columns(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r,
@@ -646,7 +710,8 @@ static int tuple_columns(cql_ctx_t *c, const cql_table_t *t, const cql_relation_
         } else if (col->position != (int)(*start + i)) {
             return base_error_set(err, WIRE_ERR_INVALID,
                                   "Clustering columns must appear in the PRIMARY KEY order in "
-                                  "multi-column relations");
+                                  "multi-column relations: %s",
+                                  relation_shown(c, r));
         }
         bool slice = r->op != CQL_OP_EQ && r->op != CQL_OP_IN;
         if (slice && col->desc != t->ck[*start]->desc) {
@@ -792,6 +857,8 @@ typedef struct tuples_s {
     const cql_relation_t *bound[2]; /* the lower and upper tuple bounds */
     size_t n_suffix_cols, n_suffix; /* EQ/IN columns after a tuple IN, their product */
     colr_t *suffix;
+    const colr_t *slice;       /* a slice on the column after those: (b, c) IN (..) AND d > ? */
+    size_t n_filtered;         /* restricted columns past them, filtered */
     const wire_type_t **types; /* of columns start.. start + width */
     wire_value_t *in_vals;     /* IN ?: the bound list's tuples */
     size_t n_vals;             /* tuples named by the IN (1 for slices) */
@@ -843,10 +910,21 @@ static int tuple_relations(cql_ctx_t *c, const cql_table_t *t, const cql_relatio
 
 
 /* The single-column restrictions around the tuples: an EQ/IN prefix before them and,
- * after a tuple IN, EQ/IN columns: (b, c) IN (...) AND d = ?. */
-static int tuple_neighbours(const cql_table_t *t, colr_t *ckr, tuples_t *tu, base_error_t *err)
+ * after a tuple IN, EQ/IN columns then maybe a slice: (b, c) IN (...) AND d = ?. Other
+ * restrictions after the tuples are filters with ALLOW FILTERING (or an index). */
+static int tuple_neighbours(const cql_table_t *t, colr_t *ckr, tuples_t *tu, bool may_filter,
+                            bool *filtering, cql_plan_t *p, base_error_t *err)
 {
     size_t start = tu->start, end = tu->start + tu->width;
+    while (tu->in != NULL && end + tu->n_suffix_cols < t->n_ck &&
+           ckr[end + tu->n_suffix_cols].has_eq) {
+        tu->n_suffix_cols++;
+    }
+    size_t after = end + tu->n_suffix_cols;
+    if (tu->in != NULL && after < t->n_ck && (ckr[after].lo_set || ckr[after].hi_set)) {
+        tu->slice = &ckr[after++];
+    }
+    *filtering = false;
     for (size_t i = 0; i < t->n_ck; i++) {
         bool set = ckr[i].has_eq || ckr[i].lo_set || ckr[i].hi_set;
         if (i < start && !ckr[i].has_eq) {
@@ -857,17 +935,17 @@ static int tuple_neighbours(const cql_table_t *t, colr_t *ckr, tuples_t *tu, bas
                                         "preceding column \"%s\" is not restricted",
                                   t->ck[start]->name, t->ck[i]->name);
         }
-        bool suffix =
-            tu->in != NULL && i >= end && ckr[i].has_eq && (i == end || ckr[i - 1].has_eq);
-        if (i >= start && set && !suffix) {
+        if (i < after || !set) {
+            continue;
+        }
+        if (!may_filter) {
             return base_error_set(err, WIRE_ERR_INVALID,
                                   "Mixing single column relations and multi column relations on "
                                   "clustering columns is not allowed");
         }
-    }
-    while (tu->in != NULL && end + tu->n_suffix_cols < t->n_ck &&
-           ckr[end + tu->n_suffix_cols].has_eq) {
-        tu->n_suffix_cols++;
+        *filtering = true;
+        tu->n_filtered++;
+        ck_filter(t, i, &ckr[i], p);
     }
     tu->suffix = &ckr[end];
     tu->n_suffix = combo_count(tu->suffix, tu->n_suffix_cols);
@@ -928,6 +1006,12 @@ static int tuple_bound(cql_ctx_t *c, const cql_table_t *t, const tuples_t *tu, i
             combo_values(tu->suffix, tu->n_suffix_cols, kv % tu->n_suffix, vals + n);
             n += tu->n_suffix_cols;
         }
+        const colr_t *sr = tu->in != NULL ? tu->slice : NULL;
+        bool use_lo = (side == 0) != (sr != NULL && t->ck[n]->desc); /* DESC: larger first */
+        if (sr != NULL && (use_lo ? sr->lo_set : sr->hi_set)) {
+            vals[n++] = use_lo ? sr->lo : sr->hi;
+            incl = use_lo ? sr->lo_incl : sr->hi_incl;
+        }
     }
     base_buf_reset(b);
     cql__ck_encode(b, t, vals, n);
@@ -940,15 +1024,15 @@ static int tuple_bound(cql_ctx_t *c, const cql_table_t *t, const tuples_t *tu, i
  * IN or up to two bounds over the same columns; each prefix value gets the tuple's
  * slices. */
 static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *const *rels,
-                       size_t n_rels, colr_t *ckr, size_t *n_restricted, cql_plan_t *p,
-                       base_error_t *err)
+                       size_t n_rels, colr_t *ckr, bool may_filter, bool *filtering,
+                       size_t *n_restricted, cql_plan_t *p, base_error_t *err)
 {
     tuples_t tu = {0};
     if (tuple_relations(c, t, rels, n_rels, &tu, err) != BASE_OK ||
-        tuple_neighbours(t, ckr, &tu, err) != BASE_OK) {
+        tuple_neighbours(t, ckr, &tu, may_filter, filtering, p, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    *n_restricted = tu.start + tu.width + tu.n_suffix_cols;
+    *n_restricted = tu.start + tu.width + tu.n_suffix_cols + (tu.slice != NULL) + tu.n_filtered;
     p->ck_restricted = true;
     tu.types = base_arena_alloc(c->a, tu.width * sizeof(*tu.types));
     for (size_t i = 0; i < tu.width; i++) {
@@ -982,7 +1066,7 @@ static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t 
         }
     }
     base_buf_fini(&b);
-    p->point = tu.in != NULL && *n_restricted == t->n_ck && p->n_slices == 1;
+    p->point = tu.in != NULL && tu.slice == NULL && *n_restricted == t->n_ck && p->n_slices == 1;
     return rc;
 }
 
@@ -1167,7 +1251,59 @@ typedef struct where_s {
     bool has_qi, ck_qi, pk_slice, ck_contains;
     bool wide_slices; /* a one-column tuple slice bounds a wider one: (b, c) > .. AND (b) < .. */
     size_t n_regular, n_contains;
+    bool allow_filtering;
+    /* the clustering restriction on the last restricted column so far: where it starts,
+     * where it ends (-1: none yet), whether it is a slice (ClusteringColumnRestrictions) */
+    int ck_last_start, ck_last_end;
+    bool ck_last_slice;
+    char *ck_kind; /* per clustering column: 0 free, 's' single-column, 't' tuple relation */
 } where_t;
+
+
+/* A single-column relation and a tuple may not share a column (RestrictionSet's merge,
+ * made before mergeWith's order checks). */
+static int merge_kind(const cql_table_t *t, where_t *w, int start, int end, char kind,
+                      base_error_t *err)
+{
+    for (int i = start; i <= end; i++) {
+        if (w->ck_kind[i] != 0 && w->ck_kind[i] != kind) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Mixing single column relations and multi column relations on "
+                                  "clustering columns is not allowed");
+        }
+    }
+    (void)t;
+    memset(w->ck_kind + start, kind, (size_t)(end - start + 1));
+    return BASE_OK;
+}
+
+
+/* ClusteringColumnRestrictions.mergeWith without ALLOW FILTERING: nothing may follow a
+ * slice, and a slice may not come before a restriction already made. Cassandra checks
+ * this as it adds each relation, so it comes before the other refusals of the clause;
+ * a restriction an index serves is exempt (3.11). */
+static int merge_clustering(const cql_table_t *t, where_t *w, int start, int end, bool slice,
+                            bool served, base_error_t *err)
+{
+    if (w->ck_last_end >= 0 && !w->allow_filtering && !served) {
+        if (w->ck_last_slice && start > w->ck_last_start) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Clustering column \"%s\" cannot be restricted (preceding "
+                                  "column \"%s\" is restricted by a non-EQ relation)",
+                                  t->ck[start]->name, t->ck[w->ck_last_start]->name);
+        }
+        if (start < w->ck_last_start && slice) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "PRIMARY KEY column \"%s\" cannot be restricted (preceding "
+                                  "column \"%s\" is restricted by a non-EQ relation)",
+                                  t->ck[start + 1]->name, t->ck[start]->name);
+        }
+    }
+    if (end > w->ck_last_end) {
+        w->ck_last_start = start, w->ck_last_end = end, w->ck_last_slice = slice;
+    }
+    return BASE_OK;
+}
 
 
 /* A single-column relation: a key restriction when the operator can serve the key,
@@ -1189,11 +1325,17 @@ static int sort_column_relation(cql_ctx_t *c, const cql_table_t *t, const cql_re
         w->has_qi |= index_serves(t, col, r->op, false);
         return restrict_key(c, r, col, &w->pkr[col->position], err);
     }
+    bool served = index_serves(t, col, r->op, false);
+    if (col->kind == CQL_COL_CLUSTERING &&
+        (merge_kind(t, w, col->position, col->position, 's', err) != BASE_OK ||
+         merge_clustering(t, w, col->position, col->position, is_slice(r->op), served, err) !=
+             BASE_OK)) {
+        return BASE_ERROR;
+    }
     if (col->kind == CQL_COL_CLUSTERING && key_op) {
-        w->ck_qi |= index_serves(t, col, r->op, false);
+        w->ck_qi |= served;
         return restrict_key(c, r, col, &w->ckr[col->position], err);
     }
-    bool served = index_serves(t, col, r->op, false);
     w->ck_contains |= col->kind == CQL_COL_CLUSTERING;
     if (add_filter(c, p, r, col, served, err) != BASE_OK) {
         return BASE_ERROR;
@@ -1210,8 +1352,35 @@ static int sort_column_relation(cql_ctx_t *c, const cql_table_t *t, const cql_re
 static int sort_tuple_relation(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r,
                                where_t *w, base_error_t *err)
 {
-    bool slice_op =
-        r->op == CQL_OP_GT || r->op == CQL_OP_GTE || r->op == CQL_OP_LT || r->op == CQL_OP_LTE;
+    bool slice_op = is_slice(r->op);
+    const cql_column_t *first = cql__column_find(t, r->columns[0]);
+    bool consecutive = first != NULL && first->kind == CQL_COL_CLUSTERING &&
+                       (size_t)first->position + r->n_columns <= t->n_ck;
+    for (size_t i = 1; consecutive && i < r->n_columns; i++) {
+        consecutive = strcmp(t->ck[first->position + i]->name, r->columns[i]) == 0;
+    }
+    /* two tuple slices must start on the same column (MultiColumnRestriction.Slice) */
+    for (size_t k = 0; consecutive && slice_op && w->wide_slices && k < w->n_tuples; k++) {
+        const cql_column_t *other = cql__column_find(t, w->tuples[k]->columns[0]);
+        if (is_slice(w->tuples[k]->op) && other != NULL && other != first) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Column \"%s\" cannot be restricted by two tuple-notation "
+                                  "inequalities not starting with the same column",
+                                  other->position > first->position ? other->name : first->name);
+        }
+    }
+    if (consecutive) { /* else tuple_columns names the fault */
+        int end = first->position + (int)r->n_columns - 1;
+        bool served = false;
+        for (size_t i = 0; r->op == CQL_OP_EQ && i < r->n_columns; i++) {
+            served |= index_serves(t, t->ck[first->position + i], CQL_OP_EQ, false);
+        }
+        w->ck_qi |= served;
+        if (merge_kind(t, w, first->position, end, 't', err) != BASE_OK ||
+            merge_clustering(t, w, first->position, end, slice_op, served, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    }
     /* (c) IN ? stays a tuple IN: its list holds tuples */
     if (r->n_columns == 1 &&
         ((r->op == CQL_OP_IN && r->rhs == NULL) || (slice_op && !w->wide_slices))) {
@@ -1275,10 +1444,10 @@ static int plan_slices(cql_ctx_t *c, const cql_table_t *t, const where_t *w, boo
     if (w->n_tuples == 0) {
         return plan_clustering(c, t, w->ckr, may_filter, filtering, n_restricted, p, err);
     }
-    if (plan_tuples(c, t, w->tuples, w->n_tuples, w->ckr, n_restricted, p, err) != BASE_OK) {
+    if (plan_tuples(c, t, w->tuples, w->n_tuples, w->ckr, may_filter, filtering, n_restricted, p,
+                    err) != BASE_OK) {
         return BASE_ERROR;
     }
-    *filtering = false;
     *empty_in |= p->n_slices == 0;
     return BASE_OK;
 }
@@ -1307,9 +1476,10 @@ int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *wh
 {
     memset(p, 0, sizeof(*p));
     p->t = t;
-    where_t w = {0};
+    where_t w = {.allow_filtering = allow_filtering, .ck_last_start = -1, .ck_last_end = -1};
     w.pkr = base_arena_calloc(c->a, t->n_pk + 1, sizeof(*w.pkr));
     w.ckr = base_arena_calloc(c->a, t->n_ck + 1, sizeof(*w.ckr));
+    w.ck_kind = base_arena_calloc(c->a, t->n_ck + 1, 1);
     p->filters =
         base_arena_alloc(c->a, (2 * n_where + 2 * t->n_pk + 2 * t->n_ck + 1) * sizeof(*p->filters));
     if (sort_relations(c, t, where, n_where, &w, p, err) != BASE_OK) {
@@ -1333,6 +1503,11 @@ int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *wh
         plan_slices(c, t, &w, may_filter, &ck_filtering, &n_ck_restricted, &empty_in, p, err) !=
             BASE_OK) {
         return BASE_ERROR;
+    }
+    /* Cosmos DB filters a clustering column only with ALLOW FILTERING: an index on another
+     * column does not serve it (secondary-indexing.md; there are no clustering indexes) */
+    if (ck_filtering && !allow_filtering && !w.ck_qi && c->e->cfg.profile == CQL_PROFILE_COSMOS) {
+        return refuse_filtering(err);
     }
     uses_index = ((n_pk_restricted == 0 && !w.on_token) || pk_filtering) && w.has_qi;
     n_expr += uses_index || pk_filtering ? n_pk_restricted : 0;
