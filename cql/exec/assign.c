@@ -30,30 +30,108 @@ static int counter_add(cql_write_t *w, const cql_column_t *col, const cql_rec_t 
 }
 
 
-/* The stored element cells of a multi-cell column in the row m targets (the
- * static row for a static column); they borrow from storage and stay valid
- * until the next write. */
+/* Whether the column's elements were all deleted earlier in this statement. */
+static bool cleared_here(const cql_write_t *w, const cql_column_t *col)
+{
+    for (size_t i = 0; i < w->n_clear; i++) {
+        if (w->clear[i] == col->id) {
+            return true;
+        }
+    }
+    return false;
+}
+
+
+static int path_cmp(const storage_cell_t *a, const uint8_t *path, uint32_t len)
+{
+    int r = memcmp(a->path, path, a->path_len < len ? a->path_len : len);
+    return r != 0 ? r : (a->path_len > len) - (a->path_len < len);
+}
+
+
+/* Two cells this statement wrote at one path (one timestamp and expiry): as storage
+ * reconciles them, a tombstone wins, then the greater value bytes. */
+static bool pending_wins(const storage_cell_t *a, const storage_cell_t *b)
+{
+    if (a->tombstone != b->tombstone) {
+        return a->tombstone;
+    }
+    int r = memcmp(a->value, b->value, a->value_len < b->value_len ? a->value_len : b->value_len);
+    return r != 0 ? r > 0 : a->value_len >= b->value_len;
+}
+
+
+/* One cell this statement wrote over the element view (sorted by path, tombstones kept
+ * so that a later write at the same path still loses to them). */
+static void apply_pending(storage_cell_t *view, size_t *n, bool *pending, const storage_cell_t *c)
+{
+    size_t lo = 0, hi = *n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (path_cmp(&view[mid], c->path, c->path_len) < 0) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    if (lo < *n && path_cmp(&view[lo], c->path, c->path_len) == 0) {
+        if (!pending[lo] || pending_wins(c, &view[lo])) {
+            view[lo] = *c;
+        }
+        pending[lo] = true;
+        return;
+    }
+    memmove(&view[lo + 1], &view[lo], (*n - lo) * sizeof(*view));
+    memmove(&pending[lo + 1], &pending[lo], (*n - lo) * sizeof(*pending));
+    view[lo] = *c;
+    pending[lo] = true;
+    (*n)++;
+}
+
+
+/* The element cells of a multi-cell column in the row m targets (the static row for a
+ * static column) as this statement left them so far: what is stored, then what its
+ * earlier operations wrote, as Cassandra 4.0 applies the pending updates to the row a
+ * list operation reads (l[2] = 7, l[2] = 8 and DELETE l[2], l[2] each see the one
+ * before). Paths and values borrow from storage until the next write, or the arena. */
 static size_t stored_elements(cql_write_t *w, const storage_mutation_t *m, const cql_column_t *col,
                               const storage_cell_t **out)
 {
-    *out = NULL;
-    storage_partition_t *p = storage_partition_get(w->t->st, m->token, m->pk, m->pk_len);
-    if (p == NULL) {
-        return 0;
-    }
+    size_t n_stored = 0, n_pending = 0;
+    const storage_cell_t *first = NULL;
     storage_row_view_t rv;
-    size_t n = 0;
-    bool found = col->kind == CQL_COL_STATIC ? storage_partition_static(p, w->c->now_us, &rv)
-                                             : cql__stored_row(w->c, p, m->ck, m->ck_len, &rv);
-    if (found) {
-        for (size_t i = 0; i < rv.n_cells; i++) {
-            if (rv.cells[i].col == col->id) {
-                *out = *out ? *out : &rv.cells[i];
-                n++;
-            }
+    storage_partition_t *p = storage_partition_get(w->t->st, m->token, m->pk, m->pk_len);
+    bool found = p != NULL && !cleared_here(w, col) &&
+                 (col->kind == CQL_COL_STATIC ? storage_partition_static(p, w->c->now_us, &rv)
+                                              : cql__stored_row(w->c, p, m->ck, m->ck_len, &rv));
+    for (size_t i = 0; found && i < rv.n_cells; i++) {
+        if (rv.cells[i].col == col->id) {
+            first = first ? first : &rv.cells[i];
+            n_stored++;
         }
     }
-    return n;
+    for (size_t i = 0; i < w->n_cells; i++) {
+        n_pending += w->cells[i].col == col->id && w->cells[i].path != NULL;
+    }
+    size_t cap = n_stored + n_pending + 1, n = n_stored;
+    storage_cell_t *view = base_arena_alloc(w->c->a, cap * sizeof(*view));
+    bool *pending = base_arena_calloc(w->c->a, cap, sizeof(*pending));
+    if (n_stored > 0) {
+        memcpy(view, first, n_stored * sizeof(*view)); /* a column's cells are adjacent */
+    }
+    for (size_t i = 0; i < w->n_cells; i++) {
+        if (w->cells[i].col == col->id && w->cells[i].path != NULL) {
+            apply_pending(view, &n, pending, &w->cells[i]);
+        }
+    }
+    size_t live = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!view[i].tombstone) {
+            view[live++] = view[i];
+        }
+    }
+    *out = view;
+    return live;
 }
 
 

@@ -55,12 +55,53 @@ static void the_set_clause_is_checked_before_the_where_clause(void **state)
 }
 
 
+/* The list l of row pk = 1 as "1,2,3" (toJson's text without brackets and spaces). */
+static const char *list_text(fixture_t *f)
+{
+    ok(f, "SELECT toJson(l) FROM ks.l WHERE pk = 1");
+    static char buf[256];
+    const wire_value_t *v = &f->r.cells[0];
+    size_t n = 0;
+    for (int32_t i = 0; i < v->len && n + 1 < sizeof(buf); i++) {
+        char ch = (char)v->ptr[i];
+        if (ch != '[' && ch != ']' && ch != ' ') {
+            buf[n++] = ch;
+        }
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+
+static void list_operations_of_one_statement_see_each_other(void **state)
+{
+    fixture_t *f = *state;
+    create_keyspace(f);
+    ok(f, "CREATE TABLE ks.l (pk int PRIMARY KEY, l list<int>)");
+    ok(f, "INSERT INTO ks.l (pk, l) VALUES (1, [1, 2, 3, 4])");
+    ok(f, "UPDATE ks.l SET l[2] = 9, l[2] = 6 WHERE pk = 1");
+    assert_string_equal(list_text(f), "1,2,9,4"); /* one timestamp: the greater value wins */
+    ok(f, "DELETE l[2], l[2] FROM ks.l WHERE pk = 1");
+    assert_string_equal(list_text(f), "1,2");
+    ok(f, "UPDATE ks.l SET l = l + [3, 4], l[3] = 7 WHERE pk = 1");
+    assert_string_equal(list_text(f), "1,2,3,7");
+    ok(f, "UPDATE ks.l SET l = l + [6, 8], l[4] = 5 WHERE pk = 1");
+    assert_string_equal(list_text(f), "1,2,3,7,6,8");
+    assert_int_equal(run(f, "UPDATE ks.l SET l[6] = 5, l = l + [9] WHERE pk = 1"), BASE_ERROR);
+    assert_string_equal(f->err.msg, "List index 6 out of bound, list has size 6");
+    ok(f, "UPDATE ks.l SET l[2] = 8, l = l - [8] WHERE pk = 1");
+    assert_string_equal(list_text(f), "1,2,7,6");
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(operations_quote_their_terms, setup, teardown),
         cmocka_unit_test_setup_teardown(the_set_clause_is_checked_before_the_where_clause, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(list_operations_of_one_statement_see_each_other,
+                                        setup_cassandra, teardown),
     };
     return cmocka_run_group_tests_name("cql/exec/set_clause", tests, NULL, NULL);
 }
