@@ -328,6 +328,14 @@ void cql__table_free(cql_engine_t *e, cql_table_t *t)
         base_free(t->indexes[i].target);
     }
     base_free(t->indexes);
+    for (size_t i = 0; i < t->n_dropped; i++) {
+        base_free(t->dropped[i].name);
+        cql__type_free(t->dropped[i].type);
+    }
+    base_free(t->dropped);
+    cql__optmap_free(&t->caching);
+    cql__optmap_free(&t->compaction);
+    cql__optmap_free(&t->compression);
     base_free(t->cols);
     base_free(t->pk);
     base_free(t->ck);
