@@ -1182,6 +1182,32 @@ static int check_index_target(const char *kind, const cql_column_t *col, base_er
 }
 
 
+static bool index_name_taken(const cql_keyspace_t *ks, const char *name)
+{
+    for (size_t i = 0; i < ks->n_tables; i++) {
+        for (size_t j = 0; j < ks->tables[i]->n_indexes; j++) {
+            if (strcmp(ks->tables[i]->indexes[j].name, name) == 0) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+
+/* Cassandra's default: <table>_<column>_idx, then _1, _2 ... while the name is taken
+ * (keys(m) beside values(m)); the same target twice is refused in create_index. */
+static char *default_index_name(cql_ctx_t *c, const cql_table_t *t, const cql_column_t *col)
+{
+    char *base = base_arena_sprintf(c->a, "%s_%s_idx", t->name, col->name);
+    char *name = base;
+    for (int i = 1; index_name_taken(t->ks, name); i++) {
+        name = base_arena_sprintf(c->a, "%s_%d", base, i);
+    }
+    return name;
+}
+
+
 static int create_index(cql_ctx_t *c, const cql_create_index_t *d, base_error_t *err)
 {
     cql_table_t *t = NULL;
@@ -1202,7 +1228,7 @@ static int create_index(cql_ctx_t *c, const cql_create_index_t *d, base_error_t 
         return BASE_ERROR;
     }
     char *name = d->name ? base_arena_strndup(c->a, d->name, strlen(d->name))
-                         : base_arena_sprintf(c->a, "%s_%s_idx", t->name, col->name);
+                         : default_index_name(c, t, col);
     for (size_t i = 0; i < t->ks->n_tables; i++) {
         cql_table_t *o = t->ks->tables[i];
         for (size_t j = 0; j < o->n_indexes; j++) {
@@ -1214,10 +1240,38 @@ static int create_index(cql_ctx_t *c, const cql_create_index_t *d, base_error_t 
             }
         }
     }
+    char *target = d->target_kind ? base_arena_sprintf(c->a, "%s(%s)", d->target_kind, col->name)
+                                  : base_arena_strndup(c->a, col->name, strlen(col->name));
+    char *keys_target = base_arena_sprintf(c->a, "keys(%s)", col->name);
+    bool values = d->target_kind == NULL || strcmp(d->target_kind, "values") == 0;
+    for (size_t j = 0; j < t->n_indexes; j++) {
+        /* SecondaryIndexTest.testIndexOnMapKeys: no values index once keys(m) is indexed
+         * (the other order is taken: SecondaryIndexOnStaticColumnTest). */
+        if (values && col->type->id == WIRE_TYPE_MAP && !col->type->frozen &&
+            strcmp(t->indexes[j].target, keys_target) == 0) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Cannot create index on %s values, an index on %s keys already "
+                                  "exists and indexing a map on more than one dimension at the "
+                                  "same time is not currently supported",
+                                  col->name, col->name);
+        }
+        if (strcmp(t->indexes[j].target, target) == 0) {
+            return d->if_not_exists ? BASE_OK
+                                    : base_error_set(err, WIRE_ERR_INVALID,
+                                                     "Index %s is a duplicate of existing index %s",
+                                                     name, t->indexes[j].name);
+        }
+    }
     if (col->kind == CQL_COL_PARTITION && t->n_pk == 1) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Cannot create secondary index on partition key column %s",
                               col->name);
+    }
+    /* secondary-indexing.md: "full FROZEN collection isn't supported" (api facts 5) */
+    if (is_cosmos(c) && cql__type_is_collection(col->type) && col->type->frozen) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Secondary indexes on frozen collections are not supported by Azure "
+                              "Cosmos DB for Apache Cassandra");
     }
     if (is_cosmos(c) && (col->kind == CQL_COL_STATIC || col->kind == CQL_COL_CLUSTERING)) {
         return base_error_set(err, WIRE_ERR_INVALID,
@@ -1229,9 +1283,7 @@ static int create_index(cql_ctx_t *c, const cql_create_index_t *d, base_error_t 
     cql_index_t *ix = &t->indexes[t->n_indexes++];
     ix->name = base_strdup(name);
     ix->column = base_strdup(col->name);
-    ix->target = d->target_kind
-                     ? base_strdup(base_arena_sprintf(c->a, "%s(%s)", d->target_kind, col->name))
-                     : base_strdup(col->name);
+    ix->target = base_strdup(target);
     cql__schema_notify(c, "UPDATED", "TABLE", t->ks->name, t->name);
     return BASE_OK;
 }

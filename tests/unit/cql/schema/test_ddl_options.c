@@ -138,6 +138,45 @@ static void use_refuses_a_bind_marker(void **state)
 }
 
 
+static void default_index_names_take_a_free_suffix(void **state)
+{
+    fixture_t *f = *state;
+    create_keyspace(f);
+    ok(f, "CREATE TABLE ks.t (k int PRIMARY KEY, m map<text, int>, v int)");
+    ok(f, "CREATE INDEX ON ks.t (m)");
+    ok(f, "CREATE INDEX ON ks.t (keys(m))");
+    ok(f, "SELECT index_name FROM system_schema.indexes WHERE keyspace_name = 'ks'");
+    assert_int_equal(f->r.n_rows, 2);
+    ok(f, "DROP INDEX ks.t_m_idx_1");
+    refused(f, "CREATE INDEX ON ks.t (m)", WIRE_ERR_INVALID,
+            "is a duplicate of existing index t_m_idx");
+    ok(f, "CREATE INDEX IF NOT EXISTS ON ks.t (m)");
+    ok(f, "CREATE INDEX ON ks.t (v)");
+    refused(f, "CREATE INDEX ON ks.t (v)", WIRE_ERR_INVALID, "duplicate of existing index t_v_idx");
+}
+
+
+static void a_type_of_another_keyspace_is_refused(void **state)
+{
+    fixture_t *f = *state;
+    create_keyspace(f);
+    refused(
+        f, "CREATE TABLE ks.t (k int PRIMARY KEY, v frozen<other.mytype>)", WIRE_ERR_INVALID,
+        "Statement on keyspace ks cannot refer to a user type in keyspace other; user types can "
+        "only be used in the keyspace they are defined in");
+}
+
+
+static void cosmos_refuses_indexes_on_frozen_collections(void **state)
+{
+    fixture_t *f = *state;
+    create_keyspace(f);
+    ok(f, "CREATE TABLE ks.t (k int PRIMARY KEY, c frozen<set<int>>)");
+    refused(f, "CREATE INDEX ON ks.t (full(c))", WIRE_ERR_INVALID,
+            "Secondary indexes on frozen collections are not supported");
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -149,6 +188,12 @@ int main(void)
                                         setup_cassandra, teardown),
         cmocka_unit_test_setup_teardown(replication_maps_are_checked, setup_cassandra, teardown),
         cmocka_unit_test_setup_teardown(use_refuses_a_bind_marker, setup_cassandra, teardown),
+        cmocka_unit_test_setup_teardown(default_index_names_take_a_free_suffix, setup_cassandra,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(a_type_of_another_keyspace_is_refused, setup_cassandra,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(cosmos_refuses_indexes_on_frozen_collections, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
