@@ -63,6 +63,9 @@ typedef struct cql_binds_s {
 int cql__term_eval(const cql_term_t *term, const wire_type_t *t, const char *col,
                    const cql_binds_t *binds, base_arena_t *a, wire_value_t *out, base_error_t *err);
 
+/* The term as Cassandra prints it in messages: 'abc', 12, [1, 2], (1, 1), now(), ?. */
+const char *cql__term_text(const cql_term_t *term, base_arena_t *a);
+
 /* A native scalar function over a value, for selectors (blobAsInt(intAsBlob(b)),
  * toUnixTimestamp(t)): its return type for an argument of type arg (NULL when it takes
  * none), refused as Cassandra refuses it; then its result for one value (null for a null
@@ -150,6 +153,11 @@ bool cql__pk_decompose(wire_value_t pk, size_t n, wire_value_t *parts);
  * list/set: keys only, vals NULL). Returns the count or -1 if malformed. */
 ssize_t cql__collection_split(const wire_type_t *t, wire_value_t v, base_arena_t *a,
                               wire_value_t **keys, wire_value_t **vals);
+/* Sorts keys (and vals alongside when non-NULL) by cql__value_compare of t
+ * with a stable sort, then drops equal keys keeping the first (sets) or the
+ * last (maps, keep_last). Updates *n. */
+void cql__values_sort(const wire_type_t *t, wire_value_t *keys, wire_value_t *vals, size_t *n,
+                      bool keep_last);
 /* Serializes n elements (vals NULL for list/set). */
 wire_value_t cql__collection_build(const wire_type_t *t, const wire_value_t *keys,
                                    const wire_value_t *vals, size_t n, base_arena_t *a);
