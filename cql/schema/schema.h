@@ -274,5 +274,7 @@ typedef struct cql_schema_log_s cql_schema_log_t;
  * schema, appends it (with c->text) before returning. */
 int cql__schema_log_ddl(cql_ctx_t *c, const cql_stmt_t *st, base_error_t *err);
 void cql__schema_log_close(cql_engine_t *e);
+/* True while cql_engine_restore replays the log (storage already holds the data). */
+bool cql__schema_replaying(const cql_engine_t *e);
 
 #endif

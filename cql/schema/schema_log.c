@@ -104,6 +104,11 @@ void cql__schema_log_close(cql_engine_t *e)
     e->schema_log = NULL;
 }
 
+bool cql__schema_replaying(const cql_engine_t *e)
+{
+    return e->schema_log != NULL && e->schema_log->fd < 0;
+}
+
 void cql_engine_set_schema_sync(cql_engine_t *e, storage_sync_t sync)
 {
     e->schema_sync = sync;
@@ -160,6 +165,42 @@ static int log_append(cql_engine_t *e, uint64_t storage_id, uint32_t col_id, con
     return rc;
 }
 
+static void put_quoted(base_buf_t *b, const char *name)
+{
+    base_buf_put(b, "\"", 1);
+    for (const char *p = name; *p != '\0'; p++) {
+        base_buf_put(b, *p == '"' ? "\"\"" : p, *p == '"' ? 2 : 1);
+    }
+    base_buf_put(b, "\"", 1);
+}
+
+
+/* ALTER TABLE ... DROP without USING TIMESTAMP drops at the statement's time, which a
+ * replay would not know: the log keeps the statement with that time written in. */
+static const char *drop_text(cql_ctx_t *c, const cql_stmt_t *st, const cql_table_t *t, size_t *len)
+{
+    const cql_alter_table_t *d = &st->u.alter_table;
+    base_buf_t b;
+    base_buf_init(&b);
+    base_buf_printf(&b, "ALTER TABLE ");
+    put_quoted(&b, t->ks->name);
+    base_buf_put(&b, ".", 1);
+    put_quoted(&b, t->name);
+    base_buf_printf(&b, " DROP (");
+    for (size_t i = 0; i < d->n_columns; i++) {
+        if (i > 0) {
+            base_buf_put(&b, ", ", 2);
+        }
+        put_quoted(&b, d->columns[i].name);
+    }
+    base_buf_printf(&b, ") USING TIMESTAMP %lld", (long long)c->now_us);
+    char *text = base_arena_strndup(c->a, (const char *)b.data, b.len);
+    *len = b.len;
+    base_buf_fini(&b);
+    return text;
+}
+
+
 int cql__schema_log_ddl(cql_ctx_t *c, const cql_stmt_t *st, base_error_t *err)
 {
     cql_engine_t *e = c->e;
@@ -171,11 +212,16 @@ int cql__schema_log_ddl(cql_ctx_t *c, const cql_stmt_t *st, base_error_t *err)
         c->s->keyspace ? base_arena_strndup(c->a, c->s->keyspace, strlen(c->s->keyspace)) : NULL;
     uint64_t storage_id = e->next_storage_id;
     uint32_t col_id = NO_COL_COUNTER;
+    const char *text = c->text;
+    size_t text_len = c->text_len;
     if (st->kind == CQL_STMT_ALTER_TABLE) {
         cql_table_t *t = NULL;
         base_error_t ignored;
         if (cql__resolve_table(c, &st->u.alter_table.table, &t, &ignored) == BASE_OK) {
             col_id = t->next_col_id;
+            if (st->u.alter_table.kind == CQL_ALTER_DROP && st->u.alter_table.drop_ts == NULL) {
+                text = drop_text(c, st, t, &text_len);
+            }
         }
     }
     int rc = cql__exec_ddl(c, st, err);
@@ -183,7 +229,7 @@ int cql__schema_log_ddl(cql_ctx_t *c, const cql_stmt_t *st, base_error_t *err)
     if (rc != BASE_OK || c->out->kind != WIRE_RESULT_SCHEMA_CHANGE) {
         return rc;
     }
-    return log_append(e, storage_id, col_id, ks, c->text, c->text_len, err);
+    return log_append(e, storage_id, col_id, ks, text, text_len, err);
 }
 
 /* ---- replay ------------------------------------------------------------------------- */
