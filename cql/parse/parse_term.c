@@ -504,6 +504,13 @@ static cql_term_t *term(cql_parser_t *p)
         case CQL_KW_NULL:
             cql__advance(p);
             return literal(p, CQL_LIT_NULL, NULL);
+        case CQL_KW_CAST:
+            if (cql__peek_is(p, 1, CQL_TOK_LPAREN)) { /* a selector only: Cassandra stops at '(' */
+                cql__advance(p);
+                cql__error_no_viable(p);
+                return NULL;
+            }
+            break;
         default:
             break;
         }
