@@ -1049,8 +1049,8 @@ static int check_readd(cql_ctx_t *c, const cql_table_t *t, const cql_column_def_
 {
     const cql_dropped_t *dr = find_dropped(t, def->name);
     *reuse = false;
-    if (dr == NULL) {
-        return BASE_OK;
+    if (dr == NULL || !dr->reusable || c->e->replay_legacy_alter) {
+        return BASE_OK; /* the old rules: a new id, nothing to refuse */
     }
     cql_col_kind_t kind = def->is_static ? CQL_COL_STATIC : CQL_COL_REGULAR;
     if (kind != dr->kind) {
@@ -1289,7 +1289,7 @@ static int purge_dropped(cql_ctx_t *c, cql_table_t *t, const uint32_t *ids, size
 
 
 /* Keeps the dropped column in t->dropped (replacing an older drop of that name). */
-static void record_drop(cql_table_t *t, const cql_column_t *col, int64_t ts)
+static void record_drop(cql_ctx_t *c, cql_table_t *t, const cql_column_t *col, int64_t ts)
 {
     cql_dropped_t *r = NULL;
     for (size_t i = 0; i < t->n_dropped && r == NULL; i++) {
@@ -1306,6 +1306,7 @@ static void record_drop(cql_table_t *t, const cql_column_t *col, int64_t ts)
     r->id = col->id;
     r->kind = col->kind;
     r->dropped_us = ts;
+    r->reusable = !c->e->replay_legacy_alter;
 }
 
 
@@ -1352,7 +1353,7 @@ static int alter_drop(cql_ctx_t *c, cql_table_t *t, const cql_alter_table_t *d, 
         if (col == NULL) {
             continue; /* named twice */
         }
-        record_drop(t, col, ts);
+        record_drop(c, t, col, ts);
         base_free(col->name);
         cql__type_free(col->type);
         size_t at = (size_t)(col - t->cols);

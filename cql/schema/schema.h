@@ -76,6 +76,7 @@ typedef struct cql_dropped_s {
     uint32_t id;
     cql_col_kind_t kind;
     int64_t dropped_us; /* cells at or before it were deleted with the column */
+    bool reusable;      /* they were (a drop logged before that was not: no re-ADD reuse) */
 } cql_dropped_t;
 
 struct cql_keyspace_s;
@@ -151,6 +152,9 @@ struct cql_engine_s {
     /* Durable schema (schema_log.c): NULL in memory or until cql_engine_restore. */
     struct cql_schema_log_s *schema_log;
     storage_sync_t schema_sync;
+    /* Replaying an ALTER TABLE logged before dropped columns kept their cells'
+     * ids (schema_log.c, COL_DROP_IDS): a re-ADD gets a new id, as it did then. */
+    bool replay_legacy_alter;
     size_t schema_compact_min; /* 0: CQL_SCHEMA_LOG_COMPACT_MIN */
 };
 

@@ -8,7 +8,10 @@
  * File: the magic "CQLSLOG1", then records, all integers big-endian:
  *   u32 payload length | u32 CRC-32 of the payload | payload
  *   payload: u64 the engine's storage id counter before the DDL
- *            u32 the altered table's column id counter before it (ALTER TABLE, else 0)
+ *            u32 the altered table's column id counter before it (ALTER TABLE, else 0);
+ *                its top bit (COL_DROP_IDS) marks a record written since ALTER TABLE
+ *                DROP deletes the dropped cells and a re-ADD takes the dropped id back:
+ *                older records replay with the old rules (a new id, nothing refused)
  *            u16 keyspace length | session keyspace ("" for none) | statement text
  *
  * Invariants:
@@ -47,6 +50,7 @@
 #define REC_FIXED      (8 + 4 + 2)         /* counters + keyspace length */
 #define REC_MAX        (16u * 1024 * 1024) /* no DDL comes near; larger is corruption */
 #define NO_COL_COUNTER 0
+#define COL_DROP_IDS   0x80000000u
 
 struct cql_schema_log_s {
     char *path;
@@ -218,7 +222,7 @@ int cql__schema_log_ddl(cql_ctx_t *c, const cql_stmt_t *st, base_error_t *err)
         cql_table_t *t = NULL;
         base_error_t ignored;
         if (cql__resolve_table(c, &st->u.alter_table.table, &t, &ignored) == BASE_OK) {
-            col_id = t->next_col_id;
+            col_id = t->next_col_id | COL_DROP_IDS;
             if (st->u.alter_table.kind == CQL_ALTER_DROP && st->u.alter_table.drop_ts == NULL) {
                 text = drop_text(c, st, t, &text_len);
             }
@@ -365,13 +369,16 @@ static int replay_one(cql_engine_t *e, cql_session_t *s, const record_t *r, size
     if (r->col_id != NO_COL_COUNTER) {
         cql_table_t *t = altered_table(e, s, r, a);
         if (t != NULL) {
-            t->next_col_id = r->col_id;
+            t->next_col_id = r->col_id & ~COL_DROP_IDS;
         }
     }
     cql_result_t out;
     base_error_t qerr;
     base_str_t q = {r->text, r->text_len};
-    if (cql_query(e, s, q, NULL, a, &out, &qerr) != BASE_OK) {
+    e->replay_legacy_alter = r->col_id != NO_COL_COUNTER && (r->col_id & COL_DROP_IDS) == 0;
+    int rc = cql_query(e, s, q, NULL, a, &out, &qerr);
+    e->replay_legacy_alter = false;
+    if (rc != BASE_OK) {
         return base_error_set(err, WIRE_ERR_SERVER_ERROR,
                               "%s: record %zu (%.200s) failed on replay: %s", e->schema_log->path,
                               index + 1, r->text, qerr.msg);
