@@ -517,6 +517,22 @@ static int plan_partition(cql_ctx_t *c, const cql_table_t *t, colr_t *pkr, bool 
 }
 
 
+/* A position between clustering keys: at key k, just before (-1) or just after (+1) every
+ * key that k prefixes. A start bound sits at -1 when inclusive, an end bound at +1. */
+static int position_cmp(const storage_bound_t *a, int sa, const storage_bound_t *b, int sb)
+{
+    size_t n = a->len < b->len ? a->len : b->len;
+    int cmp = n > 0 ? memcmp(a->key, b->key, n) : 0;
+    if (cmp != 0) {
+        return cmp;
+    }
+    if (a->len == b->len) {
+        return (sa > sb) - (sa < sb);
+    }
+    return a->len < b->len ? sa : -sb; /* the shorter key's position is past its extensions */
+}
+
+
 static storage_bound_t bound_of(cql_ctx_t *c, const base_buf_t *prefix, const cql_column_t *col,
                                 const wire_value_t *v, bool incl)
 {
@@ -712,12 +728,6 @@ static int tuple_columns(cql_ctx_t *c, const cql_table_t *t, const cql_relation_
                                   "Clustering columns must appear in the PRIMARY KEY order in "
                                   "multi-column relations: %s",
                                   relation_shown(c, r));
-        }
-        bool slice = r->op != CQL_OP_EQ && r->op != CQL_OP_IN;
-        if (slice && col->desc != t->ck[*start]->desc) {
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Multi-column slices over clustering columns of mixed order are "
-                                  "not supported by this emulator yet");
         }
         types[i] = col->type;
     }
@@ -1020,6 +1030,98 @@ static int tuple_bound(cql_ctx_t *c, const cql_table_t *t, const tuples_t *tu, i
 }
 
 
+static storage_bound_t encoded(cql_ctx_t *c, const cql_table_t *t, const wire_value_t *vals,
+                               size_t n, bool incl, base_buf_t *b)
+{
+    base_buf_reset(b);
+    cql__ck_encode(b, t, vals, n);
+    return (storage_bound_t){base_arena_memdup(c->a, b->data, b->len), b->len, incl};
+}
+
+
+/* One side of a tuple slice over clustering columns of mixed order, (c1..cm) > (v1..vm), as
+ * the disjoint storage slices of its lexicographic terms: c1 = v1 .. c(i-1) = v(i-1) AND
+ * ci > vi (the last one >= for an inclusive bound), each after or before vi by ci's order.
+ * vals holds the prefix before the tuple; out gets m slices. */
+static void mixed_terms(cql_ctx_t *c, const cql_table_t *t, size_t start, wire_value_t *vals,
+                        const wire_value_t *v, size_t m, cql_rel_op_t op, base_buf_t *b,
+                        cql_slice_t *out)
+{
+    bool lower = op == CQL_OP_GT || op == CQL_OP_GTE;
+    for (size_t i = 0; i < m; i++) {
+        bool incl = i + 1 == m && (op == CQL_OP_GTE || op == CQL_OP_LTE);
+        bool after = lower != t->ck[start + i]->desc; /* the term's rows follow vi in storage */
+        storage_bound_t q = encoded(c, t, vals, start + i, true, b);
+        vals[start + i] = v[i];
+        storage_bound_t qv = encoded(c, t, vals, start + i + 1, incl, b);
+        out[i] = after ? (cql_slice_t){qv, q} : (cql_slice_t){q, qv};
+    }
+}
+
+
+/* Tuple slices over clustering columns of mixed order (b DESC, c ASC): each prefix gets
+ * the intersections of the lower bound's terms with the upper bound's (Cassandra 4.0's
+ * result; 3.x before CASSANDRA-7281 read one slice in the first column's order). */
+static int mixed_slices(cql_ctx_t *c, const cql_table_t *t, const tuples_t *tu, colr_t *ckr,
+                        size_t n_prefix, cql_plan_t *p, base_error_t *err)
+{
+    wire_value_t *parts[2] = {NULL, NULL};
+    size_t m[2] = {0, 0};
+    for (int side = 0; side < 2; side++) {
+        const cql_relation_t *r = tu->bound[side];
+        if (r == NULL) {
+            continue;
+        }
+        const wire_type_t *tt =
+            cql__type_collection(c->a, WIRE_TYPE_TUPLE, true, tu->types, r->n_columns);
+        parts[side] = base_arena_alloc(c->a, r->n_columns * sizeof(*parts[side]));
+        m[side] = r->n_columns;
+        if (tuple_parts(c, r, r->rhs, tt, parts[side], err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    }
+    size_t per = (m[0] ? m[0] : 1) * (m[1] ? m[1] : 1);
+    p->slices = base_arena_alloc(c->a, (n_prefix * per + 1) * sizeof(*p->slices));
+    p->n_slices = 0;
+    wire_value_t *vals = base_arena_calloc(c->a, t->n_ck + 1, sizeof(*vals));
+    cql_slice_t *terms[2];
+    terms[0] = base_arena_alloc(c->a, (m[0] + 1) * sizeof(cql_slice_t));
+    terms[1] = base_arena_alloc(c->a, (m[1] + 1) * sizeof(cql_slice_t));
+    base_buf_t b;
+    base_buf_init(&b);
+    for (size_t k = 0; k < n_prefix; k++) {
+        size_t n[2];
+        for (int side = 0; side < 2; side++) {
+            combo_values(ckr, tu->start, k, vals);
+            if (parts[side] != NULL) {
+                mixed_terms(c, t, tu->start, vals, parts[side], m[side], tu->bound[side]->op, &b,
+                            terms[side]);
+                n[side] = m[side];
+            } else { /* unbounded on this side: the whole prefix */
+                storage_bound_t whole = encoded(c, t, vals, tu->start, true, &b);
+                terms[side][0] = (cql_slice_t){whole, whole};
+                n[side] = 1;
+            }
+        }
+        for (size_t i = 0; i < n[0]; i++) {
+            for (size_t j = 0; j < n[1]; j++) {
+                const cql_slice_t *x = &terms[0][i], *y = &terms[1][j];
+                int xs = x->start.inclusive ? -1 : 1, ys = y->start.inclusive ? -1 : 1;
+                int xe = x->end.inclusive ? 1 : -1, ye = y->end.inclusive ? 1 : -1;
+                bool x_start = position_cmp(&x->start, xs, &y->start, ys) >= 0;
+                bool x_end = position_cmp(&x->end, xe, &y->end, ye) <= 0;
+                cql_slice_t sl = {x_start ? x->start : y->start, x_end ? x->end : y->end};
+                if (position_cmp(&sl.start, x_start ? xs : ys, &sl.end, x_end ? xe : ye) < 0) {
+                    p->slices[p->n_slices++] = sl;
+                }
+            }
+        }
+    }
+    base_buf_fini(&b);
+    return BASE_OK;
+}
+
+
 /* Multi-column IN and slices: after an EQ/IN prefix of single-column restrictions, one
  * IN or up to two bounds over the same columns; each prefix value gets the tuple's
  * slices. */
@@ -1047,6 +1149,14 @@ static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t 
         n_prefix * n_per_prefix > MAX_KEYS) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Clustering key cartesian product is too large");
+    }
+    bool mixed = false;
+    for (size_t i = 1; tu.in == NULL && i < tu.width; i++) {
+        mixed |= t->ck[tu.start + i]->desc != t->ck[tu.start]->desc;
+    }
+    if (mixed) {
+        p->point = false;
+        return mixed_slices(c, t, &tu, ckr, n_prefix, p, err);
     }
     p->n_slices = n_prefix * n_per_prefix;
     p->slices = base_arena_alloc(c->a, (p->n_slices + 1) * sizeof(*p->slices));
@@ -1216,14 +1326,13 @@ static int plan_token(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *
 }
 
 
-/* Slices of one plan are disjoint, so their starts order them. */
+/* Slices of one plan are disjoint, so their starts order them (an exclusive start at a
+ * prefix follows the slices inside that prefix). */
 static int slice_cmp(const void *x, const void *y)
 {
     const storage_bound_t *a = &((const cql_slice_t *)x)->start;
     const storage_bound_t *b = &((const cql_slice_t *)y)->start;
-    size_t n = a->len < b->len ? a->len : b->len;
-    int cmp = n > 0 ? memcmp(a->key, b->key, n) : 0;
-    return cmp != 0 ? cmp : (a->len > b->len) - (a->len < b->len);
+    return position_cmp(a, a->inclusive ? -1 : 1, b, b->inclusive ? -1 : 1);
 }
 
 

@@ -164,6 +164,82 @@ static void cosmos_filters_clustering_columns_with_allow_filtering_only(void **s
 }
 
 
+/* Lexicographic (x1..xn) op (v1..vn) over the first n of three columns. */
+static bool tuple_holds(const int *x, const int *v, int n, const char *op)
+{
+    int cmp = 0;
+    for (int i = 0; i < n && cmp == 0; i++) {
+        cmp = (x[i] > v[i]) - (x[i] < v[i]);
+    }
+    return strcmp(op, ">") == 0    ? cmp > 0
+           : strcmp(op, ">=") == 0 ? cmp >= 0
+           : strcmp(op, "<") == 0  ? cmp < 0
+                                   : cmp <= 0;
+}
+
+
+/* Tuple slices over clustering columns of mixed order name exactly the rows the tuple
+ * comparison holds for, in clustering order (b DESC, c ASC, d DESC). */
+static void mixed_order_tuple_slices(void **state)
+{
+    fixture_t *f = *state;
+    create_keyspace(f);
+    ok(f, "CREATE TABLE ks.t (a int, b int, c int, d int, PRIMARY KEY (a, b, c, d)) WITH "
+          "CLUSTERING ORDER BY (b DESC, c ASC, d DESC)");
+    char q[200];
+    for (int i = 0; i < 27; i++) {
+        snprintf(q, sizeof(q), "INSERT INTO ks.t (a, b, c, d) VALUES (0, %d, %d, %d)", i / 9,
+                 i / 3 % 3, i % 3);
+        ok(f, q);
+    }
+    static const char *const ops[] = {">", ">=", "<", "<="};
+    static const char *const cols[] = {"(b, c)", "(b, c, d)"};
+    const int v[3] = {1, 1, 1}, w[3] = {2, 0, 2};
+    for (int n = 2; n <= 3; n++) {
+        for (int o = 0; o < 4; o++) {
+            for (int o2 = -1; o2 < 2; o2 += 2) { /* -1: one bound; 1: and the other side */
+                const char *op2 = o < 2 ? (o2 > 0 ? "<" : NULL) : (o2 > 0 ? ">" : NULL);
+                const char *vals = n == 2 ? "(1, 1)" : "(1, 1, 1)";
+                const char *wals = n == 2 ? "(2, 0)" : "(2, 0, 2)";
+                snprintf(q, sizeof(q), "SELECT b, c, d FROM ks.t WHERE a = 0 AND %s %s %s%s%s%s%s",
+                         cols[n - 2], ops[o], o < 2 ? vals : wals, op2 ? " AND " : "",
+                         op2 ? cols[n - 2] : "", op2 ? op2 : "", op2 ? (o < 2 ? wals : vals) : "");
+                ok(f, q);
+                size_t want = 0, got = 0;
+                int prev[3] = {99, -1, 99};
+                for (int i = 0; i < 27; i++) {
+                    int x[3] = {i / 9, i / 3 % 3, i % 3};
+                    bool in = tuple_holds(x, o < 2 ? v : w, n, ops[o]);
+                    if (op2 != NULL) {
+                        in = in && tuple_holds(x, o < 2 ? w : v, n, op2);
+                    }
+                    want += in;
+                }
+                for (size_t r = 0; r < f->r.n_rows; r++, got++) {
+                    int x[3] = {cell_int(f, r, 0), cell_int(f, r, 1), cell_int(f, r, 2)};
+                    bool in = tuple_holds(x, o < 2 ? v : w, n, ops[o]) &&
+                              (op2 == NULL || tuple_holds(x, o < 2 ? w : v, n, op2));
+                    if (!in) {
+                        fail_msg("%s: row (%d, %d, %d) does not belong", q, x[0], x[1], x[2]);
+                    }
+                    /* clustering order: b descending, then c ascending, then d descending */
+                    bool ordered =
+                        x[0] < prev[0] || (x[0] == prev[0] &&
+                                           (x[1] > prev[1] || (x[1] == prev[1] && x[2] < prev[2])));
+                    if (!ordered) {
+                        fail_msg("%s: row %zu out of clustering order", q, r);
+                    }
+                    memcpy(prev, x, sizeof(prev));
+                }
+                if (got != want) {
+                    fail_msg("%s: %zu rows, expected %zu", q, got, want);
+                }
+            }
+        }
+    }
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -172,6 +248,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(tuples_mix_with_single_column_relations, setup, teardown),
         cmocka_unit_test_setup_teardown(refusals_come_in_cassandras_order, setup, teardown),
+        cmocka_unit_test_setup_teardown(mixed_order_tuple_slices, setup, teardown),
         cmocka_unit_test_setup_teardown(cosmos_filters_clustering_columns_with_allow_filtering_only,
                                         setup, teardown),
     };
