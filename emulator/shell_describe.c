@@ -190,10 +190,16 @@ static bool describe_keyspace_only(describe_t *d, const char *ks, bool *found)
     }
     *found = rows.n_rows > 0;
     if (*found) {
+        /* system_schema keeps the strategy's full class name; cqlsh (the Python
+         * driver) prints the short one. */
+        static const char pkg[] = "org.apache.cassandra.locator.";
+        const char *repl = cell(&rows, 0, "replication");
+        const char *at = strstr(repl, pkg);
         base_buf_printf(&d->out, "CREATE KEYSPACE ");
         put_ident(&d->out, ks);
-        base_buf_printf(&d->out, " WITH replication = %s  AND durable_writes = %s;\n\n",
-                        cell(&rows, 0, "replication"), cell(&rows, 0, "durable_writes"));
+        base_buf_printf(&d->out, " WITH replication = %.*s%s  AND durable_writes = %s;\n\n",
+                        at ? (int)(at - repl) : (int)strlen(repl), repl,
+                        at ? at + sizeof(pkg) - 1 : "", cell(&rows, 0, "durable_writes"));
     }
     return true;
 }

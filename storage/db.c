@@ -114,6 +114,16 @@ void storage_table_drop(storage_db_t *db, storage_table_t *t)
 }
 
 
+size_t storage_db_data_bytes(const storage_db_t *db)
+{
+    size_t n = 0;
+    for (const storage_table_t *t = db->tables; t != NULL; t = t->next) {
+        n += storage_table_bytes(t);
+    }
+    return n;
+}
+
+
 size_t storage_db_unclaimed(const storage_db_t *db, size_t *with_data, uint64_t *first_id)
 {
     size_t n = 0, n_data = 0;

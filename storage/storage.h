@@ -136,6 +136,9 @@ int storage_db_checkpoint_start(storage_db_t *db, base_error_t *err);
 int storage_db_checkpoint_poll(storage_db_t *db, bool wait, base_error_t *err);
 /* Bytes of snapshot and commit log read when the database was opened. */
 uint64_t storage_db_recovered_bytes(const storage_db_t *db);
+/* Key, clustering and cell bytes of every table (the data a recovery
+ * rebuilt, whatever its files' compression). */
+size_t storage_db_data_bytes(const storage_db_t *db);
 /* Bytes in the current commit log (to decide when to checkpoint); 0 in memory. */
 uint64_t storage_db_log_bytes(const storage_db_t *db);
 bool storage_db_durable(const storage_db_t *db);

@@ -30,30 +30,108 @@ static int counter_add(cql_write_t *w, const cql_column_t *col, const cql_rec_t 
 }
 
 
-/* The stored element cells of a multi-cell column in the row m targets (the
- * static row for a static column); they borrow from storage and stay valid
- * until the next write. */
+/* Whether the column's elements were all deleted earlier in this statement. */
+static bool cleared_here(const cql_write_t *w, const cql_column_t *col)
+{
+    for (size_t i = 0; i < w->n_clear; i++) {
+        if (w->clear[i] == col->id) {
+            return true;
+        }
+    }
+    return false;
+}
+
+
+static int path_cmp(const storage_cell_t *a, const uint8_t *path, uint32_t len)
+{
+    int r = memcmp(a->path, path, a->path_len < len ? a->path_len : len);
+    return r != 0 ? r : (a->path_len > len) - (a->path_len < len);
+}
+
+
+/* Two cells this statement wrote at one path (one timestamp and expiry): as storage
+ * reconciles them, a tombstone wins, then the greater value bytes. */
+static bool pending_wins(const storage_cell_t *a, const storage_cell_t *b)
+{
+    if (a->tombstone != b->tombstone) {
+        return a->tombstone;
+    }
+    int r = memcmp(a->value, b->value, a->value_len < b->value_len ? a->value_len : b->value_len);
+    return r != 0 ? r > 0 : a->value_len >= b->value_len;
+}
+
+
+/* One cell this statement wrote over the element view (sorted by path, tombstones kept
+ * so that a later write at the same path still loses to them). */
+static void apply_pending(storage_cell_t *view, size_t *n, bool *pending, const storage_cell_t *c)
+{
+    size_t lo = 0, hi = *n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (path_cmp(&view[mid], c->path, c->path_len) < 0) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    if (lo < *n && path_cmp(&view[lo], c->path, c->path_len) == 0) {
+        if (!pending[lo] || pending_wins(c, &view[lo])) {
+            view[lo] = *c;
+        }
+        pending[lo] = true;
+        return;
+    }
+    memmove(&view[lo + 1], &view[lo], (*n - lo) * sizeof(*view));
+    memmove(&pending[lo + 1], &pending[lo], (*n - lo) * sizeof(*pending));
+    view[lo] = *c;
+    pending[lo] = true;
+    (*n)++;
+}
+
+
+/* The element cells of a multi-cell column in the row m targets (the static row for a
+ * static column) as this statement left them so far: what is stored, then what its
+ * earlier operations wrote, as Cassandra 4.0 applies the pending updates to the row a
+ * list operation reads (l[2] = 7, l[2] = 8 and DELETE l[2], l[2] each see the one
+ * before). Paths and values borrow from storage until the next write, or the arena. */
 static size_t stored_elements(cql_write_t *w, const storage_mutation_t *m, const cql_column_t *col,
                               const storage_cell_t **out)
 {
-    *out = NULL;
-    storage_partition_t *p = storage_partition_get(w->t->st, m->token, m->pk, m->pk_len);
-    if (p == NULL) {
-        return 0;
-    }
+    size_t n_stored = 0, n_pending = 0;
+    const storage_cell_t *first = NULL;
     storage_row_view_t rv;
-    size_t n = 0;
-    bool found = col->kind == CQL_COL_STATIC ? storage_partition_static(p, w->c->now_us, &rv)
-                                             : cql__stored_row(w->c, p, m->ck, m->ck_len, &rv);
-    if (found) {
-        for (size_t i = 0; i < rv.n_cells; i++) {
-            if (rv.cells[i].col == col->id) {
-                *out = *out ? *out : &rv.cells[i];
-                n++;
-            }
+    storage_partition_t *p = storage_partition_get(w->t->st, m->token, m->pk, m->pk_len);
+    bool found = p != NULL && !cleared_here(w, col) &&
+                 (col->kind == CQL_COL_STATIC ? storage_partition_static(p, w->c->now_us, &rv)
+                                              : cql__stored_row(w->c, p, m->ck, m->ck_len, &rv));
+    for (size_t i = 0; found && i < rv.n_cells; i++) {
+        if (rv.cells[i].col == col->id) {
+            first = first ? first : &rv.cells[i];
+            n_stored++;
         }
     }
-    return n;
+    for (size_t i = 0; i < w->n_cells; i++) {
+        n_pending += w->cells[i].col == col->id && w->cells[i].path != NULL;
+    }
+    size_t cap = n_stored + n_pending + 1, n = n_stored;
+    storage_cell_t *view = base_arena_alloc(w->c->a, cap * sizeof(*view));
+    bool *pending = base_arena_calloc(w->c->a, cap, sizeof(*pending));
+    if (n_stored > 0) {
+        memcpy(view, first, n_stored * sizeof(*view)); /* a column's cells are adjacent */
+    }
+    for (size_t i = 0; i < w->n_cells; i++) {
+        if (w->cells[i].col == col->id && w->cells[i].path != NULL) {
+            apply_pending(view, &n, pending, &w->cells[i]);
+        }
+    }
+    size_t live = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!view[i].tombstone) {
+            view[live++] = view[i];
+        }
+    }
+    *out = view;
+    return live;
 }
 
 
@@ -124,21 +202,11 @@ static int remove_elements(cql_write_t *w, const cql_column_t *col, wire_value_t
 }
 
 
-/* u.f = v needs a non-frozen user type (Cassandra 3.11 refuses frozen ones). */
+/* The field of a non-frozen user type column (check_operation or the DELETE path has
+ * checked the column). */
 static int udt_field_index(const cql_column_t *col, const char *name, base_error_t *err)
 {
     const wire_type_t *u = col->type;
-    if (u->id != WIRE_TYPE_UDT) {
-        base_error_set(err, WIRE_ERR_INVALID, "Invalid operation (%s.%s = ?) for non-UDT column %s",
-                       col->name, name, col->name);
-        return -1;
-    }
-    if (u->frozen) {
-        base_error_set(err, WIRE_ERR_INVALID,
-                       "Invalid operation (%s.%s = ?) for frozen UDT column %s", col->name, name,
-                       col->name);
-        return -1;
-    }
     for (uint16_t k = 0; k < u->n_sub; k++) {
         if (strcmp(u->field_names[k], name) == 0) {
             return k;
@@ -189,26 +257,11 @@ static int assignment_type(cql_ctx_t *c, const cql_column_t *col, const cql_assi
                            int field, const wire_type_t **out, base_error_t *err)
 {
     const wire_type_t *t = field >= 0 ? col->type->sub[field] : col->type;
+    (void)err; /* check_operation refused the operations the column cannot take */
     if (as->kind == CQL_ASSIGN_ELEMENT) {
-        if (col->type->id != WIRE_TYPE_MAP && col->type->id != WIRE_TYPE_LIST) {
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Invalid operation (%s[?] = ?) for non list/map column %s",
-                                  col->name, col->name);
-        }
-        if (col->type->frozen) {
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Invalid operation (%s[?] = ?) for frozen collection column %s",
-                                  col->name, col->name);
-        }
         t = col->type->sub[col->type->id == WIRE_TYPE_MAP ? 1 : 0];
     }
     if (col->counter) {
-        if (as->kind != CQL_ASSIGN_ADD && as->kind != CQL_ASSIGN_SUB) {
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Cannot set the value of counter column %s (counters can only "
-                                  "be incremented/decremented, not set)",
-                                  col->name);
-        }
         t = cql__native_bigint();
     } else if (as->kind == CQL_ASSIGN_SUB && col->type->id == WIRE_TYPE_MAP) {
         t = cql__type_collection(c->a, WIRE_TYPE_SET, true, &col->type->sub[0], 1);
@@ -289,23 +342,9 @@ static int assign_one(cql_ctx_t *c, cql_write_t *dst, const cql_column_t *col,
         return cql__write_set(dst, col, v, err);
     case CQL_ASSIGN_ADD:
     case CQL_ASSIGN_PREPEND:
-        if (!cql__multi_cell(col)) {
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Invalid operation (%s = %s + ?) for %s %s", col->name, col->name,
-                                  cql__type_is_collection(col->type) ? "frozen collection column"
-                                                                     : "non counter column",
-                                  col->name);
-        }
         return v.len < 0 ? BASE_OK
                          : cql__write_elements(dst, col, v, as->kind == CQL_ASSIGN_PREPEND, err);
     case CQL_ASSIGN_SUB:
-        if (!cql__multi_cell(col)) {
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Invalid operation (%s = %s - ?) for %s %s", col->name, col->name,
-                                  cql__type_is_collection(col->type) ? "frozen collection column"
-                                                                     : "non counter column",
-                                  col->name);
-        }
         return v.len < 0 ? BASE_OK : remove_elements(dst, col, v, m, err);
     case CQL_ASSIGN_ELEMENT: {
         bool map = col->type->id == WIRE_TYPE_MAP;
@@ -343,22 +382,117 @@ static int assign_one(cql_ctx_t *c, cql_write_t *dst, const cql_column_t *col,
 }
 
 
+/* The operation as Cassandra's RawUpdate.toString prints it in messages, its terms as
+ * written: "b.a = 0", "m['foo'] = 'bar'", "value = value + (1, 1)". */
+static const char *op_text(cql_ctx_t *c, const cql_column_t *col, const cql_assignment_t *as)
+{
+    const char *n = col->name, *v = cql__term_text(as->value, c->a);
+    switch (as->kind) {
+    case CQL_ASSIGN_ADD:
+        return base_arena_sprintf(c->a, "%s = %s + %s", n, n, v);
+    case CQL_ASSIGN_PREPEND:
+        return base_arena_sprintf(c->a, "%s = %s + %s", n, v, n);
+    case CQL_ASSIGN_SUB:
+        return base_arena_sprintf(c->a, "%s = %s - %s", n, n, v);
+    case CQL_ASSIGN_ELEMENT:
+        return base_arena_sprintf(c->a, "%s[%s] = %s", n, cql__term_text(as->key, c->a), v);
+    case CQL_ASSIGN_FIELD:
+        return base_arena_sprintf(c->a, "%s.%s = %s", n, as->field, v);
+    default:
+        return base_arena_sprintf(c->a, "%s = %s", n, v);
+    }
+}
+
+
+/* What the column cannot take, for an operation that is not a plain SET (Cassandra's
+ * Operation.RawUpdate.prepare): NULL when it can. */
+static const char *refused_as(const cql_column_t *col, cql_assign_kind_t kind)
+{
+    const wire_type_t *t = col->type;
+    bool coll = cql__type_is_collection(t),
+         tuple = t->id == WIRE_TYPE_TUPLE || t->id == WIRE_TYPE_UDT;
+    switch (kind) {
+    case CQL_ASSIGN_FIELD:
+        return t->id != WIRE_TYPE_UDT ? "non-UDT column" : t->frozen ? "frozen UDT column" : NULL;
+    case CQL_ASSIGN_ELEMENT:
+        return !coll                    ? "non collection column"
+               : t->frozen              ? "frozen collection column"
+               : t->id == WIRE_TYPE_SET ? "set column"
+                                        : NULL;
+    case CQL_ASSIGN_PREPEND:
+        return t->id != WIRE_TYPE_LIST ? "non list column"
+               : t->frozen             ? "frozen list column"
+                                       : NULL;
+    case CQL_ASSIGN_ADD:
+        if (!coll && tuple) {
+            return "tuple column"; /* a user type is a tuple type in Cassandra */
+        }
+        /* fall through */
+    case CQL_ASSIGN_SUB:
+        return !coll && !col->counter ? "non counter column"
+               : coll && t->frozen    ? "frozen collection column"
+                                      : NULL;
+    default:
+        return NULL;
+    }
+}
+
+
+/* One assignment's column and operation, checked before the WHERE clause as Cassandra
+ * prepares them; *field is the user type field of u.f = v, else -1. */
+static int check_operation(cql_ctx_t *c, const cql_table_t *t, const cql_assignment_t *as,
+                           const cql_column_t **out, int *field, base_error_t *err)
+{
+    const cql_column_t *col = cql__column_find(t, as->column);
+    *out = col;
+    *field = -1;
+    if (col == NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", as->column);
+    }
+    if (col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
+        return base_error_set(err, WIRE_ERR_INVALID, "PRIMARY KEY part %s found in SET part",
+                              col->name);
+    }
+    if (as->kind == CQL_ASSIGN_SET && col->counter) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Cannot set the value of counter column %s (counters can only be "
+                              "incremented/decremented, not set)",
+                              col->name);
+    }
+    const char *refused = refused_as(col, as->kind);
+    if (refused != NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid operation (%s) for %s %s",
+                              op_text(c, col, as), refused, col->name);
+    }
+    if (as->kind == CQL_ASSIGN_FIELD && (*field = udt_field_index(col, as->field, err)) < 0) {
+        return BASE_ERROR;
+    }
+    return BASE_OK;
+}
+
+
+int cql__update_check(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q, base_error_t *err)
+{
+    for (size_t i = 0; i < q->n_assign; i++) {
+        const cql_column_t *col;
+        int field;
+        if (check_operation(c, t, &q->assign[i], &col, &field, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    }
+    return BASE_OK;
+}
+
+
 int cql__update_row(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q, cql_write_t *w,
                     cql_write_t *ws, storage_mutation_t *m, base_error_t *err)
 {
     stored_row_t sr = {0};
     for (size_t i = 0; i < q->n_assign; i++) {
         const cql_assignment_t *as = &q->assign[i];
-        const cql_column_t *col = cql__column_find(t, as->column);
-        if (col == NULL) {
-            return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", as->column);
-        }
-        if (col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
-            return base_error_set(err, WIRE_ERR_INVALID, "PRIMARY KEY part %s found in SET part",
-                                  col->name);
-        }
-        int field = -1;
-        if (as->kind == CQL_ASSIGN_FIELD && (field = udt_field_index(col, as->field, err)) < 0) {
+        const cql_column_t *col;
+        int field;
+        if (check_operation(c, t, as, &col, &field, err) != BASE_OK) {
             return BASE_ERROR;
         }
         /* counters add to what is stored; a field update rewrites the stored value */

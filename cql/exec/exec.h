@@ -74,6 +74,9 @@ int cql__write_elements(cql_write_t *w, const cql_column_t *col, wire_value_t v,
 int cql__write_set(cql_write_t *w, const cql_column_t *col, wire_value_t v, base_error_t *err);
 /* A non-frozen collection: one cell per element. */
 bool cql__multi_cell(const cql_column_t *col);
+/* The SET clause's columns and operations, refused as Cassandra refuses them when it
+ * prepares the statement (before its WHERE clause). */
+int cql__update_check(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q, base_error_t *err);
 /* The SET clause of one UPDATE row: regular cells into w, static ones into ws. */
 int cql__update_row(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q, cql_write_t *w,
                     cql_write_t *ws, storage_mutation_t *m, base_error_t *err);

@@ -1103,7 +1103,8 @@ int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
         return BASE_ERROR;
     }
     bool cas = cql__has_conditions(&q->cond);
-    if (check_using(t, &q->using_, cas, err) != BASE_OK) {
+    if (check_using(t, &q->using_, cas, err) != BASE_OK ||
+        cql__update_check(c, t, q, err) != BASE_OK) {
         return BASE_ERROR;
     }
     where_shape_t shape;

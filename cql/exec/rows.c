@@ -38,6 +38,23 @@ static int col_index(const cql_table_t *t, uint32_t id)
 }
 
 
+/* A set's or map's elements in CQL order: storage orders them by the bytes of their keys,
+ * which is that order for text or blobs but not for signed numbers, decimals, uuids or
+ * tuples ({-1, 1}, {1.23, 4.56}). */
+static void sort_elements(const wire_type_t *t, wire_value_t *keys, wire_value_t *vals, size_t *n)
+{
+    if (t->id == WIRE_TYPE_LIST) {
+        return;
+    }
+    for (size_t i = 1; i < *n; i++) {
+        if (cql__value_compare(t->sub[0], keys[i - 1], keys[i]) >= 0) {
+            cql__values_sort(t->sub[0], keys, t->id == WIRE_TYPE_MAP ? vals : NULL, n, true);
+            return;
+        }
+    }
+}
+
+
 static void rec_add_cells(cql_ctx_t *c, const cql_table_t *t, const storage_row_view_t *row,
                           cql_rec_t *out)
 {
@@ -76,6 +93,7 @@ static void rec_add_cells(cql_ctx_t *c, const cql_table_t *t, const storage_row_
                     out->ts[idx] = e->ts;
                 }
             }
+            sort_elements(col->type, keys, vals, &n);
             out->vals[idx] = cql__collection_build(
                 col->type, keys, col->type->id == WIRE_TYPE_MAP ? vals : NULL, n, c->a);
         }

@@ -17,6 +17,7 @@ typedef struct colr_s { /* restrictions gathered for one key column */
     bool has_eq, is_in;
     bool lo_set, lo_incl, hi_set, hi_incl;
     wire_value_t lo, hi;
+    int bad_len; /* partition key: the first null or unset value (0: none), see plan_partition */
 } colr_t;
 
 
@@ -28,6 +29,25 @@ static int eval_set_value(cql_ctx_t *c, const cql_term_t *term, const wire_type_
     }
     if (out->len == WIRE_VALUE_UNSET) {
         return base_error_set(err, WIRE_ERR_INVALID, "Invalid unset value for column %s", col);
+    }
+    return BASE_OK;
+}
+
+
+/* A key column's value. A partition key part's null or unset is judged once the plan
+ * knows whether the key names partitions (refused then) or is filtered (RowFilter's
+ * message, after the other checks). */
+static int key_value(cql_ctx_t *c, const cql_term_t *term, const cql_column_t *col, colr_t *cr,
+                     wire_value_t *out, base_error_t *err)
+{
+    if (col->kind != CQL_COL_PARTITION) {
+        return eval_set_value(c, term, col->type, col->name, out, err);
+    }
+    if (cql__term_eval(term, col->type, col->name, &c->binds, c->a, out, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (out->len < 0 && cr->bad_len == 0) {
+        cr->bad_len = out->len;
     }
     return BASE_OK;
 }
@@ -121,14 +141,14 @@ static int restrict_key(cql_ctx_t *c, const cql_relation_t *r, const cql_column_
         }
         cr->eq = base_arena_alloc(c->a, sizeof(*cr->eq));
         cr->n_eq = 1;
-        if (eval_set_value(c, r->rhs, col->type, col->name, cr->eq, err) != BASE_OK) {
+        if (key_value(c, r->rhs, col, cr, cr->eq, err) != BASE_OK) {
             return BASE_ERROR;
         }
         if (col->kind == CQL_COL_PARTITION && cr->eq->len > 65535) {
             return base_error_set(err, WIRE_ERR_INVALID,
                                   "Key length of %d is longer than maximum of 65535", cr->eq->len);
         }
-        if (cr->eq->len < 0) {
+        if (cr->eq->len < 0 && col->kind != CQL_COL_PARTITION) {
             return base_error_set(err, WIRE_ERR_INVALID,
                                   "Invalid null value in condition for "
                                   "column %s",
@@ -137,10 +157,10 @@ static int restrict_key(cql_ctx_t *c, const cql_relation_t *r, const cql_column_
         return BASE_OK;
     }
     wire_value_t v;
-    if (eval_set_value(c, r->rhs, col->type, col->name, &v, err) != BASE_OK) {
+    if (key_value(c, r->rhs, col, cr, &v, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    if (v.len < 0) {
+    if (v.len < 0 && col->kind != CQL_COL_PARTITION) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Invalid null value in condition for column %s", col->name);
     }
@@ -197,6 +217,12 @@ static const char *op_text(cql_rel_op_t op)
 }
 
 
+static bool is_slice(cql_rel_op_t op)
+{
+    return op == CQL_OP_LT || op == CQL_OP_LTE || op == CQL_OP_GT || op == CQL_OP_GTE;
+}
+
+
 static bool references_duration(const wire_type_t *t)
 {
     if (t->id == WIRE_TYPE_DURATION) {
@@ -219,6 +245,14 @@ static int check_relation(cql_ctx_t *c, const cql_relation_t *r, const cql_colum
 {
     const wire_type_t *t = col->type;
     bool contains = r->op == CQL_OP_CONTAINS || r->op == CQL_OP_CONTAINS_KEY;
+    /* the duration refusal comes first (SingleColumnRelation.newSliceRestriction) */
+    if (is_slice(r->op) && references_duration(t)) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Slice restrictions are not supported on %s",
+                              cql__type_is_collection(t) ? "collections containing durations"
+                              : t->id == WIRE_TYPE_TUPLE ? "tuples containing durations"
+                              : t->id == WIRE_TYPE_UDT   ? "UDTs containing durations"
+                                                         : "duration columns");
+    }
     if (cql__type_is_collection(t) && !t->frozen && !contains && r->op != CQL_OP_IS_NOT_NULL) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Collection column '%s' (%s) cannot be restricted by a '%s' "
@@ -230,15 +264,6 @@ static int check_relation(cql_ctx_t *c, const cql_relation_t *r, const cql_colum
                               "Non-frozen UDT column '%s' (%s) cannot be restricted by any "
                               "relation",
                               col->name, cql__type_name(t, c->a));
-    }
-    bool slice =
-        r->op == CQL_OP_LT || r->op == CQL_OP_LTE || r->op == CQL_OP_GT || r->op == CQL_OP_GTE;
-    if (slice && references_duration(t)) {
-        return base_error_set(err, WIRE_ERR_INVALID, "Slice restrictions are not supported on %s",
-                              cql__type_is_collection(t) ? "collections containing durations"
-                              : t->id == WIRE_TYPE_TUPLE ? "tuples containing durations"
-                              : t->id == WIRE_TYPE_UDT   ? "UDTs containing durations"
-                                                         : "duration columns");
     }
     return BASE_OK;
 }
@@ -298,8 +323,10 @@ static int add_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, cons
         }
     } else if (cql__term_eval(r->rhs, f->cmp_type, col->name, &c->binds, c->a, &f->v, err) !=
                    BASE_OK ||
-               filter_value(col, f->v, indexed && r->op == CQL_OP_EQ, err) != BASE_OK) {
+               (indexed && r->op == CQL_OP_EQ && filter_value(col, f->v, true, err) != BASE_OK)) {
         return BASE_ERROR;
+    } else if (indexed && r->op == CQL_OP_EQ && f->v.len > 65535 && p->bad_value == NULL) {
+        p->bad_value = "Index expression values may not be larger than 64K";
     } else if (f->v.len < 0 && p->bad_value == NULL) {
         /* RowFilter takes no null or unset value (c = null, c CONTAINS ?), refused once the
          * statement itself passed, as Cassandra checks values at execution */
@@ -354,9 +381,6 @@ static int element_filter(cql_ctx_t *c, cql_plan_t *p, const cql_relation_t *r, 
         p->bad_value = base_arena_sprintf(c->a, "Unsupported %s map %s for column %s",
                                           bad.len == WIRE_VALUE_UNSET ? "unset" : "null",
                                           f->key.len < 0 ? "key" : "value", col->name);
-    }
-    if (filter_value(col, f->v, false, err) != BASE_OK) {
-        return BASE_ERROR;
     }
     p->n_filters++;
     return BASE_OK;
@@ -440,9 +464,19 @@ static int plan_partition(cql_ctx_t *c, const cql_table_t *t, colr_t *pkr, bool 
         p->scan = true;
         return BASE_OK;
     }
+    const colr_t *bad = NULL;
+    for (size_t i = 0; i < t->n_pk && bad == NULL; i++) {
+        bad = pkr[i].bad_len != 0 ? &pkr[i] : NULL;
+    }
+    const char *bad_name = bad != NULL ? t->pk[bad - pkr]->name : NULL;
     if (n_eq < t->n_pk) {
         if (!may_filter) {
             return refuse_filtering(err);
+        }
+        if (bad != NULL && p->bad_value == NULL) {
+            p->bad_value =
+                base_arena_sprintf(c->a, "Unsupported %s value for column %s",
+                                   bad->bad_len == WIRE_VALUE_UNSET ? "unset" : "null", bad_name);
         }
         *filtering = true;
         p->scan = true;
@@ -450,6 +484,18 @@ static int plan_partition(cql_ctx_t *c, const cql_table_t *t, colr_t *pkr, bool 
             key_filters(p, t->pk[i], &pkr[i]);
         }
         return BASE_OK;
+    }
+    if (bad != NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              bad->bad_len == WIRE_VALUE_UNSET
+                                  ? "Invalid unset value for column %s"
+                                  : "Invalid null value in condition for column %s",
+                              bad_name);
+    }
+    for (size_t k = 0; t->n_pk == 1 && k < pkr[0].n_eq; k++) {
+        if (pkr[0].eq[k].len == 0) { /* a single-part key cannot be empty (validateKey) */
+            return base_error_set(err, WIRE_ERR_INVALID, "Key may not be empty");
+        }
     }
     size_t n = combo_count(pkr, t->n_pk);
     if (n > MAX_KEYS) {
@@ -468,6 +514,22 @@ static int plan_partition(cql_ctx_t *c, const cql_table_t *t, colr_t *pkr, bool 
         p->tokens[k] = storage_token(p->keys[k].ptr, (size_t)p->keys[k].len);
     }
     return BASE_OK;
+}
+
+
+/* A position between clustering keys: at key k, just before (-1) or just after (+1) every
+ * key that k prefixes. A start bound sits at -1 when inclusive, an end bound at +1. */
+static int position_cmp(const storage_bound_t *a, int sa, const storage_bound_t *b, int sb)
+{
+    size_t n = a->len < b->len ? a->len : b->len;
+    int cmp = n > 0 ? memcmp(a->key, b->key, n) : 0;
+    if (cmp != 0) {
+        return cmp;
+    }
+    if (a->len == b->len) {
+        return (sa > sb) - (sa < sb);
+    }
+    return a->len < b->len ? sa : -sb; /* the shorter key's position is past its extensions */
 }
 
 
@@ -621,6 +683,24 @@ static const char *tuple_names(cql_ctx_t *c, const cql_relation_t *r, const char
 }
 
 
+/* A multi-column relation as Cassandra's messages quote it: (b, c) > (?, ?). */
+static const char *relation_shown(cql_ctx_t *c, const cql_relation_t *r)
+{
+    const char *rhs;
+    if (r->op == CQL_OP_IN && r->rhs == NULL) {
+        rhs = "";
+        for (size_t i = 0; i < r->n_in; i++) {
+            rhs = base_arena_sprintf(c->a, "%s%s%s", rhs, i ? ", " : "",
+                                     term_shown(c, r->in_values[i]));
+        }
+        rhs = base_arena_sprintf(c->a, "(%s)", rhs);
+    } else {
+        rhs = term_shown(c, r->rhs);
+    }
+    return base_arena_sprintf(c->a, "(%s) %s %s", tuple_names(c, r, ", "), op_text(r->op), rhs);
+}
+
+
 /* The clustering columns of a multi-column relation: consecutive clustering columns,
  * in the key's order, from *start. A slice needs them all in one direction. */
 static int tuple_columns(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r,
@@ -646,13 +726,8 @@ static int tuple_columns(cql_ctx_t *c, const cql_table_t *t, const cql_relation_
         } else if (col->position != (int)(*start + i)) {
             return base_error_set(err, WIRE_ERR_INVALID,
                                   "Clustering columns must appear in the PRIMARY KEY order in "
-                                  "multi-column relations");
-        }
-        bool slice = r->op != CQL_OP_EQ && r->op != CQL_OP_IN;
-        if (slice && col->desc != t->ck[*start]->desc) {
-            return base_error_set(err, WIRE_ERR_INVALID,
-                                  "Multi-column slices over clustering columns of mixed order are "
-                                  "not supported by this emulator yet");
+                                  "multi-column relations: %s",
+                                  relation_shown(c, r));
         }
         types[i] = col->type;
     }
@@ -792,6 +867,8 @@ typedef struct tuples_s {
     const cql_relation_t *bound[2]; /* the lower and upper tuple bounds */
     size_t n_suffix_cols, n_suffix; /* EQ/IN columns after a tuple IN, their product */
     colr_t *suffix;
+    const colr_t *slice;       /* a slice on the column after those: (b, c) IN (..) AND d > ? */
+    size_t n_filtered;         /* restricted columns past them, filtered */
     const wire_type_t **types; /* of columns start.. start + width */
     wire_value_t *in_vals;     /* IN ?: the bound list's tuples */
     size_t n_vals;             /* tuples named by the IN (1 for slices) */
@@ -843,10 +920,21 @@ static int tuple_relations(cql_ctx_t *c, const cql_table_t *t, const cql_relatio
 
 
 /* The single-column restrictions around the tuples: an EQ/IN prefix before them and,
- * after a tuple IN, EQ/IN columns: (b, c) IN (...) AND d = ?. */
-static int tuple_neighbours(const cql_table_t *t, colr_t *ckr, tuples_t *tu, base_error_t *err)
+ * after a tuple IN, EQ/IN columns then maybe a slice: (b, c) IN (...) AND d = ?. Other
+ * restrictions after the tuples are filters with ALLOW FILTERING (or an index). */
+static int tuple_neighbours(const cql_table_t *t, colr_t *ckr, tuples_t *tu, bool may_filter,
+                            bool *filtering, cql_plan_t *p, base_error_t *err)
 {
     size_t start = tu->start, end = tu->start + tu->width;
+    while (tu->in != NULL && end + tu->n_suffix_cols < t->n_ck &&
+           ckr[end + tu->n_suffix_cols].has_eq) {
+        tu->n_suffix_cols++;
+    }
+    size_t after = end + tu->n_suffix_cols;
+    if (tu->in != NULL && after < t->n_ck && (ckr[after].lo_set || ckr[after].hi_set)) {
+        tu->slice = &ckr[after++];
+    }
+    *filtering = false;
     for (size_t i = 0; i < t->n_ck; i++) {
         bool set = ckr[i].has_eq || ckr[i].lo_set || ckr[i].hi_set;
         if (i < start && !ckr[i].has_eq) {
@@ -857,17 +945,17 @@ static int tuple_neighbours(const cql_table_t *t, colr_t *ckr, tuples_t *tu, bas
                                         "preceding column \"%s\" is not restricted",
                                   t->ck[start]->name, t->ck[i]->name);
         }
-        bool suffix =
-            tu->in != NULL && i >= end && ckr[i].has_eq && (i == end || ckr[i - 1].has_eq);
-        if (i >= start && set && !suffix) {
+        if (i < after || !set) {
+            continue;
+        }
+        if (!may_filter) {
             return base_error_set(err, WIRE_ERR_INVALID,
                                   "Mixing single column relations and multi column relations on "
                                   "clustering columns is not allowed");
         }
-    }
-    while (tu->in != NULL && end + tu->n_suffix_cols < t->n_ck &&
-           ckr[end + tu->n_suffix_cols].has_eq) {
-        tu->n_suffix_cols++;
+        *filtering = true;
+        tu->n_filtered++;
+        ck_filter(t, i, &ckr[i], p);
     }
     tu->suffix = &ckr[end];
     tu->n_suffix = combo_count(tu->suffix, tu->n_suffix_cols);
@@ -928,6 +1016,12 @@ static int tuple_bound(cql_ctx_t *c, const cql_table_t *t, const tuples_t *tu, i
             combo_values(tu->suffix, tu->n_suffix_cols, kv % tu->n_suffix, vals + n);
             n += tu->n_suffix_cols;
         }
+        const colr_t *sr = tu->in != NULL ? tu->slice : NULL;
+        bool use_lo = (side == 0) != (sr != NULL && t->ck[n]->desc); /* DESC: larger first */
+        if (sr != NULL && (use_lo ? sr->lo_set : sr->hi_set)) {
+            vals[n++] = use_lo ? sr->lo : sr->hi;
+            incl = use_lo ? sr->lo_incl : sr->hi_incl;
+        }
     }
     base_buf_reset(b);
     cql__ck_encode(b, t, vals, n);
@@ -936,19 +1030,111 @@ static int tuple_bound(cql_ctx_t *c, const cql_table_t *t, const tuples_t *tu, i
 }
 
 
+static storage_bound_t encoded(cql_ctx_t *c, const cql_table_t *t, const wire_value_t *vals,
+                               size_t n, bool incl, base_buf_t *b)
+{
+    base_buf_reset(b);
+    cql__ck_encode(b, t, vals, n);
+    return (storage_bound_t){base_arena_memdup(c->a, b->data, b->len), b->len, incl};
+}
+
+
+/* One side of a tuple slice over clustering columns of mixed order, (c1..cm) > (v1..vm), as
+ * the disjoint storage slices of its lexicographic terms: c1 = v1 .. c(i-1) = v(i-1) AND
+ * ci > vi (the last one >= for an inclusive bound), each after or before vi by ci's order.
+ * vals holds the prefix before the tuple; out gets m slices. */
+static void mixed_terms(cql_ctx_t *c, const cql_table_t *t, size_t start, wire_value_t *vals,
+                        const wire_value_t *v, size_t m, cql_rel_op_t op, base_buf_t *b,
+                        cql_slice_t *out)
+{
+    bool lower = op == CQL_OP_GT || op == CQL_OP_GTE;
+    for (size_t i = 0; i < m; i++) {
+        bool incl = i + 1 == m && (op == CQL_OP_GTE || op == CQL_OP_LTE);
+        bool after = lower != t->ck[start + i]->desc; /* the term's rows follow vi in storage */
+        storage_bound_t q = encoded(c, t, vals, start + i, true, b);
+        vals[start + i] = v[i];
+        storage_bound_t qv = encoded(c, t, vals, start + i + 1, incl, b);
+        out[i] = after ? (cql_slice_t){qv, q} : (cql_slice_t){q, qv};
+    }
+}
+
+
+/* Tuple slices over clustering columns of mixed order (b DESC, c ASC): each prefix gets
+ * the intersections of the lower bound's terms with the upper bound's (Cassandra 4.0's
+ * result; 3.x before CASSANDRA-7281 read one slice in the first column's order). */
+static int mixed_slices(cql_ctx_t *c, const cql_table_t *t, const tuples_t *tu, colr_t *ckr,
+                        size_t n_prefix, cql_plan_t *p, base_error_t *err)
+{
+    wire_value_t *parts[2] = {NULL, NULL};
+    size_t m[2] = {0, 0};
+    for (int side = 0; side < 2; side++) {
+        const cql_relation_t *r = tu->bound[side];
+        if (r == NULL) {
+            continue;
+        }
+        const wire_type_t *tt =
+            cql__type_collection(c->a, WIRE_TYPE_TUPLE, true, tu->types, r->n_columns);
+        parts[side] = base_arena_alloc(c->a, r->n_columns * sizeof(*parts[side]));
+        m[side] = r->n_columns;
+        if (tuple_parts(c, r, r->rhs, tt, parts[side], err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    }
+    size_t per = (m[0] ? m[0] : 1) * (m[1] ? m[1] : 1);
+    p->slices = base_arena_alloc(c->a, (n_prefix * per + 1) * sizeof(*p->slices));
+    p->n_slices = 0;
+    wire_value_t *vals = base_arena_calloc(c->a, t->n_ck + 1, sizeof(*vals));
+    cql_slice_t *terms[2];
+    terms[0] = base_arena_alloc(c->a, (m[0] + 1) * sizeof(cql_slice_t));
+    terms[1] = base_arena_alloc(c->a, (m[1] + 1) * sizeof(cql_slice_t));
+    base_buf_t b;
+    base_buf_init(&b);
+    for (size_t k = 0; k < n_prefix; k++) {
+        size_t n[2];
+        for (int side = 0; side < 2; side++) {
+            combo_values(ckr, tu->start, k, vals);
+            if (parts[side] != NULL) {
+                mixed_terms(c, t, tu->start, vals, parts[side], m[side], tu->bound[side]->op, &b,
+                            terms[side]);
+                n[side] = m[side];
+            } else { /* unbounded on this side: the whole prefix */
+                storage_bound_t whole = encoded(c, t, vals, tu->start, true, &b);
+                terms[side][0] = (cql_slice_t){whole, whole};
+                n[side] = 1;
+            }
+        }
+        for (size_t i = 0; i < n[0]; i++) {
+            for (size_t j = 0; j < n[1]; j++) {
+                const cql_slice_t *x = &terms[0][i], *y = &terms[1][j];
+                int xs = x->start.inclusive ? -1 : 1, ys = y->start.inclusive ? -1 : 1;
+                int xe = x->end.inclusive ? 1 : -1, ye = y->end.inclusive ? 1 : -1;
+                bool x_start = position_cmp(&x->start, xs, &y->start, ys) >= 0;
+                bool x_end = position_cmp(&x->end, xe, &y->end, ye) <= 0;
+                cql_slice_t sl = {x_start ? x->start : y->start, x_end ? x->end : y->end};
+                if (position_cmp(&sl.start, x_start ? xs : ys, &sl.end, x_end ? xe : ye) < 0) {
+                    p->slices[p->n_slices++] = sl;
+                }
+            }
+        }
+    }
+    base_buf_fini(&b);
+    return BASE_OK;
+}
+
+
 /* Multi-column IN and slices: after an EQ/IN prefix of single-column restrictions, one
  * IN or up to two bounds over the same columns; each prefix value gets the tuple's
  * slices. */
 static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *const *rels,
-                       size_t n_rels, colr_t *ckr, size_t *n_restricted, cql_plan_t *p,
-                       base_error_t *err)
+                       size_t n_rels, colr_t *ckr, bool may_filter, bool *filtering,
+                       size_t *n_restricted, cql_plan_t *p, base_error_t *err)
 {
     tuples_t tu = {0};
     if (tuple_relations(c, t, rels, n_rels, &tu, err) != BASE_OK ||
-        tuple_neighbours(t, ckr, &tu, err) != BASE_OK) {
+        tuple_neighbours(t, ckr, &tu, may_filter, filtering, p, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    *n_restricted = tu.start + tu.width + tu.n_suffix_cols;
+    *n_restricted = tu.start + tu.width + tu.n_suffix_cols + (tu.slice != NULL) + tu.n_filtered;
     p->ck_restricted = true;
     tu.types = base_arena_alloc(c->a, tu.width * sizeof(*tu.types));
     for (size_t i = 0; i < tu.width; i++) {
@@ -963,6 +1149,14 @@ static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t 
         n_prefix * n_per_prefix > MAX_KEYS) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Clustering key cartesian product is too large");
+    }
+    bool mixed = false;
+    for (size_t i = 1; tu.in == NULL && i < tu.width; i++) {
+        mixed |= t->ck[tu.start + i]->desc != t->ck[tu.start]->desc;
+    }
+    if (mixed) {
+        p->point = false;
+        return mixed_slices(c, t, &tu, ckr, n_prefix, p, err);
     }
     p->n_slices = n_prefix * n_per_prefix;
     p->slices = base_arena_alloc(c->a, (p->n_slices + 1) * sizeof(*p->slices));
@@ -982,7 +1176,7 @@ static int plan_tuples(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t 
         }
     }
     base_buf_fini(&b);
-    p->point = tu.in != NULL && *n_restricted == t->n_ck && p->n_slices == 1;
+    p->point = tu.in != NULL && tu.slice == NULL && *n_restricted == t->n_ck && p->n_slices == 1;
     return rc;
 }
 
@@ -1132,14 +1326,13 @@ static int plan_token(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *
 }
 
 
-/* Slices of one plan are disjoint, so their starts order them. */
+/* Slices of one plan are disjoint, so their starts order them (an exclusive start at a
+ * prefix follows the slices inside that prefix). */
 static int slice_cmp(const void *x, const void *y)
 {
     const storage_bound_t *a = &((const cql_slice_t *)x)->start;
     const storage_bound_t *b = &((const cql_slice_t *)y)->start;
-    size_t n = a->len < b->len ? a->len : b->len;
-    int cmp = n > 0 ? memcmp(a->key, b->key, n) : 0;
-    return cmp != 0 ? cmp : (a->len > b->len) - (a->len < b->len);
+    return position_cmp(a, a->inclusive ? -1 : 1, b, b->inclusive ? -1 : 1);
 }
 
 
@@ -1167,7 +1360,59 @@ typedef struct where_s {
     bool has_qi, ck_qi, pk_slice, ck_contains;
     bool wide_slices; /* a one-column tuple slice bounds a wider one: (b, c) > .. AND (b) < .. */
     size_t n_regular, n_contains;
+    bool allow_filtering;
+    /* the clustering restriction on the last restricted column so far: where it starts,
+     * where it ends (-1: none yet), whether it is a slice (ClusteringColumnRestrictions) */
+    int ck_last_start, ck_last_end;
+    bool ck_last_slice;
+    char *ck_kind; /* per clustering column: 0 free, 's' single-column, 't' tuple relation */
 } where_t;
+
+
+/* A single-column relation and a tuple may not share a column (RestrictionSet's merge,
+ * made before mergeWith's order checks). */
+static int merge_kind(const cql_table_t *t, where_t *w, int start, int end, char kind,
+                      base_error_t *err)
+{
+    for (int i = start; i <= end; i++) {
+        if (w->ck_kind[i] != 0 && w->ck_kind[i] != kind) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Mixing single column relations and multi column relations on "
+                                  "clustering columns is not allowed");
+        }
+    }
+    (void)t;
+    memset(w->ck_kind + start, kind, (size_t)(end - start + 1));
+    return BASE_OK;
+}
+
+
+/* ClusteringColumnRestrictions.mergeWith without ALLOW FILTERING: nothing may follow a
+ * slice, and a slice may not come before a restriction already made. Cassandra checks
+ * this as it adds each relation, so it comes before the other refusals of the clause;
+ * a restriction an index serves is exempt (3.11). */
+static int merge_clustering(const cql_table_t *t, where_t *w, int start, int end, bool slice,
+                            bool served, base_error_t *err)
+{
+    if (w->ck_last_end >= 0 && !w->allow_filtering && !served) {
+        if (w->ck_last_slice && start > w->ck_last_start) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Clustering column \"%s\" cannot be restricted (preceding "
+                                  "column \"%s\" is restricted by a non-EQ relation)",
+                                  t->ck[start]->name, t->ck[w->ck_last_start]->name);
+        }
+        if (start < w->ck_last_start && slice) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "PRIMARY KEY column \"%s\" cannot be restricted (preceding "
+                                  "column \"%s\" is restricted by a non-EQ relation)",
+                                  t->ck[start + 1]->name, t->ck[start]->name);
+        }
+    }
+    if (end > w->ck_last_end) {
+        w->ck_last_start = start, w->ck_last_end = end, w->ck_last_slice = slice;
+    }
+    return BASE_OK;
+}
 
 
 /* A single-column relation: a key restriction when the operator can serve the key,
@@ -1189,11 +1434,17 @@ static int sort_column_relation(cql_ctx_t *c, const cql_table_t *t, const cql_re
         w->has_qi |= index_serves(t, col, r->op, false);
         return restrict_key(c, r, col, &w->pkr[col->position], err);
     }
+    bool served = index_serves(t, col, r->op, false);
+    if (col->kind == CQL_COL_CLUSTERING &&
+        (merge_kind(t, w, col->position, col->position, 's', err) != BASE_OK ||
+         merge_clustering(t, w, col->position, col->position, is_slice(r->op), served, err) !=
+             BASE_OK)) {
+        return BASE_ERROR;
+    }
     if (col->kind == CQL_COL_CLUSTERING && key_op) {
-        w->ck_qi |= index_serves(t, col, r->op, false);
+        w->ck_qi |= served;
         return restrict_key(c, r, col, &w->ckr[col->position], err);
     }
-    bool served = index_serves(t, col, r->op, false);
     w->ck_contains |= col->kind == CQL_COL_CLUSTERING;
     if (add_filter(c, p, r, col, served, err) != BASE_OK) {
         return BASE_ERROR;
@@ -1210,8 +1461,35 @@ static int sort_column_relation(cql_ctx_t *c, const cql_table_t *t, const cql_re
 static int sort_tuple_relation(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r,
                                where_t *w, base_error_t *err)
 {
-    bool slice_op =
-        r->op == CQL_OP_GT || r->op == CQL_OP_GTE || r->op == CQL_OP_LT || r->op == CQL_OP_LTE;
+    bool slice_op = is_slice(r->op);
+    const cql_column_t *first = cql__column_find(t, r->columns[0]);
+    bool consecutive = first != NULL && first->kind == CQL_COL_CLUSTERING &&
+                       (size_t)first->position + r->n_columns <= t->n_ck;
+    for (size_t i = 1; consecutive && i < r->n_columns; i++) {
+        consecutive = strcmp(t->ck[first->position + i]->name, r->columns[i]) == 0;
+    }
+    /* two tuple slices must start on the same column (MultiColumnRestriction.Slice) */
+    for (size_t k = 0; consecutive && slice_op && w->wide_slices && k < w->n_tuples; k++) {
+        const cql_column_t *other = cql__column_find(t, w->tuples[k]->columns[0]);
+        if (is_slice(w->tuples[k]->op) && other != NULL && other != first) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Column \"%s\" cannot be restricted by two tuple-notation "
+                                  "inequalities not starting with the same column",
+                                  other->position > first->position ? other->name : first->name);
+        }
+    }
+    if (consecutive) { /* else tuple_columns names the fault */
+        int end = first->position + (int)r->n_columns - 1;
+        bool served = false;
+        for (size_t i = 0; r->op == CQL_OP_EQ && i < r->n_columns; i++) {
+            served |= index_serves(t, t->ck[first->position + i], CQL_OP_EQ, false);
+        }
+        w->ck_qi |= served;
+        if (merge_kind(t, w, first->position, end, 't', err) != BASE_OK ||
+            merge_clustering(t, w, first->position, end, slice_op, served, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+    }
     /* (c) IN ? stays a tuple IN: its list holds tuples */
     if (r->n_columns == 1 &&
         ((r->op == CQL_OP_IN && r->rhs == NULL) || (slice_op && !w->wide_slices))) {
@@ -1275,10 +1553,10 @@ static int plan_slices(cql_ctx_t *c, const cql_table_t *t, const where_t *w, boo
     if (w->n_tuples == 0) {
         return plan_clustering(c, t, w->ckr, may_filter, filtering, n_restricted, p, err);
     }
-    if (plan_tuples(c, t, w->tuples, w->n_tuples, w->ckr, n_restricted, p, err) != BASE_OK) {
+    if (plan_tuples(c, t, w->tuples, w->n_tuples, w->ckr, may_filter, filtering, n_restricted, p,
+                    err) != BASE_OK) {
         return BASE_ERROR;
     }
-    *filtering = false;
     *empty_in |= p->n_slices == 0;
     return BASE_OK;
 }
@@ -1307,9 +1585,10 @@ int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *wh
 {
     memset(p, 0, sizeof(*p));
     p->t = t;
-    where_t w = {0};
+    where_t w = {.allow_filtering = allow_filtering, .ck_last_start = -1, .ck_last_end = -1};
     w.pkr = base_arena_calloc(c->a, t->n_pk + 1, sizeof(*w.pkr));
     w.ckr = base_arena_calloc(c->a, t->n_ck + 1, sizeof(*w.ckr));
+    w.ck_kind = base_arena_calloc(c->a, t->n_ck + 1, 1);
     p->filters =
         base_arena_alloc(c->a, (2 * n_where + 2 * t->n_pk + 2 * t->n_ck + 1) * sizeof(*p->filters));
     if (sort_relations(c, t, where, n_where, &w, p, err) != BASE_OK) {
@@ -1333,6 +1612,11 @@ int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *wh
         plan_slices(c, t, &w, may_filter, &ck_filtering, &n_ck_restricted, &empty_in, p, err) !=
             BASE_OK) {
         return BASE_ERROR;
+    }
+    /* Cosmos DB filters a clustering column only with ALLOW FILTERING: an index on another
+     * column does not serve it (secondary-indexing.md; there are no clustering indexes) */
+    if (ck_filtering && !allow_filtering && !w.ck_qi && c->e->cfg.profile == CQL_PROFILE_COSMOS) {
+        return refuse_filtering(err);
     }
     uses_index = ((n_pk_restricted == 0 && !w.on_token) || pk_filtering) && w.has_qi;
     n_expr += uses_index || pk_filtering ? n_pk_restricted : 0;

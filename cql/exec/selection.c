@@ -8,8 +8,10 @@
  * user type field of an expression (b.x.a), a set/map element or slice of
  * one (m['k'], s[1..3]), a CAST, ttl()/writetime() of a column, token().
  * Aggregates take any such expression as argument, never another aggregate.
- * Element keys are terms: cql__sel_bind evaluates them once per execution
- * (PREPARE only compiles, for the metadata).
+ * Element keys and function arguments written as terms (minTimeuuid('2019-08-03'),
+ * blobAsInt(?)) are terms: cql__sel_bind evaluates them once per execution
+ * (PREPARE only compiles, for the metadata); a term argument takes the type of the
+ * function signature that fits it.
  */
 #include "cql/exec/exec.h"
 
@@ -24,6 +26,7 @@ typedef enum {
     X_TOKEN,
     X_FUNCTION, /* a native scalar function of arg (or of nothing) */
     X_TOJSON,   /* toJson(arg) */
+    X_TERM,     /* a literal or bind marker argument of a function: lo, its value lo_v */
 } expr_kind_t;
 
 typedef struct expr_s {
@@ -103,13 +106,22 @@ static int compile_column(cql_ctx_t *c, const cql_table_t *t, const cql_selector
 }
 
 
+/* A field of a value that is no user type: functions are named system.f(args) there. */
+static int refuse_field(cql_ctx_t *c, const cql_selector_t *arg, const wire_type_t *type,
+                        base_error_t *err)
+{
+    bool fn = arg->kind == CQL_SEL_FUNCTION && strchr(arg->name, '.') == NULL;
+    return base_error_set(err, WIRE_ERR_INVALID,
+                          "Invalid field selection: %s%s of type %s is not a user type",
+                          fn ? "system." : "", arg->text, cql__type_name(type, c->a));
+}
+
+
 static int compile_field(cql_ctx_t *c, const cql_selector_t *s, expr_t *e, base_error_t *err)
 {
     const wire_type_t *u = e->arg->type;
     if (u->id != WIRE_TYPE_UDT) {
-        return base_error_set(err, WIRE_ERR_INVALID,
-                              "Invalid field selection: %s of type %s is not a user type",
-                              s->args[0]->text, cql__type_name(u, c->a));
+        return refuse_field(c, s->args[0], u, err);
     }
     for (uint16_t k = 0; k < u->n_sub; k++) {
         if (strcmp(u->field_names[k], s->field) == 0) {
@@ -159,7 +171,7 @@ static int compile_cast(cql_ctx_t *c, const cql_selector_t *s, expr_t *e, base_e
     const wire_type_t *to = s->cast_type->n_params == 0 && !s->cast_type->frozen
                                 ? cql__type_native(s->cast_type->name)
                                 : NULL;
-    if (to == NULL || to->id == WIRE_TYPE_COUNTER || to->id == WIRE_TYPE_DURATION) {
+    if (to == NULL || !cql__cast_exists(e->arg->type, to)) {
         return base_error_set(err, WIRE_ERR_INVALID, "%s cannot be cast to %s", s->args[0]->text,
                               s->cast_type->name);
     }
@@ -252,6 +264,27 @@ static int compile_token(cql_ctx_t *c, const cql_table_t *t, const cql_selector_
 }
 
 
+/* A literal or bind marker argument of a native scalar function: typed by the signature. */
+static int compile_term_arg(cql_ctx_t *c, const cql_selector_t *s, expr_t **out, base_error_t *err)
+{
+    expr_t *e = base_arena_calloc(c->a, 1, sizeof(*e));
+    *out = e;
+    e->kind = X_TERM;
+    e->idx = -1;
+    e->lo = s->args[0]->term;
+    e->name = s->args[0]->text;
+    e->fn = s->name;
+    return cql__function_term_arg_type(s->name, e->lo, c->a, &e->type, err);
+}
+
+
+static bool is_cell_or_json_fn(const char *name)
+{
+    return strcmp(name, "ttl") == 0 || strcmp(name, "writetime") == 0 ||
+           strcmp(name, "tojson") == 0 || strcmp(name, "fromjson") == 0;
+}
+
+
 static int compile_function(cql_ctx_t *c, const cql_table_t *t, const cql_selector_t *s, expr_t *e,
                             base_error_t *err)
 {
@@ -263,7 +296,10 @@ static int compile_function(cql_ctx_t *c, const cql_table_t *t, const cql_select
     if (strcmp(s->name, "token") == 0) {
         return compile_token(c, t, s, e, err);
     }
-    if (s->n_args == 1 && compile_expr(c, t, s->args[0], &e->arg, err) != BASE_OK) {
+    bool term_arg =
+        s->n_args == 1 && s->args[0]->kind == CQL_SEL_TERM && !is_cell_or_json_fn(s->name);
+    if (term_arg ? compile_term_arg(c, s, &e->arg, err) != BASE_OK
+                 : s->n_args == 1 && compile_expr(c, t, s->args[0], &e->arg, err) != BASE_OK) {
         return BASE_ERROR;
     }
     if (strcmp(s->name, "ttl") == 0 || strcmp(s->name, "writetime") == 0) {
@@ -407,6 +443,24 @@ static int compile_post_aggregate(cql_ctx_t *c, const cql_table_t *t, const cql_
 }
 
 
+/* max(b).x: no aggregate returns a user type (Cassandra 3.11 resolves min and max of
+ * anything but a native type to their blob signature), so a field of one is refused. */
+static int refuse_field_of_aggregate(cql_ctx_t *c, const cql_table_t *t, const cql_selector_t *s,
+                                     base_error_t *err)
+{
+    out_col_t scratch = {.idx = -1};
+    const char *name;
+    if (compile_aggregate(c, t, s->args[0], &scratch, &name, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    const wire_type_t *type = scratch.type;
+    if (cql__type_native(cql__type_name(type, c->a)) == NULL) {
+        type = cql__type_native("blob");
+    }
+    return refuse_field(c, s->args[0], type, err);
+}
+
+
 static int compile_selector(cql_ctx_t *c, const cql_table_t *t, const cql_selector_t *s,
                             out_col_t *o, const char **name, base_error_t *err)
 {
@@ -419,6 +473,9 @@ static int compile_selector(cql_ctx_t *c, const cql_table_t *t, const cql_select
         if (compile_aggregate(c, t, s, o, name, err) != BASE_OK) {
             return BASE_ERROR;
         }
+    } else if (s->kind == CQL_SEL_FIELD && s->args[0]->kind == CQL_SEL_FUNCTION &&
+               is_aggregate_name(s->args[0]->name)) {
+        return refuse_field_of_aggregate(c, t, s, err);
     } else if (s->kind == CQL_SEL_FUNCTION && s->n_args == 1 &&
                s->args[0]->kind == CQL_SEL_FUNCTION && is_aggregate_name(s->args[0]->name)) {
         if (compile_post_aggregate(c, t, s, o, name, err) != BASE_OK) {
@@ -553,9 +610,27 @@ static const wire_type_t *key_type(const expr_t *e)
 }
 
 
+/* A term argument's value, typed by its function's signature. */
+static int bind_term(cql_ctx_t *c, expr_t *e, base_error_t *err)
+{
+    const char *what = base_arena_sprintf(c->a, "arg0(system.%s)", e->fn);
+    if (cql__term_eval(e->lo, e->type, what, &c->binds, c->a, &e->lo_v, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (e->lo_v.len == WIRE_VALUE_UNSET) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Invalid unset value for argument in call to function %s", e->fn);
+    }
+    return BASE_OK;
+}
+
+
 static int bind_expr(cql_ctx_t *c, expr_t *e, base_error_t *err)
 {
     for (; e != NULL; e = e->arg) {
+        if (e->kind == X_TERM && bind_term(c, e, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
         if (e->kind != X_ELEMENT && e->kind != X_SLICE) {
             continue;
         }
@@ -594,6 +669,9 @@ void cql__sel_describe(const cql_sel_t *sel, cql_sel_bind_fn fn, void *ctx)
 {
     for (size_t i = 0; i < sel->n; i++) {
         for (const expr_t *e = sel->out[i].e; e != NULL; e = e->arg) {
+            if (e->kind == X_TERM && e->lo->kind == CQL_TERM_BIND) {
+                fn(ctx, e->lo->bind_index, e->name, e->type);
+            }
             const cql_term_t *ends[2] = {e->lo, e->hi};
             for (int k = 0; k < 2 && (e->kind == X_ELEMENT || e->kind == X_SLICE); k++) {
                 if (ends[k] != NULL && ends[k]->kind == CQL_TERM_BIND) {
@@ -626,47 +704,6 @@ static wire_value_t udt_field(wire_value_t v, int k)
         }
     }
     return null; /* fields added after the value was written */
-}
-
-
-/* Casts through the value's CQL text: "5" becomes an int, a bigint or a double, a date
- * becomes a timestamp, anything becomes its text. Unconvertible values are null. */
-static wire_value_t cast_value(cql_ctx_t *c, const wire_type_t *from, const wire_type_t *to,
-                               wire_value_t v)
-{
-    wire_value_t null = {NULL, WIRE_VALUE_NULL};
-    if (v.len < 0) {
-        return v;
-    }
-    const char *text = cql__value_to_cql(from, v, c->a);
-    size_t n = strlen(text);
-    if (n >= 2 && text[0] == '\'' && text[n - 1] == '\'') {
-        text = base_arena_strndup(c->a, text + 1, n - 2);
-    }
-    uint16_t id = to->id;
-    if (id == WIRE_TYPE_VARCHAR || id == WIRE_TYPE_ASCII) {
-        return cql__value_text(c->a, text);
-    }
-    cql_term_t lit = {.kind = CQL_TERM_LITERAL, .lit = CQL_LIT_STRING, .text = text};
-    if (strspn(text, "-0123456789") == strlen(text)) {
-        lit.lit = CQL_LIT_INTEGER;
-    } else if (strspn(text, "-0123456789.eE+") == strlen(text) || strstr(text, "NaN") ||
-               strstr(text, "Infinity")) {
-        lit.lit = CQL_LIT_FLOAT;
-    }
-    wire_value_t out;
-    base_error_t ignored;
-    if (cql__term_eval(&lit, to, "cast", NULL, c->a, &out, &ignored) != BASE_OK) {
-        /* an integer text into a float type, or a float text into an integer type */
-        lit.lit = lit.lit == CQL_LIT_INTEGER ? CQL_LIT_FLOAT : CQL_LIT_INTEGER;
-        if (lit.lit == CQL_LIT_INTEGER && strchr(text, '.') != NULL) {
-            lit.text = base_arena_strndup(c->a, text, (size_t)(strchr(text, '.') - text));
-        }
-        if (cql__term_eval(&lit, to, "cast", NULL, c->a, &out, &ignored) != BASE_OK) {
-            return null;
-        }
-    }
-    return out;
 }
 
 
@@ -717,7 +754,7 @@ static wire_value_t expr_value(cql_ctx_t *c, const expr_t *e, const cql_rec_t *r
     case X_SLICE:
         return element_value(c, e, expr_value(c, e->arg, rec));
     case X_CAST:
-        return cast_value(c, e->arg->type, e->type, expr_value(c, e->arg, rec));
+        return cql__value_cast(e->arg->type, e->type, expr_value(c, e->arg, rec), c->a);
     case X_TTL:
         return rec->vals[e->idx].len >= 0 && rec->ttl[e->idx] > 0
                    ? cql__value_int(a, rec->ttl[e->idx])
@@ -728,6 +765,8 @@ static wire_value_t expr_value(cql_ctx_t *c, const expr_t *e, const cql_rec_t *r
                    : null;
     case X_TOKEN:
         return cql__value_bigint(a, rec->token);
+    case X_TERM:
+        return e->lo_v;
     case X_TOJSON: {
         const char *j = cql__value_to_json(e->arg->type, expr_value(c, e->arg, rec), a);
         return cql__value_text(a, j);

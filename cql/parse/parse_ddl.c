@@ -60,6 +60,12 @@ void cql__parse_use(cql_parser_t *p, cql_stmt_t *st)
 {
     st->kind = CQL_STMT_USE;
     cql__advance(p); /* USE */
+    const cql_token_t *t = cql__peek(p, 0);
+    if (t->type == CQL_TOK_QMARK || t->type == CQL_TOK_COLON) {
+        /* Cql.g's keyspaceName rule: a marker parses, then is refused in these words. */
+        cql__error_at(p, t, "Bind variables cannot be used for keyspace names");
+        return;
+    }
     st->u.use_keyspace = cql__parse_ident(p);
 }
 

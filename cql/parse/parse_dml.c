@@ -182,6 +182,7 @@ static void selector_body(cql_parser_t *p, cql_selector_t *s)
             5);
     } else if (cql__starts_function(p, 0)) {
         function_selector(p, s);
+        postfix_selectors(p, s, start); /* max(b).x: refused later, as Cassandra refuses it */
     } else if (cql__is_ident(t)) {
         s->kind = CQL_SEL_COLUMN;
         s->name = cql__parse_ident(p);

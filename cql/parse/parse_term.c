@@ -340,6 +340,21 @@ static cql_term_t *list_literal(cql_parser_t *p)
 }
 
 
+/* A map value. A keyword that cannot be a term right before '}' or ',' ({'k' : ALL}) is
+ * reported at the token after it, where Cassandra's ANTLR parser gives up. */
+static cql_term_t *map_value(cql_parser_t *p)
+{
+    const cql_token_t *t = cql__peek(p, 0);
+    if (t->type == CQL_TOK_IDENT && t->kw != CQL_KW_NONE && !cql__starts_term(p, 0) &&
+        (cql__peek_is(p, 1, CQL_TOK_RBRACE) || cql__peek_is(p, 1, CQL_TOK_COMMA))) {
+        cql__advance(p);
+        cql__error_no_viable(p);
+        return NULL;
+    }
+    return cql__parse_term(p);
+}
+
+
 /* '{' '}' | '{' f ':' v, ... '}' (UDT) | '{' k ':' v, ... '}' | '{' v, ... '}' */
 static cql_term_t *brace_literal(cql_parser_t *p)
 {
@@ -364,12 +379,12 @@ static cql_term_t *brace_literal(cql_parser_t *p)
         cql_term_t *first = cql__parse_term(p);
         cql__vec_push(p, &items, first);
         if (cql__accept(p, CQL_TOK_COLON)) {
-            cql_term_t *v = cql__parse_term(p);
+            cql_term_t *v = map_value(p);
             cql__vec_push(p, &items, v);
             while (!p->failed && cql__accept(p, CQL_TOK_COMMA)) {
                 cql_term_t *k = cql__parse_term(p);
                 cql__expect(p, CQL_TOK_COLON);
-                v = cql__parse_term(p);
+                v = map_value(p);
                 cql__vec_push(p, &items, k);
                 cql__vec_push(p, &items, v);
             }
@@ -489,6 +504,13 @@ static cql_term_t *term(cql_parser_t *p)
         case CQL_KW_NULL:
             cql__advance(p);
             return literal(p, CQL_LIT_NULL, NULL);
+        case CQL_KW_CAST:
+            if (cql__peek_is(p, 1, CQL_TOK_LPAREN)) { /* a selector only: Cassandra stops at '(' */
+                cql__advance(p);
+                cql__error_no_viable(p);
+                return NULL;
+            }
+            break;
         default:
             break;
         }
@@ -683,18 +705,41 @@ const char *cql__type_text(cql_parser_t *p, const cql_type_ast_t *t)
 
 /* ---- properties ------------------------------------------------------------------------ */
 
+/* Cql.g's convertPropertyMap: a key given twice in a property map is a syntax error. */
+static void check_property_map(cql_parser_t *p, const cql_token_t *at, const cql_term_t *map)
+{
+    if (map == NULL || map->kind != CQL_TERM_MAP) {
+        return;
+    }
+    for (size_t i = 2; i < map->n_items; i += 2) {
+        const cql_term_t *k = map->items[i];
+        for (size_t j = 0; k != NULL && k->kind == CQL_TERM_LITERAL && j < i; j += 2) {
+            const cql_term_t *o = map->items[j];
+            if (o != NULL && o->kind == CQL_TERM_LITERAL && strcmp(o->text, k->text) == 0) {
+                cql__error_at(p, at, "Multiple definition for property %s", k->text);
+                return;
+            }
+        }
+    }
+}
+
+
 void cql__parse_property(cql_parser_t *p, cql_vec_t *props)
 {
     cql_property_t prop = {0};
     prop.name = cql__parse_ident(p);
     cql__expect(p, CQL_TOK_EQ);
     const cql_token_t *t = cql__peek(p, 0);
+    cql_token_t at = *t;
     if (t->type == CQL_TOK_IDENT && !cql__starts_term(p, 0)) {
         /* An unreserved keyword as a value (caching = ALL): kept as written. */
         cql_token_t tok = cql__next(p);
         prop.value = literal(p, CQL_LIT_STRING, copy_text(p, false, p->text + tok.off, tok.len, 0));
     } else {
         prop.value = cql__parse_term(p);
+        if (!p->failed) {
+            check_property_map(p, &at, prop.value);
+        }
     }
     if (!p->failed) {
         cql__vec_add(p, props, &prop, sizeof(prop));

@@ -138,6 +138,80 @@ static bool is_throughput(const char *name)
 
 /* ---- keyspaces ------------------------------------------------------------------------- */
 
+#define LOCATOR_PKG "org.apache.cassandra.locator."
+
+/* The full class name of a replication strategy given by short or full name; NULL
+ * for one Cassandra does not have. */
+static const char *strategy_class(cql_ctx_t *c, const char *name)
+{
+    const char *full =
+        strchr(name, '.') != NULL ? name : base_arena_sprintf(c->a, LOCATOR_PKG "%s", name);
+    if (strcmp(full, LOCATOR_PKG "SimpleStrategy") == 0 ||
+        strcmp(full, LOCATOR_PKG "NetworkTopologyStrategy") == 0) {
+        return full;
+    }
+    return NULL;
+}
+
+
+/* ReplicationParams / AbstractReplicationStrategy.validate: the map names a known
+ * strategy class. */
+static int check_replication(cql_ctx_t *c, const cql_term_t *map, bool creating, base_error_t *err)
+{
+    const char *cls = NULL;
+    for (size_t j = 0; j + 1 < map->n_items; j += 2) {
+        const cql_term_t *k = map->items[j], *v = map->items[j + 1];
+        if (k->kind == CQL_TERM_LITERAL && v->kind == CQL_TERM_LITERAL &&
+            strcmp(k->text, "class") == 0) {
+            cls = v->text;
+        }
+    }
+    if (cls == NULL) {
+        return base_error_set(err, WIRE_ERR_CONFIG_ERROR,
+                              creating ? "Missing mandatory replication strategy class"
+                                       : "Missing replication strategy class");
+    }
+    if (strategy_class(c, cls) == NULL) {
+        return base_error_set(
+            err, WIRE_ERR_CONFIG_ERROR, "Unable to find replication strategy class '%s'",
+            strchr(cls, '.') ? cls : base_arena_sprintf(c->a, LOCATOR_PKG "%s", cls));
+    }
+    return BASE_OK;
+}
+
+
+/* Cassandra 4.0 warns when a keyspace asks for more replicas than the cluster
+ * (one node) has; the service chooses replication itself and says nothing. */
+static void warn_replication(cql_ctx_t *c, const cql_keyspace_t *ks)
+{
+    if (is_cosmos(c)) {
+        return;
+    }
+    bool simple = false;
+    for (size_t i = 0; i < ks->n_repl; i++) {
+        simple |= strcmp(ks->repl_keys[i], "class") == 0 &&
+                  strcmp(ks->repl_values[i], LOCATOR_PKG "SimpleStrategy") == 0;
+    }
+    for (size_t i = 0; i < ks->n_repl; i++) {
+        long rf = strtol(ks->repl_values[i], NULL, 10);
+        if (rf <= 1) {
+            continue;
+        }
+        if (simple && strcmp(ks->repl_keys[i], "replication_factor") == 0) {
+            cql__warn(c,
+                      "Your replication factor %ld for keyspace %s is higher than the number "
+                      "of nodes 1",
+                      rf, ks->name);
+        } else if (!simple && strcmp(ks->repl_keys[i], c->e->data_center) == 0) {
+            cql__warn(c,
+                      "Your replication factor %ld for keyspace %s is higher than the number "
+                      "of nodes 1 for datacenter %s",
+                      rf, ks->name, c->e->data_center);
+        }
+    }
+}
+
+
 static int keyspace_props(cql_ctx_t *c, cql_keyspace_t *ks, const cql_keyspace_def_t *d,
                           bool creating, base_error_t *err)
 {
@@ -151,6 +225,9 @@ static int keyspace_props(cql_ctx_t *c, cql_keyspace_t *ks, const cql_keyspace_d
             }
             has_repl = true;
             if (ks == NULL) {
+                if (check_replication(c, p->value, creating, err) != BASE_OK) {
+                    return BASE_ERROR;
+                }
                 continue;
             }
             size_t n = p->value->n_items / 2;
@@ -166,9 +243,12 @@ static int keyspace_props(cql_ctx_t *c, cql_keyspace_t *ks, const cql_keyspace_d
                 if (k->kind != CQL_TERM_LITERAL || v->kind != CQL_TERM_LITERAL) {
                     continue;
                 }
+                bool cls = strcmp(k->text, "class") == 0;
                 ks->repl_keys[ks->n_repl] = base_strdup(k->text);
-                ks->repl_values[ks->n_repl++] = base_strdup(v->text);
+                ks->repl_values[ks->n_repl++] =
+                    base_strdup(cls ? strategy_class(c, v->text) : v->text);
             }
+            warn_replication(c, ks);
         } else if (strcmp(p->name, "durable_writes") == 0) {
             const char *t = prop_text(p);
             if (ks != NULL) {
@@ -336,36 +416,167 @@ static bool known_option(const char *name)
 }
 
 
-static int table_props(cql_ctx_t *c, cql_table_t *t, const cql_property_t *props, size_t n,
-                       base_error_t *err)
+/* TableParams.validate's bounds, in its words (a configuration error). */
+static int bounded(const cql_property_t *p, int64_t min, int64_t max, int64_t *out,
+                   base_error_t *err)
 {
+    if (prop_int(p, INT32_MIN, INT32_MAX, out, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (*out < min) {
+        return base_error_set(err, WIRE_ERR_CONFIG_ERROR,
+                              "%s must be greater than or equal to %lld (got %lld)", p->name,
+                              (long long)min, (long long)*out);
+    }
+    if (*out > max) {
+        return base_error_set(err, WIRE_ERR_CONFIG_ERROR,
+                              "%s must be less than or equal to %lld (got %lld)", p->name,
+                              (long long)max, (long long)*out);
+    }
+    return BASE_OK;
+}
+
+
+static int hex_digit(char ch)
+{
+    return ch >= '0' && ch <= '9'   ? ch - '0'
+           : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+           : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
+                                    : -1;
+}
+
+
+/* 8-4-4-4-12 hex into 16 bytes; false if s is not one. */
+static bool parse_uuid(const char *s, uint8_t out[16])
+{
+    size_t n = 0;
+    for (size_t i = 0; s[i] != '\0'; i++) {
+        if (i == 8 || i == 13 || i == 18 || i == 23) {
+            if (s[i] != '-') {
+                return false;
+            }
+            continue;
+        }
+        int hi = hex_digit(s[i]), lo = s[i + 1] ? hex_digit(s[i + 1]) : -1;
+        if (hi < 0 || lo < 0 || n == 16) {
+            return false;
+        }
+        out[n++] = (uint8_t)(hi << 4 | lo);
+        i++;
+    }
+    return n == 16 && strlen(s) == 36;
+}
+
+
+/* WITH ID = <uuid> (4.0 TableAttributes): a table may be created under a given id,
+ * never given a new one. */
+static int id_prop(const cql_property_t *p, const cql_table_t *cur, uint8_t id[16],
+                   base_error_t *err)
+{
+    if (cur != NULL) {
+        return base_error_set(err, WIRE_ERR_CONFIG_ERROR, "Cannot alter table id.");
+    }
+    const char *text = prop_text(p);
+    if (text == NULL || !parse_uuid(text, id)) {
+        return base_error_set(err, WIRE_ERR_CONFIG_ERROR, "Invalid table id");
+    }
+    return BASE_OK;
+}
+
+
+/* One integer option: checked, and kept in t when t is not NULL. */
+static int int_prop(cql_ctx_t *c, cql_table_t *t, const cql_property_t *p, int32_t *min_ii,
+                    int32_t *max_ii, base_error_t *err)
+{
+    int64_t v = 0;
+    if (strcmp(p->name, "default_time_to_live") == 0) {
+        /* Cassandra caps TTLs at 20 years; the service takes any int (api facts 4.2). */
+        if (bounded(p, 0, is_cosmos(c) ? INT32_MAX : 630720000, &v, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        if (t != NULL) {
+            t->default_ttl = (int32_t)v;
+        }
+    } else if (strcmp(p->name, "gc_grace_seconds") == 0) {
+        if (bounded(p, 0, INT32_MAX, &v, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        /* The service has no tombstones to collect: it refuses any other value. */
+        if (is_cosmos(c) && v != 0) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "gc_grace_seconds must be zero in Azure Cosmos DB for "
+                                  "Apache Cassandra (got %lld): the service does not keep "
+                                  "tombstones",
+                                  (long long)v);
+        }
+        if (t != NULL) {
+            t->gc_grace_seconds = (int32_t)v;
+        }
+    } else if (strcmp(p->name, "min_index_interval") == 0) {
+        if (bounded(p, 1, INT32_MAX, &v, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        *min_ii = (int32_t)v;
+    } else if (strcmp(p->name, "max_index_interval") == 0) {
+        if (prop_int(p, INT32_MIN, INT32_MAX, &v, err) != BASE_OK) {
+            return BASE_ERROR;
+        }
+        *max_ii = (int32_t)v;
+    } else if (strcmp(p->name, "memtable_flush_period_in_ms") == 0) {
+        return bounded(p, 0, INT32_MAX, &v, err);
+    }
+    return BASE_OK;
+}
+
+
+static bool is_map_option(const char *name)
+{
+    return strcmp(name, "caching") == 0 || strcmp(name, "compaction") == 0 ||
+           strcmp(name, "compression") == 0;
+}
+
+
+static int map_prop(cql_ctx_t *c, cql_table_t *t, const cql_property_t *p, base_error_t *err)
+{
+    cql_optmap_t m = {0};
+    if (cql__table_option_map(p, c->a, &m, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (t != NULL) {
+        cql__optmap_set(strcmp(p->name, "caching") == 0      ? &t->caching
+                        : strcmp(p->name, "compaction") == 0 ? &t->compaction
+                                                             : &t->compression,
+                        &m);
+    }
+    return BASE_OK;
+}
+
+
+/* Checks a statement's table options (t NULL) or applies them to t. cur is the
+ * table an ALTER changes (NULL for CREATE): options check against its values. */
+static int table_props(cql_ctx_t *c, cql_table_t *t, const cql_table_t *cur,
+                       const cql_property_t *props, size_t n, base_error_t *err)
+{
+    int32_t min_ii = cur ? cur->min_index_interval : 128;
+    int32_t max_ii = cur ? cur->max_index_interval : 2048;
     for (size_t i = 0; i < n; i++) {
         const cql_property_t *p = &props[i];
-        int64_t v = 0;
+        uint8_t id[16];
         if (!known_option(p->name)) {
             return base_error_set(err, WIRE_ERR_SYNTAX_ERROR, "Unknown property '%s'", p->name);
         }
-        if (strcmp(p->name, "default_time_to_live") == 0) {
-            if (prop_int(p, 0, 630720000, &v, err) != BASE_OK) {
+        if (int_prop(c, t, p, &min_ii, &max_ii, err) != BASE_OK) {
+            return BASE_ERROR;
+        } else if (is_map_option(p->name)) {
+            if (map_prop(c, t, p, err) != BASE_OK) {
+                return BASE_ERROR;
+            }
+        } else if (strcmp(p->name, "id") == 0) {
+            if (id_prop(p, cur, id, err) != BASE_OK) {
                 return BASE_ERROR;
             }
             if (t != NULL) {
-                t->default_ttl = (int32_t)v;
-            }
-        } else if (strcmp(p->name, "gc_grace_seconds") == 0) {
-            if (prop_int(p, 0, INT32_MAX, &v, err) != BASE_OK) {
-                return BASE_ERROR;
-            }
-            /* The service has no tombstones to collect: it refuses any other value. */
-            if (is_cosmos(c) && v != 0) {
-                return base_error_set(err, WIRE_ERR_INVALID,
-                                      "gc_grace_seconds must be zero in Azure Cosmos DB for "
-                                      "Apache Cassandra (got %lld): the service does not keep "
-                                      "tombstones",
-                                      (long long)v);
-            }
-            if (t != NULL) {
-                t->gc_grace_seconds = (int32_t)v;
+                memcpy(t->id, id, 16);
             }
         } else if (strcmp(p->name, "comment") == 0) {
             if (t != NULL && prop_text(p) != NULL) {
@@ -382,6 +593,16 @@ static int table_props(cql_ctx_t *c, cql_table_t *t, const cql_property_t *props
                 t->autoscale_max_throughput = autoscale;
             }
         }
+    }
+    if (max_ii < min_ii) {
+        return base_error_set(err, WIRE_ERR_CONFIG_ERROR,
+                              "max_index_interval must be greater than or equal to "
+                              "min_index_interval (%d) (got %d)",
+                              min_ii, max_ii);
+    }
+    if (t != NULL) {
+        t->min_index_interval = min_ii;
+        t->max_index_interval = max_ii;
     }
     return BASE_OK;
 }
@@ -653,7 +874,8 @@ static int create_table(cql_ctx_t *c, const cql_create_table_t *d, base_error_t 
                               "contain non-alphanumeric-underscore characters (got \"%s\")",
                               d->table.name);
     }
-    if (check_table_def(d, err) != BASE_OK || table_props(c, NULL, d->props, d->n_props, err)) {
+    if (check_table_def(d, err) != BASE_OK ||
+        table_props(c, NULL, NULL, d->props, d->n_props, err) != BASE_OK) {
         return BASE_ERROR;
     }
     cql_table_t *t = base_calloc(1, sizeof(*t));
@@ -661,11 +883,12 @@ static int create_table(cql_ctx_t *c, const cql_create_table_t *d, base_error_t 
     t->name = base_strdup(d->table.name);
     t->gc_grace_seconds = is_cosmos(c) ? 0 : 864000;
     cql__uuid_random(t->id);
+    cql__table_default_options(t);
     if (build_columns(t, d, err) != BASE_OK) {
         cql__table_free(c->e, t);
         return BASE_ERROR;
     }
-    table_props(c, t, d->props, d->n_props, err);
+    table_props(c, t, NULL, d->props, d->n_props, err);
     uint32_t n_physical = 0;
     if (!ks->system) {
         cql_throughput_t tp = {.keyspace = ks->name, .table = t->name, .creating = true};
@@ -891,7 +1114,7 @@ static int alter_table(cql_ctx_t *c, const cql_alter_table_t *d, base_error_t *e
     case CQL_ALTER_WITH: {
         cql_throughput_t tp = {.keyspace = t->ks->name, .table = t->name};
         uint32_t n_physical = 0;
-        rc = table_props(c, NULL, d->props, d->n_props, err);
+        rc = table_props(c, NULL, t, d->props, d->n_props, err);
         if (rc == BASE_OK) {
             rc = throughput_of(c, d->props, d->n_props, &tp, err);
         }
@@ -899,7 +1122,7 @@ static int alter_table(cql_ctx_t *c, const cql_alter_table_t *d, base_error_t *e
             rc = cql__throughput_hook(c, &tp, &n_physical, err);
         }
         if (rc == BASE_OK) {
-            rc = table_props(c, t, d->props, d->n_props, err);
+            rc = table_props(c, t, t, d->props, d->n_props, err);
             split_ring(t, n_physical);
         }
         break;
@@ -959,6 +1182,32 @@ static int check_index_target(const char *kind, const cql_column_t *col, base_er
 }
 
 
+static bool index_name_taken(const cql_keyspace_t *ks, const char *name)
+{
+    for (size_t i = 0; i < ks->n_tables; i++) {
+        for (size_t j = 0; j < ks->tables[i]->n_indexes; j++) {
+            if (strcmp(ks->tables[i]->indexes[j].name, name) == 0) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+
+/* Cassandra's default: <table>_<column>_idx, then _1, _2 ... while the name is taken
+ * (keys(m) beside values(m)); the same target twice is refused in create_index. */
+static char *default_index_name(cql_ctx_t *c, const cql_table_t *t, const cql_column_t *col)
+{
+    char *base = base_arena_sprintf(c->a, "%s_%s_idx", t->name, col->name);
+    char *name = base;
+    for (int i = 1; index_name_taken(t->ks, name); i++) {
+        name = base_arena_sprintf(c->a, "%s_%d", base, i);
+    }
+    return name;
+}
+
+
 static int create_index(cql_ctx_t *c, const cql_create_index_t *d, base_error_t *err)
 {
     cql_table_t *t = NULL;
@@ -979,7 +1228,7 @@ static int create_index(cql_ctx_t *c, const cql_create_index_t *d, base_error_t 
         return BASE_ERROR;
     }
     char *name = d->name ? base_arena_strndup(c->a, d->name, strlen(d->name))
-                         : base_arena_sprintf(c->a, "%s_%s_idx", t->name, col->name);
+                         : default_index_name(c, t, col);
     for (size_t i = 0; i < t->ks->n_tables; i++) {
         cql_table_t *o = t->ks->tables[i];
         for (size_t j = 0; j < o->n_indexes; j++) {
@@ -991,10 +1240,38 @@ static int create_index(cql_ctx_t *c, const cql_create_index_t *d, base_error_t 
             }
         }
     }
+    char *target = d->target_kind ? base_arena_sprintf(c->a, "%s(%s)", d->target_kind, col->name)
+                                  : base_arena_strndup(c->a, col->name, strlen(col->name));
+    char *keys_target = base_arena_sprintf(c->a, "keys(%s)", col->name);
+    bool values = d->target_kind == NULL || strcmp(d->target_kind, "values") == 0;
+    for (size_t j = 0; j < t->n_indexes; j++) {
+        /* SecondaryIndexTest.testIndexOnMapKeys: no values index once keys(m) is indexed
+         * (the other order is taken: SecondaryIndexOnStaticColumnTest). */
+        if (values && col->type->id == WIRE_TYPE_MAP && !col->type->frozen &&
+            strcmp(t->indexes[j].target, keys_target) == 0) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Cannot create index on %s values, an index on %s keys already "
+                                  "exists and indexing a map on more than one dimension at the "
+                                  "same time is not currently supported",
+                                  col->name, col->name);
+        }
+        if (strcmp(t->indexes[j].target, target) == 0) {
+            return d->if_not_exists ? BASE_OK
+                                    : base_error_set(err, WIRE_ERR_INVALID,
+                                                     "Index %s is a duplicate of existing index %s",
+                                                     name, t->indexes[j].name);
+        }
+    }
     if (col->kind == CQL_COL_PARTITION && t->n_pk == 1) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Cannot create secondary index on partition key column %s",
                               col->name);
+    }
+    /* secondary-indexing.md: "full FROZEN collection isn't supported" (api facts 5) */
+    if (is_cosmos(c) && cql__type_is_collection(col->type) && col->type->frozen) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Secondary indexes on frozen collections are not supported by Azure "
+                              "Cosmos DB for Apache Cassandra");
     }
     if (is_cosmos(c) && (col->kind == CQL_COL_STATIC || col->kind == CQL_COL_CLUSTERING)) {
         return base_error_set(err, WIRE_ERR_INVALID,
@@ -1006,9 +1283,7 @@ static int create_index(cql_ctx_t *c, const cql_create_index_t *d, base_error_t 
     cql_index_t *ix = &t->indexes[t->n_indexes++];
     ix->name = base_strdup(name);
     ix->column = base_strdup(col->name);
-    ix->target = d->target_kind
-                     ? base_strdup(base_arena_sprintf(c->a, "%s(%s)", d->target_kind, col->name))
-                     : base_strdup(col->name);
+    ix->target = base_strdup(target);
     cql__schema_notify(c, "UPDATED", "TABLE", t->ks->name, t->name);
     return BASE_OK;
 }

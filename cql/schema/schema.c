@@ -285,6 +285,12 @@ static int resolve_type(cql_keyspace_t *ks, const cql_type_ast_t *ta, bool in_fr
     if (strcmp(ta->name, "tuple") == 0) {
         return resolve_collection(ks, ta, WIRE_TYPE_TUPLE, 0, in_frozen, out, err);
     }
+    if (ks != NULL && ta->keyspace != NULL && strcmp(ta->keyspace, ks->name) != 0) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Statement on keyspace %s cannot refer to a user type in keyspace "
+                              "%s; user types can only be used in the keyspace they are defined in",
+                              ks->name, ta->keyspace);
+    }
     cql_udt_t *u = ks ? cql__udt_find(ks, ta->name) : NULL;
     if (u == NULL) {
         return base_error_set(err, WIRE_ERR_INVALID, "Unknown type %s.%s", ks ? ks->name : "",
@@ -328,6 +334,14 @@ void cql__table_free(cql_engine_t *e, cql_table_t *t)
         base_free(t->indexes[i].target);
     }
     base_free(t->indexes);
+    for (size_t i = 0; i < t->n_dropped; i++) {
+        base_free(t->dropped[i].name);
+        cql__type_free(t->dropped[i].type);
+    }
+    base_free(t->dropped);
+    cql__optmap_free(&t->caching);
+    cql__optmap_free(&t->compaction);
+    cql__optmap_free(&t->compression);
     base_free(t->cols);
     base_free(t->pk);
     base_free(t->ck);

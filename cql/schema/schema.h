@@ -59,6 +59,25 @@ typedef struct cql_index_s {
     char *target; /* system_schema.indexes options target: "c", "keys(m)" ... */
 } cql_index_t;
 
+/* A map-valued table option as system_schema.tables shows it (caching,
+ * compaction, compression): n pairs, keys sorted and unique. */
+typedef struct cql_optmap_s {
+    size_t n;
+    char **keys;
+    char **values;
+} cql_optmap_t;
+
+/* A column dropped from a table (system_schema.dropped_columns). Its cells keep
+ * their id: re-adding the column under a compatible type takes the id back, and
+ * the cells written after the drop show again, as in Cassandra. */
+typedef struct cql_dropped_s {
+    char *name;
+    wire_type_t *type; /* heap-owned */
+    uint32_t id;
+    cql_col_kind_t kind;
+    int64_t dropped_us; /* cells at or before it were deleted with the column */
+} cql_dropped_t;
+
 struct cql_keyspace_s;
 struct cql_engine_s;
 struct cql_vtable_s;
@@ -80,6 +99,10 @@ typedef struct cql_table_s {
     char *comment;
     int64_t provisioned_throughput;   /* 0: none (shared or default) */
     int64_t autoscale_max_throughput; /* 0: none */
+    int32_t min_index_interval, max_index_interval;
+    cql_optmap_t caching, compaction, compression;
+    size_t n_dropped;
+    cql_dropped_t *dropped;
     size_t n_indexes;
     cql_index_t *indexes;
     bool has_counters;
@@ -211,6 +234,18 @@ void cql__table_sort_columns(cql_table_t *t);
 void cql__schema_bump(cql_engine_t *e);
 void cql__schema_notify(cql_ctx_t *c, const char *change, const char *target, const char *ks,
                         const char *name);
+
+/* ---- table options (options.c) ------------------------------------------------------ */
+
+/* Checks the caching, compaction or compression property p as Cassandra does and
+ * fills *out with what system_schema.tables shows for it (arena strings). */
+int cql__table_option_map(const cql_property_t *p, base_arena_t *a, cql_optmap_t *out,
+                          base_error_t *err);
+/* Replaces dst (heap-owned) by a copy of src. */
+void cql__optmap_set(cql_optmap_t *dst, const cql_optmap_t *src);
+void cql__optmap_free(cql_optmap_t *m);
+/* Cassandra's defaults for a new table's map options and index intervals. */
+void cql__table_default_options(cql_table_t *t);
 
 /* ---- system tables (system.c) ---------------------------------------------------- */
 

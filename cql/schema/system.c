@@ -281,33 +281,31 @@ static void gen_keyspaces(cql_ctx_t *c, const cql_table_t *t, cql_rowset_t *rs)
 }
 
 
+static wire_value_t opt_map(cql_ctx_t *c, const cql_table_t *t, const char *col,
+                            const cql_optmap_t *m)
+{
+    return text_map(c, col_type(t, col), (const char *const *)m->keys,
+                    (const char *const *)m->values, m->n);
+}
+
+
 static void set_table_options(cql_ctx_t *c, const cql_table_t *t, wire_value_t *row,
                               const cql_table_t *src)
 {
-    static const char *const caching_k[] = {"keys", "rows_per_partition"};
-    static const char *const caching_v[] = {"ALL", "NONE"};
-    static const char *const compaction_k[] = {"class", "max_threshold", "min_threshold"};
-    static const char *const compaction_v[] = {
-        "org.apache.cassandra.db.compaction.SizeTieredCompactionStrategy", "32", "4"};
-    static const char *const compression_k[] = {"chunk_length_in_kb", "class"};
-    static const char *const compression_v[] = {"64",
-                                                "org.apache.cassandra.io.compress.LZ4Compressor"};
     set(t, row, "bloom_filter_fp_chance", cql__value_double(c->a, 0.01));
-    set(t, row, "caching", text_map(c, col_type(t, "caching"), caching_k, caching_v, 2));
+    set(t, row, "caching", opt_map(c, t, "caching", &src->caching));
     set(t, row, "cdc", cql__value_bool(c->a, false));
     set(t, row, "comment", cql__value_text(c->a, src->comment ? src->comment : ""));
-    set(t, row, "compaction",
-        text_map(c, col_type(t, "compaction"), compaction_k, compaction_v, 3));
-    set(t, row, "compression",
-        text_map(c, col_type(t, "compression"), compression_k, compression_v, 2));
+    set(t, row, "compaction", opt_map(c, t, "compaction", &src->compaction));
+    set(t, row, "compression", opt_map(c, t, "compression", &src->compression));
     set(t, row, "crc_check_chance", cql__value_double(c->a, 1.0));
     set(t, row, "dclocal_read_repair_chance", cql__value_double(c->a, 0.1));
     set(t, row, "default_time_to_live", cql__value_int(c->a, src->default_ttl));
     set(t, row, "gc_grace_seconds", cql__value_int(c->a, src->gc_grace_seconds));
     set(t, row, "id", cql__value_blob(c->a, src->id, 16));
-    set(t, row, "max_index_interval", cql__value_int(c->a, 2048));
+    set(t, row, "max_index_interval", cql__value_int(c->a, src->max_index_interval));
     set(t, row, "memtable_flush_period_in_ms", cql__value_int(c->a, 0));
-    set(t, row, "min_index_interval", cql__value_int(c->a, 128));
+    set(t, row, "min_index_interval", cql__value_int(c->a, src->min_index_interval));
     set(t, row, "read_repair_chance", cql__value_double(c->a, 0.0));
     set(t, row, "speculative_retry", cql__value_text(c->a, "99PERCENTILE"));
 

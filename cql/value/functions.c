@@ -430,6 +430,20 @@ int cql__function_eval(const cql_term_t *term, const wire_type_t *t, const char 
 
 /* ---- functions of values (selectors) ------------------------------------------------------ */
 
+int cql__function_term_arg_type(const char *name, const cql_term_t *arg, base_arena_t *a,
+                                const wire_type_t **type, base_error_t *err)
+{
+    cql_term_t *items[1] = {(cql_term_t *)arg};
+    cql_term_t call = {.kind = CQL_TERM_FUNCTION, .text = name, .n_items = 1, .items = items};
+    fn_t f;
+    if (resolve(&call, NULL, a, &f, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    *type = native(f.arg);
+    return BASE_OK;
+}
+
+
 /* The native function name taking n_args arguments of type arg (NULL when none); 1 when
  * found, 0 when the name is known but no signature takes arg, -1 when unknown. */
 static int find_for_value(const char *name, size_t n_args, const wire_type_t *arg, fn_t *out)

@@ -183,6 +183,7 @@ static cql_term_t *string_term(json_t *j, const char *s, const wire_type_t *type
 
 
 static int value(json_t *j, const wire_type_t *type, cql_term_t **out);
+static bool is_native(const wire_type_t *t);
 
 
 /* "key": */
@@ -240,6 +241,39 @@ static int array(json_t *j, const wire_type_t *type, cql_term_t **out)
 }
 
 
+/* A column or user type field named by a JSON key (Json.handleCaseSensitivity): "\"Name\""
+ * keeps its case without the quotes, anything else is lower-cased. */
+static const char *json_name(base_arena_t *a, const char *key)
+{
+    size_t klen = strlen(key);
+    if (klen >= 2 && key[0] == '"' && key[klen - 1] == '"') {
+        return base_arena_strndup(a, key + 1, klen - 2);
+    }
+    char *lower = base_arena_strndup(a, key, klen);
+    for (char *p = lower; *p; p++) {
+        *p = (char)tolower((unsigned char)*p);
+    }
+    return lower;
+}
+
+
+/* A map key: JSON keys are strings, so a key of a tuple, user type or collection type is
+ * the JSON text of its value ({"[0, \"a\"]": true}), as MapType.fromJSONObject decodes it. */
+static int map_key(json_t *j, const char *key, const wire_type_t *kt, cql_term_t **out)
+{
+    if (kt == NULL || is_native(kt)) {
+        *out = string_term(j, key, kt);
+        return BASE_OK;
+    }
+    json_t kj = {key, key + strlen(key), j->a, j->err, j->depth, key};
+    if (value(&kj, kt, out) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    skip_ws(&kj);
+    return kj.p == kj.end ? BASE_OK : invalid_json(&kj, "trailing characters after the value");
+}
+
+
 /* Objects are maps (keys typed by the map's key type) or user types (fields by name). */
 static int object(json_t *j, const wire_type_t *type, cql_term_t **out)
 {
@@ -269,6 +303,7 @@ static int object(json_t *j, const wire_type_t *type, cql_term_t **out)
         }
         const wire_type_t *vt = sub_type(type, 1);
         if (udt) {
+            key = json_name(j->a, key);
             vt = NULL;
             for (size_t k = 0; k < type->n_sub; k++) {
                 if (strcmp(type->field_names[k], key) == 0) {
@@ -280,7 +315,9 @@ static int object(json_t *j, const wire_type_t *type, cql_term_t **out)
                 return BASE_ERROR;
             }
         } else {
-            t->items[t->n_items++] = string_term(j, key, sub_type(type, 0));
+            if (map_key(j, key, sub_type(type, 0), &t->items[t->n_items++]) != BASE_OK) {
+                return BASE_ERROR;
+            }
             if (value(j, vt, &t->items[t->n_items++]) != BASE_OK) {
                 return BASE_ERROR;
             }
@@ -627,18 +664,7 @@ int cql__json_row(const char *text, size_t len, const cql_json_columns_t *cols, 
         if (read_key(&j, &key) != BASE_OK) {
             return BASE_ERROR;
         }
-        /* Keys are column names as CQL writes them: "\"Name\"" keeps its case. */
-        size_t klen = strlen(key);
-        const char *name;
-        if (klen >= 2 && key[0] == '"' && key[klen - 1] == '"') {
-            name = base_arena_strndup(a, key + 1, klen - 2);
-        } else {
-            char *lower = base_arena_strndup(a, key, klen);
-            for (char *p = lower; *p; p++) {
-                *p = (char)tolower((unsigned char)*p);
-            }
-            name = lower;
-        }
+        const char *name = json_name(a, key);
         ssize_t col = column_index(cols, name);
         if (col < 0) {
             return base_error_set(err, WIRE_ERR_INVALID,

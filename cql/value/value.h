@@ -63,6 +63,9 @@ typedef struct cql_binds_s {
 int cql__term_eval(const cql_term_t *term, const wire_type_t *t, const char *col,
                    const cql_binds_t *binds, base_arena_t *a, wire_value_t *out, base_error_t *err);
 
+/* The term as Cassandra prints it in messages: 'abc', 12, [1, 2], (1, 1), now(), ?. */
+const char *cql__term_text(const cql_term_t *term, base_arena_t *a);
+
 /* A native scalar function over a value, for selectors (blobAsInt(intAsBlob(b)),
  * toUnixTimestamp(t)): its return type for an argument of type arg (NULL when it takes
  * none), refused as Cassandra refuses it; then its result for one value (null for a null
@@ -72,6 +75,17 @@ int cql__function_value_type(const char *name, size_t n_args, const wire_type_t 
                              base_error_t *err);
 wire_value_t cql__function_apply(const char *name, size_t n_args, const wire_type_t *arg_type,
                                  wire_value_t arg, base_arena_t *a);
+/* CAST(x AS to) of a value of type from (CastFcts): whether Cassandra has that cast (the
+ * same type, number to number or text, timeuuid/timestamp/date to date or timestamp,
+ * most natives to text), then the cast value (null for null, empty or unconvertible). */
+bool cql__cast_exists(const wire_type_t *from, const wire_type_t *to);
+wire_value_t cql__value_cast(const wire_type_t *from, const wire_type_t *to, wire_value_t v,
+                             base_arena_t *a);
+/* The type a literal or bind-marker argument of a native function selector takes
+ * (minTimeuuid('2019-08-03 11:03:02+00') reads a timestamp, blobAsInt(0x) a blob), chosen
+ * among the function's signatures as FunctionResolver chooses, with its messages. */
+int cql__function_term_arg_type(const char *name, const cql_term_t *arg, base_arena_t *a,
+                                const wire_type_t **type, base_error_t *err);
 /* The type the i-th argument of a native function term takes, for the metadata of a
  * bind marker there (blobAsInt(?) binds a blob); NULL when the function is unknown or
  * its overloads disagree. */
@@ -139,6 +153,11 @@ bool cql__pk_decompose(wire_value_t pk, size_t n, wire_value_t *parts);
  * list/set: keys only, vals NULL). Returns the count or -1 if malformed. */
 ssize_t cql__collection_split(const wire_type_t *t, wire_value_t v, base_arena_t *a,
                               wire_value_t **keys, wire_value_t **vals);
+/* Sorts keys (and vals alongside when non-NULL) by cql__value_compare of t
+ * with a stable sort, then drops equal keys keeping the first (sets) or the
+ * last (maps, keep_last). Updates *n. */
+void cql__values_sort(const wire_type_t *t, wire_value_t *keys, wire_value_t *vals, size_t *n,
+                      bool keep_last);
 /* Serializes n elements (vals NULL for list/set). */
 wire_value_t cql__collection_build(const wire_type_t *t, const wire_value_t *keys,
                                    const wire_value_t *vals, size_t n, base_arena_t *a);

@@ -175,11 +175,6 @@ void cql__put_value(base_buf_t *b, wire_value_t v);
 /* Copies a buffer's bytes into the arena as a value. */
 wire_value_t cql__buf_value(const base_buf_t *b, base_arena_t *a);
 
-/* Sorts keys (and vals alongside when non-NULL) by cql__value_compare of t
- * with a stable sort, then drops equal keys keeping the first (sets) or the
- * last (maps, keep_last). Updates *n. */
-void cql__values_sort(const wire_type_t *t, wire_value_t *keys, wire_value_t *vals, size_t *n,
-                      bool keep_last);
 
 /* Structural check used by compare and keyenc alike: fixed-size values of
  * the right size, decimals of >= 4 bytes, collections and tuples that
@@ -202,8 +197,6 @@ int cql__function_eval(const cql_term_t *term, const wire_type_t *t, const char 
 /* The return type of a function term when it can be resolved (NULL when the
  * function is unknown or its arguments do not type-check). */
 const wire_type_t *cql__function_return_type(const cql_term_t *term);
-/* The term as Cassandra prints it in messages: 'abc', 12, [1, 2], now(). */
-const char *cql__term_text(const cql_term_t *term, base_arena_t *a);
 
 /* Assignment test of a term to a type (Cassandra's testAssignment). */
 typedef enum {

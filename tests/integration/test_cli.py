@@ -27,8 +27,10 @@ class CommandLine(unittest.TestCase):
         self.assertEqual(r.returncode, 0)
         for flag in ("--bind", "--port", "--no-tls", "--data-dir", "--cert", "--key",
                      "--cert-host", "--account", "--region", "--profile", "--max-frame-mb",
-                     "--log-level", "COSMOS_EMULATOR_KEY", "certs export"):
-            self.assertIn(flag, r.stdout)
+                     "--log-level", "COSMOS_EMULATOR_KEY", "certs export",
+                     "--unlogged-batch-across-partitions-warn-threshold N",
+                     "--compaction-large-partition-warning-threshold-mb N"):
+            self.assertIn(flag, r.stdout)  # whole, however long (cassandra.yaml's names)
         r = run("--version")
         self.assertEqual(r.returncode, 0)
         self.assertRegex(r.stdout, r"^cosmos-cassandra-emulator \d+\.\d+\.\d+\n$")

@@ -1,9 +1,11 @@
 """kill -9 in a loop, bounded for CI: the emulator with --storage durable runs a
 mixed write load (inserts, updates, deletes, unlogged batches) through the
 Python driver and is killed with SIGKILL at a random moment, 20 times with the
-default sync and 10 times with --fsync always. After every restart each write
-the driver saw acknowledged must be there, and each acknowledged delete must
-stay deleted; the one write in flight at the kill may have landed or not.
+default sync and 10 times with --fsync always. CRASH_LOOP_CYCLES="20,10" sets
+both counts (the issue's 50-cycle run, outside CI: CRASH_LOOP_CYCLES=0,50).
+After every restart each write the driver saw acknowledged must be there, and
+each acknowledged delete must stay deleted; the one write in flight at the kill
+may have landed or not.
 Prints "crash loop: N cycles, M acknowledged writes checked, 0 lost"."""
 
 import logging
@@ -21,7 +23,8 @@ KS = "crash_py"
 KEYS = 200  # kv keys
 PARTS, ROWS = 20, 40  # ev partitions, clustering keys per partition
 SEED = int(os.environ.get("CRASH_LOOP_SEED", "0")) or random.randrange(1, 1 << 30)
-MODES = (("default sync", [], 20), ("--fsync always", ["--fsync", "always"], 10))
+CYCLES = [int(n) for n in os.environ.get("CRASH_LOOP_CYCLES", "20,10").split(",")]
+MODES = (("default sync", [], CYCLES[0]), ("--fsync always", ["--fsync", "always"], CYCLES[1]))
 GONE = None  # the model's value of a deleted (or never written) row
 
 

@@ -20,8 +20,8 @@ MS = 1564830182000  # DATE_TIME in unix milliseconds
 DATE_MS = 1564790400000
 
 
-def tu(ms, lsb):
-    ticks = ms * 10000 + 0x01B21DD213814000
+def tu(ms, lsb, extra_ticks=0):
+    ticks = ms * 10000 + 0x01B21DD213814000 + extra_ticks
     msb = ((ticks & 0xFFFFFFFF) << 32) | (((ticks >> 32) & 0xFFFF) << 16) | (((ticks >> 48) & 0x0FFF) | 0x1000)
     return uuid.UUID(int=(msb << 64) | lsb)
 
@@ -40,7 +40,8 @@ def c(method, select, expect):
 
 CASES = [
     c("testMinTimeUuid", "minTimeuuid('2019-08-03 11:03:02+00')", tu(MS, 0x8080808080808080)),
-    c("testMaxTimeUuid", "maxTimeuuid('2019-08-03 11:03:02+00')", tu(MS, 0x7F7F7F7F7F7F7F7F)),
+    # UUIDGen.maxTimeUUID: the last 100 ns tick of the millisecond (fromUnixTimestamp(ms + 1) - 1)
+    c("testMaxTimeUuid", "maxTimeuuid('2019-08-03 11:03:02+00')", tu(MS, 0x7F7F7F7F7F7F7F7F, 9999)),
     c("testDateOf", "dateOf(u)", DATE_TIME),
     c("testTimeUuidToTimestamp", "toTimestamp(u)", DATE_TIME),
     c("testUnixTimestampOfFct", "unixTimestampOf(u)", MS),

@@ -223,15 +223,18 @@ MP = [q("CREATE TABLE %s (a int, b int, c int, d int, e int, f int, PRIMARY KEY 
       ck_index("CREATE INDEX ON %s (c)"), q("CREATE INDEX ON %s (f)")] + [
     q("INSERT INTO %s (a, b, c, d, e, f) VALUES (?, ?, ?, ?, ?, ?)", 0, 0, *r) for r in
     ((0, 0, 0, 0), (0, 1, 0, 1), (0, 1, 1, 2), (1, 0, 0, 3), (1, 1, 0, 4), (1, 1, 1, 5), (2, 0, 0, 5))]
-PKB = "Partition key parts: b must be restricted as other parts are"
 add("testMultiplePartitionKeyWithIndex", MP + [
     inv("SELECT * FROM %s WHERE a = ? AND c = ?", 0, 1, msg=AF),
     q("SELECT * FROM %s WHERE a = ? AND c = ? ALLOW FILTERING", 0, 1,
       expect=rows([0, 0, 1, 0, 0, 3], [0, 0, 1, 1, 0, 4], [0, 0, 1, 1, 1, 5])),
     inv("SELECT * FROM %s WHERE a = ? AND c = ? AND d = ?", 0, 1, 1, msg=AF),
     q("SELECT * FROM %s WHERE a = ? AND c = ? AND d = ? ALLOW FILTERING", 0, 1, 1, expect=rows([0, 0, 1, 1, 0, 4], [0, 0, 1, 1, 1, 5])),
-    inv("SELECT * FROM %s WHERE a = ? AND c IN (?) AND  d IN (?) ALLOW FILTERING", 0, 1, 1, msg=PKB),
-    inv("SELECT * FROM %s WHERE a = ? AND (c, d) >= (?, ?) ALLOW FILTERING", 0, 1, 1, msg=PKB),
+    # 3.10+ filters on a partition key part (CASSANDRA-11031); 3.0's "Partition key parts: b must be
+    # restricted as other parts are" is gone
+    q("SELECT * FROM %s WHERE a = ? AND c IN (?) AND  d IN (?) ALLOW FILTERING", 0, 1, 1,
+      expect=rows([0, 0, 1, 1, 0, 4], [0, 0, 1, 1, 1, 5])),
+    q("SELECT * FROM %s WHERE a = ? AND (c, d) >= (?, ?) ALLOW FILTERING", 0, 1, 1,
+      expect=rows([0, 0, 1, 1, 0, 4], [0, 0, 1, 1, 1, 5], [0, 0, 2, 0, 0, 5])),
     inv("SELECT * FROM %s WHERE a = ? AND c IN (?) AND f = ?", 0, 1, 5, msg=AF),
     q("SELECT * FROM %s WHERE a = ? AND c IN (?) AND f = ? ALLOW FILTERING", 0, 1, 5, expect=rows([0, 0, 1, 1, 1, 5])),
     inv("SELECT * FROM %s WHERE a = ? AND c IN (?, ?) AND f = ?", 0, 1, 2, 5, msg=AF),
@@ -239,7 +242,8 @@ add("testMultiplePartitionKeyWithIndex", MP + [
       expect=rows([0, 0, 1, 1, 1, 5], [0, 0, 2, 0, 0, 5])),
     inv("SELECT * FROM %s WHERE a = ? AND c IN (?) AND d IN (?) AND f = ?", 0, 1, 0, 3, msg=AF),
     q("SELECT * FROM %s WHERE a = ? AND c IN (?) AND d IN (?) AND f = ? ALLOW FILTERING", 0, 1, 0, 3, expect=rows([0, 0, 1, 0, 0, 3])),
-    inv("SELECT * FROM %s WHERE a = ? AND c >= ? ALLOW FILTERING", 0, 1, msg=PKB),
+    q("SELECT * FROM %s WHERE a = ? AND c >= ? ALLOW FILTERING", 0, 1,
+      expect=rows([0, 0, 1, 0, 0, 3], [0, 0, 1, 1, 0, 4], [0, 0, 1, 1, 1, 5], [0, 0, 2, 0, 0, 5])),
     inv("SELECT * FROM %s WHERE a = ? AND c >= ? AND f = ?", 0, 1, 5, msg=AF),
     q("SELECT * FROM %s WHERE a = ? AND c >= ? AND f = ? ALLOW FILTERING", 0, 1, 5, expect=rows([0, 0, 1, 1, 1, 5], [0, 0, 2, 0, 0, 5])),
     inv("SELECT * FROM %s WHERE a = ? AND c = ? AND d >= ? AND f = ?", 0, 1, 1, 5, msg=AF),

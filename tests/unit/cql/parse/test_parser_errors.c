@@ -33,6 +33,19 @@ static void missing_token_reports_what_was_expected(void **state)
 }
 
 
+/* CAST is a selector: as a term (VALUES, SET, WHERE) Cassandra's parser gives up at its '('. */
+static void cast_outside_the_selection_stops_at_its_parenthesis(void **state)
+{
+    assert_string_equal(parse_err(state, "INSERT INTO t (a) VALUES (CAST(1.6 AS int))"),
+                        "line 1:30 no viable alternative at input '(' "
+                        "(INSERT INTO t (a) VALUES (CAST[(]...)");
+    assert_starts_with(parse_err(state, "UPDATE t SET c = cast(? as double) WHERE a = 1"),
+                       "line 1:21 no viable alternative at input '('");
+    assert_starts_with(parse_err(state, "SELECT * FROM t WHERE a = CAST (? AS INT)"),
+                       "line 1:31 no viable alternative at input '('");
+}
+
+
 static void error_at_end_of_input(void **state)
 {
     assert_string_equal(parse_err(state, "SELECT * FROM"),
@@ -277,6 +290,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(misspelt_keyword_reports_no_viable_alternative),
         T(missing_token_reports_what_was_expected),
+        T(cast_outside_the_selection_stops_at_its_parenthesis),
         T(error_at_end_of_input),
         T(null_text_is_an_error_not_a_crash),
         T(trailing_input_is_refused),
