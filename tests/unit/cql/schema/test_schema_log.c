@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -760,6 +761,91 @@ static void dropped_column_ids_replay_by_the_rules_they_were_logged_with(void **
 }
 
 
+/* Rewrites the log with each record whose statement is from[i] holding to[i]
+ * instead: DDL an older version accepted that today's rules refuse. */
+static void rewrite_statements(const char *path, const char *const *from, const char *const *to,
+                               size_t n_subs)
+{
+    static uint8_t in[1 << 16], out[1 << 16];
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    size_t len = fread(in, 1, sizeof(in), fp), o = 8;
+    fclose(fp);
+    memcpy(out, in, 8);
+    for (size_t at = 8; at + 8 <= len;) {
+        uint32_t n = base_load_u32(in + at);
+        const uint8_t *p = in + at + 8;
+        size_t head = 14 + base_load_u16(p + 12);
+        const char *text = (const char *)p + head;
+        size_t text_len = n - head;
+        for (size_t i = 0; i < n_subs; i++) {
+            if (strlen(from[i]) == text_len && memcmp(text, from[i], text_len) == 0) {
+                text = to[i];
+                text_len = strlen(to[i]);
+            }
+        }
+        uint8_t *q = out + o + 8;
+        memcpy(q, p, head);
+        memcpy(q + head, text, text_len);
+        put_u32(out + o, (uint32_t)(head + text_len));
+        put_u32(out + o + 4, crc32_of(q, head + text_len));
+        o += 8 + head + text_len;
+        at += 8 + n;
+    }
+    fp = fopen(path, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(out, 1, o, fp), o);
+    fclose(fp);
+}
+
+
+/* A log written before today's option and index rules replays: the record was
+ * accepted once, and refusing it now would refuse start-up over stored data. */
+static void ddl_accepted_once_replays_under_stricter_rules(void **state)
+{
+    fixture_t *f = *state;
+    node_t a, b;
+    static const char *const from[] = {
+        "CREATE TABLE ks.t (k int PRIMARY KEY, v int, w int, m map<int, int>)",
+        "CREATE INDEX i2 ON ks.t (w)",
+        "CREATE INDEX i3 ON ks.u (x)",
+        "ALTER KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+        "'replication_factor': 2}",
+    };
+    static const char *const to[] = {
+        /* no class: "Missing sub-option 'class' for the 'compression' option." */
+        "CREATE TABLE ks.t (k int PRIMARY KEY, v int, w int, m map<int, int>) WITH compression "
+        "= {'chunk_length_in_kb': 32} AND min_index_interval = 512 AND max_index_interval = 256",
+        "CREATE INDEX i2 ON ks.t (values(m))", /* a values index once keys(m) is indexed */
+        "CREATE INDEX i3 ON ks.t (v)",         /* a duplicate of i0 */
+        "ALTER KEYSPACE ks WITH replication = {'class': 'OldNetworkTopologyStrategy', "
+        "'replication_factor': 2}",
+    };
+    assert_int_equal(node_start(f, &a), BASE_OK);
+    ok(f, &a, create_ks);
+    ok(f, &a, from[0]);
+    ok(f, &a, "CREATE INDEX i0 ON ks.t (v)");
+    ok(f, &a, "CREATE INDEX i1 ON ks.t (keys(m))");
+    ok(f, &a, from[1]);
+    ok(f, &a, "CREATE TABLE ks.u (k int PRIMARY KEY, x int)");
+    ok(f, &a, from[2]);
+    ok(f, &a, from[3]);
+    for (size_t i = 0; i < 4; i++) { /* today's rules refuse each of them live */
+        assert_int_equal(run(f, &a, to[i]), BASE_ERROR);
+    }
+    node_stop(&a);
+    rewrite_statements(f->path, from, to, 4);
+    assert_int_equal(node_start(f, &b), BASE_OK);
+    cql_keyspace_t *ks = cql__keyspace_find(b.e, "ks");
+    const cql_table_t *t = cql__table_find(ks, "t");
+    assert_int_equal(t->min_index_interval, 128); /* refused values keep their defaults */
+    assert_int_equal(t->max_index_interval, 2048);
+    assert_int_equal(t->n_indexes, 4);
+    assert_int_equal(cql__table_find(ks, "u")->n_indexes, 0);
+    node_stop(&b);
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -775,6 +861,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(lost_alter_add_with_stored_cells_refuses_restore, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(foreign_file_is_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(ddl_accepted_once_replays_under_stricter_rules, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(memory_engine_logs_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(schema_log_is_compacted_as_it_grows, setup, teardown),
         cmocka_unit_test_setup_teardown(a_long_log_is_compacted_at_restore, setup, teardown),
