@@ -74,6 +74,13 @@ static void decimal_and_varint_sums(void **state)
     assert_memory_equal(f->r.cells[2].ptr, sum_v, sizeof(sum_v));
     assert_int_equal(f->r.cells[3].len, sizeof(avg_v));
     assert_memory_equal(f->r.cells[3].ptr, avg_v, sizeof(avg_v));
+    /* an average whose sum leaves int64 is still exact (AvgAggregate's BigInteger) */
+    ok(f, "CREATE TABLE ks.b (k int, c int, n bigint, PRIMARY KEY (k, c))");
+    ok(f, "INSERT INTO ks.b (k, c, n) VALUES (1, 1, 9223372036854775807)");
+    ok(f, "INSERT INTO ks.b (k, c, n) VALUES (1, 2, 9223372036854775805)");
+    ok(f, "SELECT avg(n), sum(n) FROM ks.b");
+    assert_int_equal((int64_t)base_load_u64(f->r.cells[0].ptr), 9223372036854775806LL);
+    assert_int_equal((int64_t)base_load_u64(f->r.cells[1].ptr), -4); /* a sum wraps */
 }
 
 
