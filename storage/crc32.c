@@ -4,8 +4,22 @@
  * and snapshot record. Slicing-by-8 (eight bytes per step through eight
  * tables derived from the classic one at first use): the byte-at-a-time loop
  * was the top entry of a durable write load's profile (15% of the loop).
+ *
+ * On x86-64 CPUs with carry-less multiplication (PCLMULQDQ, every x86-64 CPU
+ * since 2010) buffers of 64 bytes and more are folded 64 bytes a step instead
+ * (Gopal et al., "Fast CRC Computation for Generic Polynomials Using
+ * PCLMULQDQ Instruction", Intel 2009, with its constants for this
+ * polynomial in the bit-reflected domain), several times faster than the
+ * tables: slicing-by-8 was still 9% of a durable insert load, each record
+ * about 1 KB. The tail under 16 bytes goes through the tables, so both paths
+ * compute the same function; the CPU is asked once.
  */
 #include <pthread.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define CRC_CLMUL 1
+#endif
 
 #include "storage/storage_int.h"
 
@@ -73,10 +87,9 @@ static uint32_t load_le32(const uint8_t *p)
 }
 
 
-uint32_t storage__crc32(const uint8_t *p, size_t n)
+/* c is the running (inverted) state, as in storage__crc32's loops. */
+static uint32_t crc_tables(uint32_t c, const uint8_t *p, size_t n)
 {
-    pthread_once(&slice_once, slice_init);
-    uint32_t c = 0xffffffffu;
     for (; n >= 8; p += 8, n -= 8) {
         uint32_t lo = load_le32(p) ^ c, hi = load_le32(p + 4);
         c = slice[7][lo & 0xff] ^ slice[6][(lo >> 8) & 0xff] ^ slice[5][(lo >> 16) & 0xff] ^
@@ -86,5 +99,87 @@ uint32_t storage__crc32(const uint8_t *p, size_t n)
     for (size_t i = 0; i < n; i++) {
         c = crc_table[(c ^ p[i]) & 0xff] ^ (c >> 8);
     }
-    return c ^ 0xffffffffu;
+    return c;
+}
+
+
+#ifdef CRC_CLMUL
+static bool have_clmul;
+
+
+/* x folded over 128 bits onto next: x.lo * k.lo ^ x.hi * k.hi ^ next. */
+__attribute__((target("pclmul,sse2"))) static __m128i fold(__m128i x, __m128i k, __m128i next)
+{
+    __m128i lo = _mm_clmulepi64_si128(x, k, 0x00);
+    __m128i hi = _mm_clmulepi64_si128(x, k, 0x11);
+    return _mm_xor_si128(_mm_xor_si128(lo, hi), next);
+}
+
+
+/* The state c carried over the n bytes at p (n >= 64), consuming whole
+ * 16-byte blocks; *used says how many. */
+__attribute__((target("pclmul,sse2"))) static uint32_t crc_clmul(uint32_t c, const uint8_t *p,
+                                                                 size_t n, size_t *used)
+{
+    /* x^(4*128+32) and x^(4*128-32) mod P, reflected: fold 512 bits ahead */
+    const __m128i k_4 = _mm_set_epi64x(0x1c6e41596, 0x154442bd4);
+    /* x^(128+32) and x^(128-32) mod P: fold 128 bits ahead */
+    const __m128i k_1 = _mm_set_epi64x(0x0ccaa009e, 0x1751997d0);
+    const __m128i k_64 = _mm_set_epi64x(0, 0x163cd6124); /* x^64 mod P: 64 bits to 32 */
+    /* P(x) itself and floor(x^64 / P(x)) for the Barrett reduction */
+    const __m128i barrett = _mm_set_epi64x(0x1f7011641, 0x1db710641);
+    const __m128i low32 = _mm_set_epi32(0, -1, 0, -1);
+    const uint8_t *start = p;
+
+    __m128i x0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)p), _mm_cvtsi32_si128((int)c));
+    __m128i x1 = _mm_loadu_si128((const __m128i *)(p + 16));
+    __m128i x2 = _mm_loadu_si128((const __m128i *)(p + 32));
+    __m128i x3 = _mm_loadu_si128((const __m128i *)(p + 48));
+    for (p += 64, n -= 64; n >= 64; p += 64, n -= 64) {
+        x0 = fold(x0, k_4, _mm_loadu_si128((const __m128i *)p));
+        x1 = fold(x1, k_4, _mm_loadu_si128((const __m128i *)(p + 16)));
+        x2 = fold(x2, k_4, _mm_loadu_si128((const __m128i *)(p + 32)));
+        x3 = fold(x3, k_4, _mm_loadu_si128((const __m128i *)(p + 48)));
+    }
+    __m128i x = fold(fold(fold(x0, k_1, x1), k_1, x2), k_1, x3);
+    for (; n >= 16; p += 16, n -= 16) {
+        x = fold(x, k_1, _mm_loadu_si128((const __m128i *)p));
+    }
+    /* 128 bits to 64: the low half times x^(128-32)... onto the high half */
+    x = _mm_xor_si128(_mm_srli_si128(x, 8), _mm_clmulepi64_si128(x, k_1, 0x10));
+    /* 64 bits to 32 */
+    x = _mm_xor_si128(_mm_srli_si128(x, 4),
+                      _mm_clmulepi64_si128(_mm_and_si128(x, low32), k_64, 0x00));
+    /* Barrett: the quotient by P times P, subtracted, leaves the remainder */
+    __m128i q = _mm_clmulepi64_si128(_mm_and_si128(x, low32), barrett, 0x10);
+    q = _mm_clmulepi64_si128(_mm_and_si128(q, low32), barrett, 0x00);
+    x = _mm_xor_si128(x, q);
+    *used = (size_t)(p - start);
+    return (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(x, 4));
+}
+#endif
+
+
+static void crc_init(void)
+{
+    slice_init();
+#ifdef CRC_CLMUL
+    have_clmul = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse2");
+#endif
+}
+
+
+uint32_t storage__crc32(const uint8_t *p, size_t n)
+{
+    pthread_once(&slice_once, crc_init);
+    uint32_t c = 0xffffffffu;
+#ifdef CRC_CLMUL
+    if (have_clmul && n >= 64) {
+        size_t used;
+        c = crc_clmul(c, p, n, &used);
+        p += used;
+        n -= used;
+    }
+#endif
+    return crc_tables(c, p, n) ^ 0xffffffffu;
 }

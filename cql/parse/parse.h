@@ -308,6 +308,7 @@ typedef struct cql_alter_table_s {
     cql_column_def_t *columns; /* ADD / ALTER (type) / DROP+RENAME (names only) */
     size_t n_props;
     cql_property_t *props;
+    const cql_term_t *drop_ts; /* DROP ... USING TIMESTAMP t, else NULL */
 } cql_alter_table_t;
 
 typedef struct cql_keyspace_def_s {

@@ -318,9 +318,9 @@ static void alter_table(cql_parser_t *p, cql_stmt_t *st)
         } else {
             names(p, &cols);
         }
-        if (cql__accept_kw(p, CQL_KW_USING)) { /* USING TIMESTAMP t: accepted, unused */
+        if (cql__accept_kw(p, CQL_KW_USING)) {
             cql__expect_kw(p, CQL_KW_TIMESTAMP);
-            cql__parse_int_value(p);
+            at->drop_ts = cql__parse_int_value(p);
         }
         break;
     case CQL_KW_RENAME:

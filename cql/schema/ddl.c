@@ -975,11 +975,115 @@ static int truncate_table(cql_ctx_t *c, const cql_drop_t *d, base_error_t *err)
 }
 
 
+/* AbstractType.isValueCompatibleWith for simple (or frozen) types: the new type
+ * reads every value the old one wrote. */
+static bool value_compatible(const wire_type_t *nt, const wire_type_t *ot)
+{
+    if (cql__type_equal(nt, ot) || nt->id == WIRE_TYPE_BLOB) {
+        return true;
+    }
+    switch (nt->id) {
+    case WIRE_TYPE_VARCHAR:
+        return ot->id == WIRE_TYPE_ASCII;
+    case WIRE_TYPE_VARINT:
+        return ot->id == WIRE_TYPE_INT || ot->id == WIRE_TYPE_BIGINT ||
+               ot->id == WIRE_TYPE_SMALLINT || ot->id == WIRE_TYPE_TINYINT;
+    case WIRE_TYPE_BIGINT:
+        return ot->id == WIRE_TYPE_TIMESTAMP;
+    case WIRE_TYPE_TIMESTAMP:
+        return ot->id == WIRE_TYPE_BIGINT;
+    case WIRE_TYPE_UUID:
+        return ot->id == WIRE_TYPE_TIMEUUID;
+    default:
+        return false;
+    }
+}
+
+
+static bool multi_cell_type(const wire_type_t *t)
+{
+    return (cql__type_is_collection(t) || t->id == WIRE_TYPE_UDT) && !t->frozen;
+}
+
+
+/* Whether a column re-added as type nt may take back the cells of a dropped column of
+ * type ot (CollectionType's rules for non-frozen collections: same kind, keys equal,
+ * values compatible). */
+static bool readd_compatible(const wire_type_t *nt, const wire_type_t *ot)
+{
+    if (multi_cell_type(nt) != multi_cell_type(ot)) {
+        return false;
+    }
+    if (!multi_cell_type(nt)) {
+        return value_compatible(nt, ot);
+    }
+    if (nt->id != ot->id || nt->n_sub != ot->n_sub || nt->id == WIRE_TYPE_UDT) {
+        return cql__type_equal(nt, ot);
+    }
+    if (nt->id == WIRE_TYPE_LIST) {
+        return value_compatible(nt->sub[0], ot->sub[0]);
+    }
+    return cql__type_equal(nt->sub[0], ot->sub[0]) &&
+           (nt->id == WIRE_TYPE_SET || value_compatible(nt->sub[1], ot->sub[1]));
+}
+
+
+static const cql_dropped_t *find_dropped(const cql_table_t *t, const char *name)
+{
+    for (size_t i = 0; i < t->n_dropped; i++) {
+        if (strcmp(t->dropped[i].name, name) == 0) {
+            return &t->dropped[i];
+        }
+    }
+    return NULL;
+}
+
+
+/* AlterTableStatement (3.11) on a re-added column. *reuse: the column takes the dropped
+ * one's id back, so its cells written after the drop show again. Only two non-frozen
+ * collections of incompatible types are refused (CollectionsTest, AlterTest); any other
+ * incompatible pair is taken under a new id, its old cells left unread, as the tests
+ * have it (testDowngradeToCompact, FrozenCollectionsTest.testAltering). */
+static int check_readd(cql_ctx_t *c, const cql_table_t *t, const cql_column_def_t *def,
+                       const wire_type_t *type, bool *reuse, base_error_t *err)
+{
+    const cql_dropped_t *dr = find_dropped(t, def->name);
+    *reuse = false;
+    if (dr == NULL || !dr->reusable || c->e->replay_legacy_alter) {
+        return BASE_OK; /* the old rules: a new id, nothing to refuse */
+    }
+    cql_col_kind_t kind = def->is_static ? CQL_COL_STATIC : CQL_COL_REGULAR;
+    if (kind != dr->kind) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Cannot re-add previously dropped column '%s' of kind %s, "
+                              "incompatible with previous kind %s",
+                              def->name, def->is_static ? "STATIC" : "REGULAR",
+                              def->is_static ? "REGULAR" : "STATIC");
+    }
+    if (t->has_counters) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Cannot re-add previously dropped counter column %s", def->name);
+    }
+    if (!multi_cell_type(dr->type) || !multi_cell_type(type)) {
+        *reuse = readd_compatible(type, dr->type);
+        return BASE_OK;
+    }
+    if (!readd_compatible(type, dr->type)) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Cannot re-add previously dropped column '%s' of type %s, "
+                              "incompatible with previous type %s",
+                              def->name, cql__type_name(type, c->a),
+                              cql__type_name(dr->type, c->a));
+    }
+    *reuse = true;
+    return BASE_OK;
+}
+
+
 /* ALTER TABLE ADD: every new column is checked and typed before any is added, so a
  * statement that fails leaves the table as it was. */
 static int alter_add(cql_ctx_t *c, cql_table_t *t, const cql_alter_table_t *d, base_error_t *err)
 {
-    (void)c;
     if (d->n_columns > CQL_MAX_TABLE_COLUMNS - t->n_cols) {
         return base_error_set(err, WIRE_ERR_INVALID,
                               "Table %s would have %zu columns, more than the emulator's limit "
@@ -988,6 +1092,7 @@ static int alter_add(cql_ctx_t *c, cql_table_t *t, const cql_alter_table_t *d, b
     }
     int rc = BASE_OK;
     wire_type_t **types = base_calloc(d->n_columns + 1, sizeof(*types));
+    bool *reuse = base_arena_calloc(c->a, d->n_columns + 1, sizeof(*reuse));
     for (size_t i = 0; i < d->n_columns && rc == BASE_OK; i++) {
         const cql_column_def_t *def = &d->columns[i];
         bool dup = cql__column_find(t, def->name) != NULL;
@@ -1005,6 +1110,8 @@ static int alter_add(cql_ctx_t *c, cql_table_t *t, const cql_alter_table_t *d, b
                                 "has at least one clustering column");
         } else if (cql__type_resolve(t->ks, def->type, &types[i], err) != BASE_OK ||
                    check_udt_column(types[i], err) != BASE_OK) {
+            rc = BASE_ERROR;
+        } else if (check_readd(c, t, def, types[i], &reuse[i], err) != BASE_OK) {
             rc = BASE_ERROR;
         } else if ((types[i]->id == WIRE_TYPE_COUNTER) != t->has_counters) {
             /* TableMetadata.validate, hence a configuration error */
@@ -1026,7 +1133,7 @@ static int alter_add(cql_ctx_t *c, cql_table_t *t, const cql_alter_table_t *d, b
         types[i] = NULL; /* the table owns it now */
         col->kind = d->columns[i].is_static ? CQL_COL_STATIC : CQL_COL_REGULAR;
         col->position = -1;
-        col->id = t->next_col_id++;
+        col->id = reuse[i] ? find_dropped(t, col->name)->id : t->next_col_id++;
     }
     cql__table_sort_columns(t);
 done:
@@ -1038,21 +1145,215 @@ done:
 }
 
 
-static int alter_drop(cql_table_t *t, const cql_alter_table_t *d, base_error_t *err)
+/* The timestamp of ALTER TABLE ... DROP: USING TIMESTAMP's, else the statement's. */
+static int drop_timestamp(cql_ctx_t *c, const cql_alter_table_t *d, int64_t *out, base_error_t *err)
 {
+    *out = c->now_us;
+    if (d->drop_ts == NULL) {
+        return BASE_OK;
+    }
+    if (d->drop_ts->kind != CQL_TERM_LITERAL) {
+        return base_error_set(err, WIRE_ERR_INVALID,
+                              "Bind variables cannot be used in ALTER TABLE ... DROP USING "
+                              "TIMESTAMP");
+    }
+    errno = 0;
+    char *end;
+    long long ts = strtoll(d->drop_ts->text, &end, 10);
+    if (errno != 0 || *end != '\0') {
+        return base_error_set(err, WIRE_ERR_INVALID, "Invalid timestamp %s", d->drop_ts->text);
+    }
+    *out = ts;
+    return BASE_OK;
+}
+
+
+static bool dropped_cell(const storage_row_view_t *v, const uint32_t *ids, size_t n, int64_t ts)
+{
+    for (size_t i = 0; i < v->n_cells; i++) {
+        for (size_t k = 0; k < n; k++) {
+            if (v->cells[i].col == ids[k] && v->cells[i].ts <= ts) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+
+typedef struct purge_row_s {
+    const uint8_t *pk, *ck;
+    size_t pk_len, ck_len;
+    int64_t token;
+    bool is_static;
+} purge_row_t;
+
+
+static const uint8_t *arena_copy(base_arena_t *a, const uint8_t *p, size_t n)
+{
+    uint8_t *out = base_arena_alloc(a, n ? n : 1);
+    if (n > 0) {
+        memcpy(out, p, n);
+    }
+    return out;
+}
+
+
+typedef struct purge_set_s {
+    purge_row_t *rows;
+    size_t n, cap;
+} purge_set_t;
+
+
+static void purge_add(cql_ctx_t *c, purge_set_t *set, const purge_row_t *r)
+{
+    if (set->n == set->cap) {
+        size_t cap = set->cap ? set->cap * 2 : 16;
+        purge_row_t *bigger = base_arena_alloc(c->a, cap * sizeof(*bigger));
+        if (set->n > 0) {
+            memcpy(bigger, set->rows, set->n * sizeof(*bigger));
+        }
+        set->rows = bigger, set->cap = cap;
+    }
+    set->rows[set->n++] = *r;
+}
+
+
+/* Rows of t holding a cell of ids written at or before ts, copied into the arena
+ * (the writes that follow may move partitions under a cursor). */
+static void rows_to_purge(cql_ctx_t *c, cql_table_t *t, const uint32_t *ids, size_t n, int64_t ts,
+                          purge_set_t *set)
+{
+    storage_part_iter_t *pi = storage_part_iter_new(t->st, false, 0, NULL, 0);
+    storage_partition_t *p;
+    while ((p = storage_part_iter_next(pi)) != NULL) {
+        size_t pk_len;
+        const uint8_t *pk = storage_partition_key(p, &pk_len);
+        purge_row_t r = {.pk = arena_copy(c->a, pk, pk_len),
+                         .pk_len = pk_len,
+                         .token = storage_partition_token(p)};
+        storage_row_view_t v;
+        if (storage_partition_static(p, c->now_us, &v) && dropped_cell(&v, ids, n, ts)) {
+            r.is_static = true;
+            purge_add(c, set, &r);
+            r.is_static = false;
+        }
+        storage_row_iter_t *ri = storage_row_iter_new(p, NULL, NULL, false, c->now_us);
+        while (storage_row_iter_next(ri, &v)) {
+            if (!v.is_static && dropped_cell(&v, ids, n, ts)) {
+                r.ck = arena_copy(c->a, v.ck, v.ck_len);
+                r.ck_len = v.ck_len;
+                purge_add(c, set, &r);
+            }
+        }
+        storage_row_iter_free(ri);
+    }
+    storage_part_iter_free(pi);
+}
+
+
+/* Deletes the cells of the dropped columns written at or before ts, as Cassandra's
+ * dropped-column record hides them: a column tombstone at ts in every row holding
+ * one, written (and logged) like any deletion. Cells written later keep their id, so
+ * a compatible re-ADD shows them again. Not on replay: the commit log has them. */
+static int purge_dropped(cql_ctx_t *c, cql_table_t *t, const uint32_t *ids, size_t n, int64_t ts,
+                         base_error_t *err)
+{
+    if (t->st == NULL || cql__schema_replaying(c->e)) {
+        return BASE_OK;
+    }
+    purge_set_t set = {0};
+    rows_to_purge(c, t, ids, n, ts, &set);
+    storage_cell_t *cells = base_arena_calloc(c->a, n, sizeof(*cells));
+    for (size_t k = 0; k < n; k++) {
+        cells[k] = (storage_cell_t){.col = ids[k], .tombstone = true, .ts = ts};
+    }
+    for (size_t i = 0; i < set.n; i++) {
+        const purge_row_t *r = &set.rows[i];
+        storage_mutation_t m = {.pk = r->pk,
+                                .pk_len = r->pk_len,
+                                .token = r->token,
+                                .ck = r->ck,
+                                .ck_len = r->ck_len,
+                                .static_row = r->is_static,
+                                .cells = cells,
+                                .n_cells = n};
+        if (storage_apply(t->st, &m, c->now_us, NULL) != BASE_OK) {
+            return base_error_set(err, WIRE_ERR_SERVER_ERROR,
+                                  "the cells of the dropped column(s) could not be deleted: the "
+                                  "commit log could not be written");
+        }
+    }
+    return BASE_OK;
+}
+
+
+/* Keeps the dropped column in t->dropped (replacing an older drop of that name). */
+static void record_drop(cql_ctx_t *c, cql_table_t *t, const cql_column_t *col, int64_t ts)
+{
+    cql_dropped_t *r = NULL;
+    for (size_t i = 0; i < t->n_dropped && r == NULL; i++) {
+        r = strcmp(t->dropped[i].name, col->name) == 0 ? &t->dropped[i] : NULL;
+    }
+    if (r == NULL) {
+        t->dropped = base_realloc(t->dropped, (t->n_dropped + 1) * sizeof(*t->dropped));
+        r = &t->dropped[t->n_dropped++];
+        r->name = base_strdup(col->name);
+    } else {
+        cql__type_free(r->type);
+    }
+    r->type = cql__type_clone(col->type);
+    r->id = col->id;
+    r->kind = col->kind;
+    r->dropped_us = ts;
+    r->reusable = !c->e->replay_legacy_alter;
+}
+
+
+static int check_drop(const cql_table_t *t, const char *name, base_error_t *err)
+{
+    cql_column_t *col = cql__column_find(t, name);
+    if (col == NULL) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Column %s was not found in table %s", name,
+                              t->name);
+    }
+    if (col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
+        return base_error_set(err, WIRE_ERR_INVALID, "Cannot drop PRIMARY KEY part %s", col->name);
+    }
+    for (size_t j = 0; j < t->n_indexes; j++) {
+        if (strcmp(t->indexes[j].column, col->name) == 0) {
+            return base_error_set(err, WIRE_ERR_INVALID,
+                                  "Cannot drop column %s because it has dependent secondary "
+                                  "indexes (%s)",
+                                  col->name, t->indexes[j].name);
+        }
+    }
+    return BASE_OK;
+}
+
+
+static int alter_drop(cql_ctx_t *c, cql_table_t *t, const cql_alter_table_t *d, base_error_t *err)
+{
+    int64_t ts;
+    if (drop_timestamp(c, d, &ts, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    uint32_t *ids = base_arena_calloc(c->a, d->n_columns + 1, sizeof(*ids));
     for (size_t i = 0; i < d->n_columns; i++) {
-        cql_column_t *col = cql__column_find(t, d->columns[i].name);
-        if (col == NULL) {
-            return base_error_set(err, WIRE_ERR_INVALID, "Column %s was not found in table %s",
-                                  d->columns[i].name, t->name);
+        if (check_drop(t, d->columns[i].name, err) != BASE_OK) {
+            return BASE_ERROR;
         }
-        if (col->kind == CQL_COL_PARTITION || col->kind == CQL_COL_CLUSTERING) {
-            return base_error_set(err, WIRE_ERR_INVALID, "Cannot drop PRIMARY KEY part %s",
-                                  col->name);
-        }
+        ids[i] = cql__column_find(t, d->columns[i].name)->id;
+    }
+    if (purge_dropped(c, t, ids, d->n_columns, ts, err) != BASE_OK) {
+        return BASE_ERROR;
     }
     for (size_t i = 0; i < d->n_columns; i++) {
         cql_column_t *col = cql__column_find(t, d->columns[i].name);
+        if (col == NULL) {
+            continue; /* named twice */
+        }
+        record_drop(c, t, col, ts);
         base_free(col->name);
         cql__type_free(col->type);
         size_t at = (size_t)(col - t->cols);
@@ -1106,7 +1407,7 @@ static int alter_table(cql_ctx_t *c, const cql_alter_table_t *d, base_error_t *e
         rc = alter_add(c, t, d, err);
         break;
     case CQL_ALTER_DROP:
-        rc = alter_drop(t, d, err);
+        rc = alter_drop(c, t, d, err);
         break;
     case CQL_ALTER_RENAME:
         rc = alter_rename(t, d, err);

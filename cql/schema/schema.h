@@ -76,6 +76,7 @@ typedef struct cql_dropped_s {
     uint32_t id;
     cql_col_kind_t kind;
     int64_t dropped_us; /* cells at or before it were deleted with the column */
+    bool reusable;      /* they were (a drop logged before that was not: no re-ADD reuse) */
 } cql_dropped_t;
 
 struct cql_keyspace_s;
@@ -151,6 +152,9 @@ struct cql_engine_s {
     /* Durable schema (schema_log.c): NULL in memory or until cql_engine_restore. */
     struct cql_schema_log_s *schema_log;
     storage_sync_t schema_sync;
+    /* Replaying an ALTER TABLE logged before dropped columns kept their cells'
+     * ids (schema_log.c, COL_DROP_IDS): a re-ADD gets a new id, as it did then. */
+    bool replay_legacy_alter;
     size_t schema_compact_min; /* 0: CQL_SCHEMA_LOG_COMPACT_MIN */
 };
 
@@ -274,5 +278,7 @@ typedef struct cql_schema_log_s cql_schema_log_t;
  * schema, appends it (with c->text) before returning. */
 int cql__schema_log_ddl(cql_ctx_t *c, const cql_stmt_t *st, base_error_t *err);
 void cql__schema_log_close(cql_engine_t *e);
+/* True while cql_engine_restore replays the log (storage already holds the data). */
+bool cql__schema_replaying(const cql_engine_t *e);
 
 #endif

@@ -8,7 +8,10 @@
  * File: the magic "CQLSLOG1", then records, all integers big-endian:
  *   u32 payload length | u32 CRC-32 of the payload | payload
  *   payload: u64 the engine's storage id counter before the DDL
- *            u32 the altered table's column id counter before it (ALTER TABLE, else 0)
+ *            u32 the altered table's column id counter before it (ALTER TABLE, else 0);
+ *                its top bit (COL_DROP_IDS) marks a record written since ALTER TABLE
+ *                DROP deletes the dropped cells and a re-ADD takes the dropped id back:
+ *                older records replay with the old rules (a new id, nothing refused)
  *            u16 keyspace length | session keyspace ("" for none) | statement text
  *
  * Invariants:
@@ -47,6 +50,7 @@
 #define REC_FIXED      (8 + 4 + 2)         /* counters + keyspace length */
 #define REC_MAX        (16u * 1024 * 1024) /* no DDL comes near; larger is corruption */
 #define NO_COL_COUNTER 0
+#define COL_DROP_IDS   0x80000000u
 
 struct cql_schema_log_s {
     char *path;
@@ -102,6 +106,11 @@ void cql__schema_log_close(cql_engine_t *e)
 {
     log_free(e->schema_log);
     e->schema_log = NULL;
+}
+
+bool cql__schema_replaying(const cql_engine_t *e)
+{
+    return e->schema_log != NULL && e->schema_log->fd < 0;
 }
 
 void cql_engine_set_schema_sync(cql_engine_t *e, storage_sync_t sync)
@@ -160,6 +169,42 @@ static int log_append(cql_engine_t *e, uint64_t storage_id, uint32_t col_id, con
     return rc;
 }
 
+static void put_quoted(base_buf_t *b, const char *name)
+{
+    base_buf_put(b, "\"", 1);
+    for (const char *p = name; *p != '\0'; p++) {
+        base_buf_put(b, *p == '"' ? "\"\"" : p, *p == '"' ? 2 : 1);
+    }
+    base_buf_put(b, "\"", 1);
+}
+
+
+/* ALTER TABLE ... DROP without USING TIMESTAMP drops at the statement's time, which a
+ * replay would not know: the log keeps the statement with that time written in. */
+static const char *drop_text(cql_ctx_t *c, const cql_stmt_t *st, const cql_table_t *t, size_t *len)
+{
+    const cql_alter_table_t *d = &st->u.alter_table;
+    base_buf_t b;
+    base_buf_init(&b);
+    base_buf_printf(&b, "ALTER TABLE ");
+    put_quoted(&b, t->ks->name);
+    base_buf_put(&b, ".", 1);
+    put_quoted(&b, t->name);
+    base_buf_printf(&b, " DROP (");
+    for (size_t i = 0; i < d->n_columns; i++) {
+        if (i > 0) {
+            base_buf_put(&b, ", ", 2);
+        }
+        put_quoted(&b, d->columns[i].name);
+    }
+    base_buf_printf(&b, ") USING TIMESTAMP %lld", (long long)c->now_us);
+    char *text = base_arena_strndup(c->a, (const char *)b.data, b.len);
+    *len = b.len;
+    base_buf_fini(&b);
+    return text;
+}
+
+
 int cql__schema_log_ddl(cql_ctx_t *c, const cql_stmt_t *st, base_error_t *err)
 {
     cql_engine_t *e = c->e;
@@ -171,11 +216,16 @@ int cql__schema_log_ddl(cql_ctx_t *c, const cql_stmt_t *st, base_error_t *err)
         c->s->keyspace ? base_arena_strndup(c->a, c->s->keyspace, strlen(c->s->keyspace)) : NULL;
     uint64_t storage_id = e->next_storage_id;
     uint32_t col_id = NO_COL_COUNTER;
+    const char *text = c->text;
+    size_t text_len = c->text_len;
     if (st->kind == CQL_STMT_ALTER_TABLE) {
         cql_table_t *t = NULL;
         base_error_t ignored;
         if (cql__resolve_table(c, &st->u.alter_table.table, &t, &ignored) == BASE_OK) {
-            col_id = t->next_col_id;
+            col_id = t->next_col_id | COL_DROP_IDS;
+            if (st->u.alter_table.kind == CQL_ALTER_DROP && st->u.alter_table.drop_ts == NULL) {
+                text = drop_text(c, st, t, &text_len);
+            }
         }
     }
     int rc = cql__exec_ddl(c, st, err);
@@ -183,7 +233,7 @@ int cql__schema_log_ddl(cql_ctx_t *c, const cql_stmt_t *st, base_error_t *err)
     if (rc != BASE_OK || c->out->kind != WIRE_RESULT_SCHEMA_CHANGE) {
         return rc;
     }
-    return log_append(e, storage_id, col_id, ks, c->text, c->text_len, err);
+    return log_append(e, storage_id, col_id, ks, text, text_len, err);
 }
 
 /* ---- replay ------------------------------------------------------------------------- */
@@ -319,13 +369,16 @@ static int replay_one(cql_engine_t *e, cql_session_t *s, const record_t *r, size
     if (r->col_id != NO_COL_COUNTER) {
         cql_table_t *t = altered_table(e, s, r, a);
         if (t != NULL) {
-            t->next_col_id = r->col_id;
+            t->next_col_id = r->col_id & ~COL_DROP_IDS;
         }
     }
     cql_result_t out;
     base_error_t qerr;
     base_str_t q = {r->text, r->text_len};
-    if (cql_query(e, s, q, NULL, a, &out, &qerr) != BASE_OK) {
+    e->replay_legacy_alter = r->col_id != NO_COL_COUNTER && (r->col_id & COL_DROP_IDS) == 0;
+    int rc = cql_query(e, s, q, NULL, a, &out, &qerr);
+    e->replay_legacy_alter = false;
+    if (rc != BASE_OK) {
         return base_error_set(err, WIRE_ERR_SERVER_ERROR,
                               "%s: record %zu (%.200s) failed on replay: %s", e->schema_log->path,
                               index + 1, r->text, qerr.msg);

@@ -21,6 +21,7 @@ static void gen_tables(cql_ctx_t *c, const cql_table_t *t, cql_rowset_t *rs);
 static void gen_columns(cql_ctx_t *c, const cql_table_t *t, cql_rowset_t *rs);
 static void gen_types(cql_ctx_t *c, const cql_table_t *t, cql_rowset_t *rs);
 static void gen_indexes(cql_ctx_t *c, const cql_table_t *t, cql_rowset_t *rs);
+static void gen_dropped(cql_ctx_t *c, const cql_table_t *t, cql_rowset_t *rs);
 static void gen_empty(cql_ctx_t *c, const cql_table_t *t, cql_rowset_t *rs);
 
 #define TABLE_OPTIONS                                                                         \
@@ -58,7 +59,7 @@ static const struct {
     {"CREATE TABLE system_schema.dropped_columns (keyspace_name text, table_name text, "
      "column_name text, dropped_time timestamp, type text, "
      "PRIMARY KEY (keyspace_name, table_name, column_name))",
-     {"dropped_columns", gen_empty}},
+     {"dropped_columns", gen_dropped}},
     {"CREATE TABLE system_schema.triggers (keyspace_name text, table_name text, "
      "trigger_name text, options frozen<map<text, text>>, "
      "PRIMARY KEY (keyspace_name, table_name, trigger_name))",
@@ -433,6 +434,28 @@ static void gen_indexes(cql_ctx_t *c, const cql_table_t *t, cql_rowset_t *rs)
                 set(t, row, "index_name", cql__value_text(c->a, src->indexes[k].name));
                 set(t, row, "kind", cql__value_text(c->a, "COMPOSITES"));
                 set(t, row, "options", text_map(c, col_type(t, "options"), key, val, 1));
+                cql__rowset_add(c, rs, row);
+            }
+        }
+    }
+}
+
+
+static void gen_dropped(cql_ctx_t *c, const cql_table_t *t, cql_rowset_t *rs)
+{
+    for (size_t i = 0; i < c->e->n_keyspaces; i++) {
+        cql_keyspace_t *ks = c->e->keyspaces[i];
+        for (size_t j = 0; j < ks->n_tables; j++) {
+            const cql_table_t *src = ks->tables[j];
+            for (size_t k = 0; k < src->n_dropped; k++) {
+                const cql_dropped_t *d = &src->dropped[k];
+                wire_value_t *row = new_row(c, t);
+                set(t, row, "keyspace_name", cql__value_text(c->a, ks->name));
+                set(t, row, "table_name", cql__value_text(c->a, src->name));
+                set(t, row, "column_name", cql__value_text(c->a, d->name));
+                /* a timestamp is milliseconds; the drop time is in microseconds */
+                set(t, row, "dropped_time", cql__value_bigint(c->a, d->dropped_us / 1000));
+                set(t, row, "type", cql__value_text(c->a, cql__type_name(d->type, c->a)));
                 cql__rowset_add(c, rs, row);
             }
         }

@@ -12,6 +12,7 @@
  * compiled ("a cannot be cast to boolean"); a value that cannot convert (an empty
  * value, NaN into a decimal) comes out null.
  */
+#include <float.h>
 #include <math.h>
 
 #include "cql/value/value_int.h"
@@ -70,14 +71,35 @@ bool cql__cast_exists(const wire_type_t *from, const wire_type_t *to)
 }
 
 
-/* The low 64 bits of an integer written in decimal ("-12", "340282366920938463463"), as
- * BigInteger.longValue keeps them: the digits accumulate modulo 2^64. */
+/* The low 64 bits of the integer part of a number written in decimal, plain ("-12.5",
+ * "340282366920938463463") or scientific ("1.5E+30", as a decimal too long to write plainly
+ * prints), as BigInteger.longValue keeps them: digits accumulate modulo 2^64. */
 static int64_t low_bits(const char *s)
 {
     bool neg = *s == '-';
+    s += neg || *s == '+';
+    int64_t n_digits = 0, n_frac = 0, exp = 0;
+    bool dot = false;
+    const char *p = s;
+    for (; (*p >= '0' && *p <= '9') || (*p == '.' && !dot); p++) {
+        dot |= *p == '.';
+        n_digits += *p != '.';
+        n_frac += *p != '.' && dot;
+    }
+    if (*p == 'E' || *p == 'e') {
+        exp = strtol(p + 1, NULL, 10);
+    }
+    int64_t shift = exp - n_frac; /* the value is digits * 10^shift */
+    int64_t keep = shift < 0 ? n_digits + shift : n_digits;
     uint64_t u = 0;
-    for (s += neg || *s == '+'; *s >= '0' && *s <= '9'; s++) {
-        u = u * 10u + (uint64_t)(*s - '0');
+    for (int64_t i = 0; i < keep; s++) {
+        if (*s != '.') {
+            u = u * 10u + (uint64_t)(*s - '0');
+            i++;
+        }
+    }
+    for (int64_t i = 0; i < shift && i < 64; i++) { /* 10^64 is 0 modulo 2^64 */
+        u *= 10u;
     }
     return (int64_t)(neg ? 0u - u : u);
 }
@@ -174,6 +196,17 @@ static double number_double(const number_t *n)
 }
 
 
+/* Java's (float) of a double: out of range is an infinity (in C it would be undefined). */
+static float double_to_float(double d)
+{
+    double limit = (double)FLT_MAX + 0x1p103; /* FLT_MAX and half its ulp round to infinity */
+    if (isfinite(d) && fabs(d) > FLT_MAX) {
+        return fabs(d) >= limit ? (d > 0 ? INFINITY : -INFINITY) : (d > 0 ? FLT_MAX : -FLT_MAX);
+    }
+    return (float)d;
+}
+
+
 static wire_value_t float_value(base_arena_t *a, float f)
 {
     uint32_t bits;
@@ -195,7 +228,7 @@ static wire_value_t number_cast(uint16_t to, const number_t *n, base_arena_t *a)
     case WIRE_TYPE_BIGINT:
         return cql__be_value(a, (uint64_t)number_long(n), 8);
     case WIRE_TYPE_FLOAT:
-        return float_value(a, n->is_double ? (float)n->d : strtof(n->text, NULL));
+        return float_value(a, n->is_double ? double_to_float(n->d) : strtof(n->text, NULL));
     case WIRE_TYPE_DOUBLE:
         return cql__value_double(a, number_double(n));
     case WIRE_TYPE_DECIMAL: {

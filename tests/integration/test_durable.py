@@ -155,6 +155,42 @@ class DurableTest(unittest.TestCase):
         self.assertEqual(snapshot(session), rows)
         self.stop(emu, cluster)
 
+    def test_dropped_columns_survive_restart_and_kill_9(self):
+        """ALTER TABLE DROP deletes the cells up to its timestamp durably; the cells
+        written after it come back with a compatible ADD, before and after restarts,
+        and system_schema.dropped_columns keeps the same drop time."""
+        emu, cluster, session = self.start()
+        session.execute("CREATE KEYSPACE dk WITH replication = "
+                        "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+        session.execute("CREATE TABLE dk.t (id int, c int, v int, x int, y int, "
+                        "PRIMARY KEY (id, c))")
+        for i in range(5):
+            session.execute("INSERT INTO dk.t (id, c, v, x, y) VALUES (1, %d, %d, %d, %d) "
+                            "USING TIMESTAMP %d" % (i, i, i, i, 10000 * i))
+        session.execute("ALTER TABLE dk.t DROP x USING TIMESTAMP 20000")
+        session.execute("ALTER TABLE dk.t DROP y")  # at the statement's time: every cell
+        dropped = sorted(tuple(r) for r in session.execute(
+            "SELECT column_name, dropped_time FROM system_schema.dropped_columns "
+            "WHERE keyspace_name = 'dk' AND table_name = 't'"))
+        self.assertEqual([d[0] for d in dropped], ["x", "y"])
+        self.stop(emu, cluster, kill=True)
+
+        emu, cluster, session = self.start()
+        self.assertEqual(sorted(tuple(r) for r in session.execute(
+            "SELECT column_name, dropped_time FROM system_schema.dropped_columns "
+            "WHERE keyspace_name = 'dk' AND table_name = 't'")), dropped)
+        session.execute("ALTER TABLE dk.t ADD x int")
+        session.execute("ALTER TABLE dk.t ADD y int")
+        want = [(1, c, c, c if c >= 3 else None, None) for c in range(5)]
+        got = [tuple(r) for r in session.execute("SELECT id, c, v, x, y FROM dk.t")]
+        self.assertEqual(got, want)
+        self.stop(emu, cluster)
+
+        emu, cluster, session = self.start()
+        got = [tuple(r) for r in session.execute("SELECT id, c, v, x, y FROM dk.t")]
+        self.assertEqual(got, want)
+        self.stop(emu, cluster)
+
     def test_recovery_reports_the_data_it_rebuilt(self):
         """The restart's log line counts the rows rebuilt (not the compressed files)
         and the whole recovery's duration."""

@@ -13,6 +13,9 @@ from conformance import case, q, rows, rows_any_order, error, fmap, flist
 O = "cql3/validation/entities/FrozenCollectionsTest.java#%s"
 F = frozenset
 NO_FROZEN_INDEX = "cosmos-cassandra-api-facts.md s5: secondary indexes are not supported on frozen collection types"
+# Without the index on c (or d) no index serves the query, so Cassandra's own check for an
+# unindexed CONTAINS on a clustering column answers first (StatementRestrictions).
+NO_INDEX_CONTAINS = error("Invalid", "Clustering columns can only be restricted with CONTAINS with a secondary index or filtering")
 
 
 def c(method, steps, suffix=None, **kw):
@@ -299,7 +302,7 @@ CASES += [
           expect=error("Invalid", "ALLOW FILTERING")),
         q("SELECT * FROM %s WHERE c=? AND b=? ALLOW FILTERING", {1, 2, 3}, [1, 2, 3], expect=rows(R0a)),
         q("SELECT * FROM %s WHERE c=? AND b CONTAINS ?", {1, 2, 3}, 1,
-          expect=error("Invalid", "ALLOW FILTERING")),
+          expect=error("Invalid", "ALLOW FILTERING"), cosmos=NO_INDEX_CONTAINS, cosmos_source=NO_FROZEN_INDEX),
         q("SELECT * FROM %s WHERE c=? AND b CONTAINS ? ALLOW FILTERING", {1, 2, 3}, 1, expect=rows(R0a)),
         q("SELECT * FROM %s WHERE c=? AND d = ?", {1, 2, 3}, {1: "a"},
           expect=error("Invalid", "ALLOW FILTERING")),
@@ -318,7 +321,7 @@ CASES += [
           expect=error("Invalid", "ALLOW FILTERING")),
         q("SELECT * FROM %s WHERE d=? AND b=? ALLOW FILTERING", {1: "a"}, [1, 2, 3], expect=rows(R0a)),
         q("SELECT * FROM %s WHERE d=? AND b CONTAINS ?", {1: "a"}, 3,
-          expect=error("Invalid", "ALLOW FILTERING")),
+          expect=error("Invalid", "ALLOW FILTERING"), cosmos=NO_INDEX_CONTAINS, cosmos_source=NO_FROZEN_INDEX),
         q("SELECT * FROM %s WHERE d=? AND b CONTAINS ? ALLOW FILTERING", {1: "a"}, 3, expect=rows(R0a)),
         q("SELECT * FROM %s WHERE d=? AND b=? AND c=? ALLOW FILTERING", {1: "a"}, [1, 2, 3], {1, 2, 3},
           expect=rows(R0a)),

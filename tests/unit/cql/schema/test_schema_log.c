@@ -687,6 +687,79 @@ static void compaction_follows_quoted_and_unqualified_names(void **state)
 }
 
 
+/* The log's CRC-32 (zlib's), to rewrite records as an older version wrote them. */
+static void put_u32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8),
+    p[3] = (uint8_t)v;
+}
+
+
+static uint32_t crc32_of(const uint8_t *p, size_t n)
+{
+    uint32_t crc = 0xffffffffu;
+    for (size_t i = 0; i < n; i++) {
+        crc ^= p[i];
+        for (int k = 0; k < 8; k++) {
+            crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
+        }
+    }
+    return ~crc;
+}
+
+
+/* Clears the top bit of every record's column counter: the log an emulator wrote
+ * before ALTER TABLE DROP kept the dropped cells' ids. */
+static void make_legacy(const char *path)
+{
+    FILE *fp = fopen(path, "r+b");
+    assert_non_null(fp);
+    static uint8_t buf[1 << 16];
+    size_t len = fread(buf, 1, sizeof(buf), fp);
+    for (size_t at = 8; at + 8 <= len;) {
+        uint32_t n = base_load_u32(buf + at);
+        uint8_t *p = buf + at + 8;
+        put_u32(p + 8, base_load_u32(p + 8) & 0x7fffffffu);
+        put_u32(buf + at + 4, crc32_of(p, n));
+        at += 8 + n;
+    }
+    fseek(fp, 0, SEEK_SET);
+    assert_int_equal(fwrite(buf, 1, len, fp), len);
+    fclose(fp);
+}
+
+
+static void dropped_column_ids_replay_by_the_rules_they_were_logged_with(void **state)
+{
+    fixture_t *f = *state;
+    node_t a, b, c;
+    assert_int_equal(node_start(f, &a), BASE_OK);
+    ok(f, &a, create_ks);
+    ok(f, &a, "CREATE TABLE ks.t (k int PRIMARY KEY, l list<text>, v int)");
+    ok(f, &a, "ALTER TABLE ks.t DROP l");
+    ok(f, &a, "ALTER TABLE ks.t ADD l list<text>");
+    ok(f, &a, "ALTER TABLE ks.t DROP v USING TIMESTAMP 5");
+    const cql_table_t *ta = cql__table_find(cql__keyspace_find(a.e, "ks"), "t");
+    uint32_t old_id = cql__column_find(ta, "l")->id;
+    /* the re-added column took its dropped id back, and a replay agrees */
+    assert_int_equal(node_start(f, &b), BASE_OK);
+    const cql_table_t *tb = cql__table_find(cql__keyspace_find(b.e, "ks"), "t");
+    assert_int_equal(cql__column_find(tb, "l")->id, old_id);
+    assert_int_equal(tb->n_dropped, 2);
+    assert_int_equal(tb->dropped[0].dropped_us, ta->dropped[0].dropped_us);
+    assert_int_equal(tb->dropped[1].dropped_us, 5);
+    node_stop(&b);
+    /* a log written before that replays as it ran then: a new id, never the old cells */
+    make_legacy(f->path);
+    assert_int_equal(node_start(f, &c), BASE_OK);
+    const cql_table_t *tc = cql__table_find(cql__keyspace_find(c.e, "ks"), "t");
+    assert_int_not_equal(cql__column_find(tc, "l")->id, old_id);
+    assert_false(tc->dropped[0].reusable);
+    node_stop(&c);
+    node_stop(&a);
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -705,6 +778,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(memory_engine_logs_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(schema_log_is_compacted_as_it_grows, setup, teardown),
         cmocka_unit_test_setup_teardown(a_long_log_is_compacted_at_restore, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            dropped_column_ids_replay_by_the_rules_they_were_logged_with, setup, teardown),
         cmocka_unit_test_setup_teardown(compaction_follows_quoted_and_unqualified_names, setup,
                                         teardown),
     };

@@ -96,6 +96,12 @@ static void numbers_narrow_as_java_does(void **state)
     assert_string_equal(tohex(cast("decimal", "int", hexv("00000001c1"))), "fffffffa");
     assert_true(as_double(cast("decimal", "double", hexv("000000013f"))) == 6.3);
     assert_string_equal(tohex(cast("varint", "smallint", hexv("010203"))), "0203");
+    /* 15E+1 = 150; 1E+5000 (too long to write plainly) keeps no low bits; 1E-5000 is 0 */
+    assert_string_equal(tohex(cast("decimal", "int", hexv("ffffffff0f"))), "00000096");
+    assert_string_equal(tohex(cast("decimal", "bigint", hexv("ffffec7801"))), "0000000000000000");
+    assert_string_equal(tohex(cast("decimal", "int", hexv("0000138801"))), "00000000");
+    assert_string_equal(tohex(cast("double", "float", double_v(1e300))), "7f800000");
+    assert_string_equal(tohex(cast("double", "float", double_v(-1e300))), "ff800000");
     assert_string_equal(tohex(cast("double", "varint", double_v(300.9))), "012c");
     assert_int_equal(cast("double", "decimal", double_v(INFINITY)).len, WIRE_VALUE_NULL);
 }
