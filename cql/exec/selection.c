@@ -13,6 +13,8 @@
  * (PREPARE only compiles, for the metadata); a term argument takes the type of the
  * function signature that fits it.
  */
+#include <math.h>
+
 #include "cql/exec/exec.h"
 
 typedef enum {
@@ -64,6 +66,9 @@ typedef struct cql_out_col_s {
     wire_value_t best;
     double dsum;
     int64_t isum;
+    wire_value_t big;     /* varint sum, decimal sum or running average, an integer average's
+                           * sum past int64 (null or empty: none yet) */
+    double dcomp, dplain; /* Kahan compensation and the plain sum (FloatSumAggregate) */
 } out_col_t;
 
 
@@ -381,7 +386,7 @@ static bool summable(const wire_type_t *t)
     uint16_t id = t->id;
     return id == WIRE_TYPE_INT || id == WIRE_TYPE_BIGINT || id == WIRE_TYPE_SMALLINT ||
            id == WIRE_TYPE_TINYINT || id == WIRE_TYPE_FLOAT || id == WIRE_TYPE_DOUBLE ||
-           id == WIRE_TYPE_COUNTER;
+           id == WIRE_TYPE_COUNTER || id == WIRE_TYPE_VARINT || id == WIRE_TYPE_DECIMAL;
 }
 
 
@@ -905,6 +910,40 @@ static const wire_type_t *value_type(const out_col_t *o)
 }
 
 
+/* Integer sums are exact past 2^53 and wrap as Java's long does; an average whose sum
+ * leaves int64 goes on in a varint, as AvgAggregate's BigInteger. */
+static void add_integer(cql_ctx_t *c, out_col_t *o, int64_t n)
+{
+    bool over = (n > 0 && o->isum > INT64_MAX - n) || (n < 0 && o->isum < INT64_MIN - n);
+    if (o->kind == OUT_AVG && (over || o->big.len > 0)) {
+        wire_value_t sum = o->big.len > 0 ? o->big : cql__value_bigint(c->a, o->isum);
+        o->big = cql__varint_add(sum, cql__value_bigint(c->a, n), c->a);
+        return;
+    }
+    o->isum = (int64_t)((uint64_t)o->isum + (uint64_t)n);
+}
+
+
+/* The floating sum (FloatSumAggregate.computeInternal: sum + compensation, or the plain
+ * sum when that is NaN from adding infinities of one sign). */
+static double float_sum(const out_col_t *o)
+{
+    double s = o->dsum + o->dcomp;
+    return isnan(s) && isinf(o->dplain) ? o->dplain : s;
+}
+
+
+/* An integer average, truncated toward zero. */
+static int64_t integer_avg(cql_ctx_t *c, const out_col_t *o)
+{
+    if (o->big.len > 0 && value_type(o)->id != WIRE_TYPE_DECIMAL) {
+        wire_value_t q = cql__varint_div(o->big, (uint32_t)o->count, c->a);
+        return cql__load_signed(q.ptr, (size_t)q.len); /* an average of int64s fits */
+    }
+    return o->isum / o->count;
+}
+
+
 void cql__sel_accumulate(cql_ctx_t *c, const cql_table_t *t, cql_sel_t *sel, const cql_rec_t *rec)
 {
     (void)t;
@@ -928,19 +967,37 @@ void cql__sel_accumulate(cql_ctx_t *c, const cql_table_t *t, cql_sel_t *sel, con
                 o->best = cql__value_blob(c->a, v.ptr, (size_t)v.len);
             }
         } else if (o->kind == OUT_SUM || o->kind == OUT_AVG) {
-            if (is_float(value_type(o))) {
-                o->dsum += as_double(value_type(o), v);
+            uint16_t id = value_type(o)->id;
+            if (id == WIRE_TYPE_VARINT) {
+                o->big = cql__varint_add(o->big, v, c->a);
+            } else if (id == WIRE_TYPE_DECIMAL && o->kind == OUT_SUM) {
+                o->big = cql__decimal_add(o->big, v, false, c->a);
+            } else if (id == WIRE_TYPE_DECIMAL) { /* avg += (v - avg) / count, half-even */
+                wire_value_t step = cql__decimal_add(v, o->big, true, c->a);
+                step = cql__decimal_div(step, (uint32_t)o->count, c->a);
+                o->big = cql__decimal_add(o->big, step, false, c->a);
+            } else if (is_float(value_type(o))) { /* Kahan's sum, as Cassandra's */
+                double x = as_double(value_type(o), v), y = x - o->dcomp, r = o->dsum + y;
+                o->dplain += x;
+                o->dcomp = (r - o->dsum) - y;
+                o->dsum = r;
             } else {
-                o->isum += cql__load_signed(v.ptr, (size_t)v.len); /* exact past 2^53 */
+                add_integer(c, o, cql__load_signed(v.ptr, (size_t)v.len));
             }
         }
     }
 }
 
 
-static wire_value_t numeric_value(base_arena_t *a, const wire_type_t *t, int64_t i, double d)
+/* A sum or average of type t: i or d, or for varint and decimal the exact big. */
+static wire_value_t numeric_value(base_arena_t *a, const wire_type_t *t, int64_t i, double d,
+                                  wire_value_t big)
 {
     switch (t->id) {
+    case WIRE_TYPE_VARINT:
+        return cql__varint_add(big, (wire_value_t){NULL, 0}, a);
+    case WIRE_TYPE_DECIMAL:
+        return cql__decimal_add(big, (wire_value_t){NULL, 0}, false, a);
     case WIRE_TYPE_TINYINT: {
         uint8_t b = (uint8_t)i;
         return cql__value_blob(a, &b, 1);
@@ -980,12 +1037,14 @@ void cql__sel_aggregate_row(cql_ctx_t *c, cql_sel_t *sel, wire_value_t *out)
             row[i] = o->count ? o->best : null;
             break;
         case OUT_SUM:
-            row[i] = numeric_value(c->a, value_type(o), o->isum, o->dsum);
+            row[i] = numeric_value(c->a, value_type(o), o->isum, float_sum(o), o->big);
             break;
         case OUT_AVG:
-            row[i] = o->count == 0 ? numeric_value(c->a, value_type(o), 0, 0)
-                                   : numeric_value(c->a, value_type(o), o->isum / o->count,
-                                                   o->dsum / (double)o->count);
+            row[i] = o->count == 0 ? numeric_value(c->a, value_type(o), 0, 0, o->big)
+                     : value_type(o)->id == WIRE_TYPE_VARINT
+                         ? cql__varint_div(o->big, (uint32_t)o->count, c->a)
+                         : numeric_value(c->a, value_type(o), integer_avg(c, o),
+                                         float_sum(o) / (double)o->count, o->big);
             break;
         default:
             row[i] = o->count ? o->best : null;
@@ -994,7 +1053,8 @@ void cql__sel_aggregate_row(cql_ctx_t *c, cql_sel_t *sel, wire_value_t *out)
         if (o->post_fn != NULL) {
             row[i] = cql__function_apply(o->post_fn, 1, o->agg_type, row[i], c->a);
         }
-        o->count = 0, o->isum = 0, o->dsum = 0; /* ready for the next group */
+        o->count = 0, o->isum = 0, o->dsum = 0, o->dcomp = 0, o->dplain = 0; /* next group */
+        o->big = (wire_value_t){NULL, WIRE_VALUE_NULL};
     }
     if (sel->json) {
         out[0] = json_row(c, sel, row);

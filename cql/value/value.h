@@ -92,6 +92,16 @@ int cql__function_term_arg_type(const char *name, const cql_term_t *arg, base_ar
 const wire_type_t *cql__function_arg_type(const cql_term_t *fn, size_t i);
 
 
+/* Exact sum/avg arithmetic on serialized varints and decimals, as BigInteger and
+ * BigDecimal compute it (numeric.c); null or empty operands read as 0. A decimal sum
+ * keeps the larger scale (y is subtracted when subtract is set); a division by a row
+ * count n truncates (varint) or rounds half-even at the dividend's scale (decimal). */
+wire_value_t cql__varint_add(wire_value_t x, wire_value_t y, base_arena_t *a);
+wire_value_t cql__varint_div(wire_value_t x, uint32_t n, base_arena_t *a);
+wire_value_t cql__decimal_add(wire_value_t x, wire_value_t y, bool subtract, base_arena_t *a);
+wire_value_t cql__decimal_div(wire_value_t x, uint32_t n, base_arena_t *a);
+
+
 /* Checks serialized bytes against a type, with Cassandra's messages
  * ("Expected 4 or 0 byte int (3)", "Invalid UTF-8 bytes ..."). Null/unset
  * pass. */
