@@ -278,20 +278,6 @@ static const char *cast_text(const wire_type_t *from, wire_value_t v, base_arena
 }
 
 
-/* Unix ms of a timeuuid, timestamp or date value. */
-static int64_t value_ms(uint16_t id, wire_value_t v)
-{
-    switch (id) {
-    case WIRE_TYPE_TIMEUUID:
-        return cql__timeuuid_ms(v.ptr);
-    case WIRE_TYPE_DATE:
-        return ((int64_t)base_load_u32(v.ptr) - CQL_DATE_EPOCH_DAY) * CQL_MS_PER_DAY;
-    default:
-        return cql__load_signed(v.ptr, 8);
-    }
-}
-
-
 wire_value_t cql__value_cast(const wire_type_t *from, const wire_type_t *to, wire_value_t v,
                              base_arena_t *a)
 {
@@ -311,7 +297,7 @@ wire_value_t cql__value_cast(const wire_type_t *from, const wire_type_t *to, wir
         number_t n;
         return load_number(from->id, v, a, &n) ? number_cast(t, &n, a) : null;
     }
-    int64_t ms = value_ms(from->id, v);
+    int64_t ms = cql__time_value_ms(from->id, v);
     if (t == WIRE_TYPE_TIMESTAMP) {
         return cql__be_value(a, (uint64_t)ms, 8);
     }

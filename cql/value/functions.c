@@ -262,10 +262,9 @@ const wire_type_t *cql__function_arg_type(const cql_term_t *fn, size_t i)
 }
 
 
-/* Unix ms of a timeuuid, timestamp or date argument. */
-static int64_t arg_ms(uint16_t id, wire_value_t v)
+int64_t cql__time_value_ms(uint16_t id, wire_value_t v)
 {
-    /* cql__function_eval hands a non-null value that validated as this type */
+    /* callers hand a non-null value that validated as this type */
     BASE_ASSERT(v.len == (id == WIRE_TYPE_TIMEUUID ? 16 : id == WIRE_TYPE_DATE ? 4 : 8));
     switch (id) {
     case WIRE_TYPE_TIMEUUID:
@@ -331,17 +330,18 @@ static int execute(const fn_t *f, wire_value_t arg, base_arena_t *a, wire_value_
         return BASE_OK;
     case FN_MIN_TIMEUUID:
     case FN_MAX_TIMEUUID:
-        cql__timeuuid_from_ms(u, arg_ms(f->arg, arg), f->kind == FN_MAX_TIMEUUID);
+        cql__timeuuid_from_ms(u, cql__time_value_ms(f->arg, arg), f->kind == FN_MAX_TIMEUUID);
         *out = (wire_value_t){base_arena_memdup(a, u, 16), 16};
         return BASE_OK;
     case FN_TO_TIMESTAMP:
     case FN_TO_UNIX:
-        *out = cql__be_value(a, (uint64_t)arg_ms(f->arg, arg), 8);
+        *out = cql__be_value(a, (uint64_t)cql__time_value_ms(f->arg, arg), 8);
         return BASE_OK;
     case FN_TO_DATE:
         /* Duration.ofMillis(ms).toDays() truncates toward zero. */
         *out = cql__be_value(
-            a, (uint64_t)(arg_ms(f->arg, arg) / CQL_MS_PER_DAY + CQL_DATE_EPOCH_DAY), 4);
+            a, (uint64_t)(cql__time_value_ms(f->arg, arg) / CQL_MS_PER_DAY + CQL_DATE_EPOCH_DAY),
+            4);
         return BASE_OK;
     case FN_TO_BLOB:
         *out = arg;

@@ -178,6 +178,8 @@ void cql__uuid_random(uint8_t out[16]);  /* version 4 */
 void cql__timeuuid_now(uint8_t out[16]); /* version 1, monotonic per process */
 void cql__timeuuid_from_ms(uint8_t out[16], int64_t ms, bool max); /* min/maxTimeuuid */
 int64_t cql__timeuuid_ms(const uint8_t uuid[16]);                  /* unix ms of a version-1 uuid */
+/* Unix ms of a validated timeuuid, timestamp or date value (functions.c). */
+int64_t cql__time_value_ms(uint16_t type_id, wire_value_t v);
 void cql__uuid_format(const uint8_t uuid[16], char out[37]);
 bool cql__uuid_parse(const char *text, uint8_t out[16]);
 
