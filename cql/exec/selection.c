@@ -503,28 +503,33 @@ static int compile_selector(cql_ctx_t *c, const cql_table_t *t, const cql_select
 }
 
 
-/* The i-th column of SELECT *: the primary key, then static columns before regular
- * ones (Cassandra's select order); system tables keep their declared order. */
-static int star_column(const cql_table_t *t, size_t i)
+/* The columns of SELECT * in order: the primary key, then static columns before
+ * regular ones (Cassandra's select order); system tables keep their declared
+ * order. One pass per kind: this runs on every execution of a SELECT *. */
+static int *star_columns(cql_ctx_t *c, const cql_table_t *t)
 {
-    if (t->vt != NULL || i < t->n_pk + t->n_ck) {
-        return (int)i;
+    int *order = base_arena_alloc(c->a, (t->n_cols + 1) * sizeof(*order));
+    size_t n = 0;
+    if (t->vt != NULL) {
+        for (size_t k = 0; k < t->n_cols; k++) {
+            order[n++] = (int)k;
+        }
+        return order;
     }
-    size_t n_static = 0;
-    for (size_t k = 0; k < t->n_cols; k++) {
-        n_static += t->cols[k].kind == CQL_COL_STATIC;
+    for (size_t k = 0; k < t->n_pk + t->n_ck; k++) {
+        order[n++] = (int)k;
     }
-    size_t want = i - t->n_pk - t->n_ck; /* rank among the non-key columns */
-    bool statics = want < n_static;
-    size_t rank = statics ? want : want - n_static;
     for (size_t k = 0; k < t->n_cols; k++) {
-        cql_col_kind_t kind = t->cols[k].kind;
-        bool match = statics ? kind == CQL_COL_STATIC : kind == CQL_COL_REGULAR;
-        if (match && rank-- == 0) {
-            return (int)k;
+        if (t->cols[k].kind == CQL_COL_STATIC) {
+            order[n++] = (int)k;
         }
     }
-    return (int)i;
+    for (size_t k = 0; k < t->n_cols; k++) {
+        if (t->cols[k].kind == CQL_COL_REGULAR) {
+            order[n++] = (int)k;
+        }
+    }
+    return order;
 }
 
 
@@ -538,11 +543,12 @@ int cql__sel_compile(cql_ctx_t *c, const cql_select_t *q, const cql_table_t *t, 
     sel->out = base_arena_calloc(c->a, n + 1, sizeof(*sel->out));
     sel->specs = base_arena_calloc(c->a, n + 1, sizeof(*sel->specs));
     size_t n_agg = 0;
+    const int *order = star ? star_columns(c, t) : NULL;
     for (size_t i = 0; i < n; i++) {
         out_col_t *o = &sel->out[i];
         const char *name = NULL;
         if (star) {
-            int k = star_column(t, i);
+            int k = order[i];
             o->kind = OUT_VALUE;
             o->e = base_arena_calloc(c->a, 1, sizeof(*o->e));
             o->e->kind = X_COLUMN;
