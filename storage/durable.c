@@ -29,6 +29,7 @@
 #include <inttypes.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -173,9 +174,14 @@ static int lock_dir(storage__durable_t *d, base_error_t *err)
     if (d->lock_fd < 0) {
         return base_error_set(err, 0, "storage: cannot open %s: %s", path, strerror(errno));
     }
-    if (flock(d->lock_fd, LOCK_EX | LOCK_NB) != 0) {
-        return base_error_set(err, 0, "storage: %s is in use by another process (%s)", d->dir,
-                              strerror(errno));
+    /* A server just killed (and its checkpoint child, killed with it) lets go
+     * within milliseconds: wait up to a second before calling it in use. */
+    for (int tries = 0; flock(d->lock_fd, LOCK_EX | LOCK_NB) != 0; tries++) {
+        if (errno != EWOULDBLOCK || tries == 20) {
+            return base_error_set(err, 0, "storage: %s is in use by another process (%s)", d->dir,
+                                  strerror(errno));
+        }
+        (void)usleep(50 * 1000);
     }
     return BASE_OK;
 }
@@ -419,6 +425,7 @@ int storage_db_checkpoint_start(storage_db_t *db, base_error_t *err)
     d->gen = gen;
     d->log_bytes = 0;
     (void)fflush(NULL); /* no buffered output written twice (stdio holds only logs here) */
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         return base_error_set(err, 0, "storage: cannot fork a checkpoint: %s", strerror(errno));
@@ -428,6 +435,13 @@ int storage_db_checkpoint_start(storage_db_t *db, base_error_t *err)
          * without running the parent's exit handlers */
         (void)signal(SIGINT, SIG_IGN); /* cannot fail for a valid signal */
         (void)signal(SIGTERM, SIG_IGN);
+        /* The child holds the directory's LOCK too: once the server is gone
+         * (kill -9) it must not keep a restart out while it writes a snapshot
+         * nobody will collect. Its temp file is never a snapshot. */
+        (void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) {
+            _exit(1); /* the parent died before the line above */
+        }
         base_error_t e;
         int rc = storage__snapshot_write(db, gen, &e);
         if (rc != BASE_OK) {
