@@ -424,11 +424,10 @@ static const char *refused_as(const cql_column_t *col, cql_assign_kind_t kind)
                : t->frozen             ? "frozen list column"
                                        : NULL;
     case CQL_ASSIGN_ADD:
-        if (!coll && tuple) {
+    case CQL_ASSIGN_SUB:
+        if (kind == CQL_ASSIGN_ADD && !coll && tuple) {
             return "tuple column"; /* a user type is a tuple type in Cassandra */
         }
-        /* fall through */
-    case CQL_ASSIGN_SUB:
         return !coll && !col->counter ? "non counter column"
                : coll && t->frozen    ? "frozen collection column"
                                       : NULL;

@@ -706,6 +706,7 @@ static const char *relation_shown(cql_ctx_t *c, const cql_relation_t *r)
 static int tuple_columns(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *r,
                          const wire_type_t **types, size_t *start, base_error_t *err)
 {
+    *start = 0;
     if (r->op == CQL_OP_NEQ) {
         return base_error_set(err, WIRE_ERR_INVALID, "Unsupported \"!=\" relation: (%s) != %s",
                               tuple_names(c, r, ", "), term_shown(c, r->rhs));
@@ -1382,7 +1383,9 @@ static int merge_kind(const cql_table_t *t, where_t *w, int start, int end, char
         }
     }
     (void)t;
-    memset(w->ck_kind + start, kind, (size_t)(end - start + 1));
+    if (end >= start) {
+        memset(w->ck_kind + start, kind, (size_t)(end - start) + 1);
+    }
     return BASE_OK;
 }
 

@@ -1140,9 +1140,8 @@ static int alter_add(cql_ctx_t *c, cql_table_t *t, const cql_alter_table_t *d, b
                                 "Static columns are only useful (and thus allowed) if the table "
                                 "has at least one clustering column");
         } else if (cql__type_resolve(t->ks, def->type, &types[i], err) != BASE_OK ||
-                   check_udt_column(types[i], err) != BASE_OK) {
-            rc = BASE_ERROR;
-        } else if (check_readd(c, t, def, types[i], &reuse[i], err) != BASE_OK) {
+                   check_udt_column(types[i], err) != BASE_OK ||
+                   check_readd(c, t, def, types[i], &reuse[i], err) != BASE_OK) {
             rc = BASE_ERROR;
         } else if ((types[i]->id == WIRE_TYPE_COUNTER) != t->has_counters) {
             /* TableMetadata.validate, hence a configuration error */
