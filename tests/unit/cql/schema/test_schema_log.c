@@ -809,8 +809,8 @@ static void ddl_accepted_once_replays_under_stricter_rules(void **state)
         "CREATE TABLE ks.t (k int PRIMARY KEY, v int, w int, m map<int, int>)",
         "CREATE INDEX i2 ON ks.t (w)",
         "CREATE INDEX i3 ON ks.u (x)",
-        "ALTER KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-        "'replication_factor': 2}",
+        ("ALTER KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+         "'replication_factor': 2}"),
     };
     static const char *const to[] = {
         /* no class: "Missing sub-option 'class' for the 'compression' option." */
@@ -818,8 +818,8 @@ static void ddl_accepted_once_replays_under_stricter_rules(void **state)
         "= {'chunk_length_in_kb': 32} AND min_index_interval = 512 AND max_index_interval = 256",
         "CREATE INDEX i2 ON ks.t (values(m))", /* a values index once keys(m) is indexed */
         "CREATE INDEX i3 ON ks.t (v)",         /* a duplicate of i0 */
-        "ALTER KEYSPACE ks WITH replication = {'class': 'OldNetworkTopologyStrategy', "
-        "'replication_factor': 2}",
+        ("ALTER KEYSPACE ks WITH replication = {'class': 'OldNetworkTopologyStrategy', "
+         "'replication_factor': 2}"),
     };
     assert_int_equal(node_start(f, &a), BASE_OK);
     ok(f, &a, create_ks);
