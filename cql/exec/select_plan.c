@@ -223,20 +223,6 @@ static bool is_slice(cql_rel_op_t op)
 }
 
 
-static bool references_duration(const wire_type_t *t)
-{
-    if (t->id == WIRE_TYPE_DURATION) {
-        return true;
-    }
-    for (size_t i = 0; i < t->n_sub; i++) {
-        if (references_duration(t->sub[i])) {
-            return true;
-        }
-    }
-    return false;
-}
-
-
 /* What a single-column relation may do to its column (SingleColumnRelation): a
  * non-frozen collection only takes CONTAINS (KEY), a non-frozen UDT nothing, and
  * nothing that holds a duration takes a slice. */
@@ -246,7 +232,7 @@ static int check_relation(cql_ctx_t *c, const cql_relation_t *r, const cql_colum
     const wire_type_t *t = col->type;
     bool contains = r->op == CQL_OP_CONTAINS || r->op == CQL_OP_CONTAINS_KEY;
     /* the duration refusal comes first (SingleColumnRelation.newSliceRestriction) */
-    if (is_slice(r->op) && references_duration(t)) {
+    if (is_slice(r->op) && cql__type_has_duration(t)) {
         return base_error_set(err, WIRE_ERR_INVALID, "Slice restrictions are not supported on %s",
                               cql__type_is_collection(t) ? "collections containing durations"
                               : t->id == WIRE_TYPE_TUPLE ? "tuples containing durations"

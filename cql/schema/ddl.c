@@ -795,20 +795,6 @@ static int check_udt_column(const wire_type_t *t, base_error_t *err)
 }
 
 
-static bool references_duration(const wire_type_t *t)
-{
-    if (t->id == WIRE_TYPE_DURATION) {
-        return true;
-    }
-    for (size_t i = 0; i < t->n_sub; i++) {
-        if (references_duration(t->sub[i])) {
-            return true;
-        }
-    }
-    return false;
-}
-
-
 static int build_columns(cql_table_t *t, const cql_create_table_t *d, base_error_t *err)
 {
     t->cols = base_calloc(d->n_columns, sizeof(*t->cols));
@@ -858,7 +844,7 @@ static int build_columns(cql_table_t *t, const cql_create_table_t *d, base_error
                                       "counter type is not supported for PRIMARY KEY column '%s'",
                                       col->name);
             }
-            if (references_duration(col->type)) {
+            if (cql__type_has_duration(col->type)) {
                 return base_error_set(err, WIRE_ERR_INVALID,
                                       "duration type is not supported for PRIMARY KEY column '%s'",
                                       col->name);

@@ -100,6 +100,20 @@ const wire_type_t *cql__type_collection(base_arena_t *a, uint16_t id, bool froze
 }
 
 
+bool cql__type_has_duration(const wire_type_t *t)
+{
+    if (t->id == WIRE_TYPE_DURATION) {
+        return true;
+    }
+    for (size_t k = 0; k < t->n_sub; k++) {
+        if (cql__type_has_duration(t->sub[k])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+
 bool cql__type_is_collection(const wire_type_t *t)
 {
     return t != NULL &&

@@ -32,6 +32,7 @@ const wire_type_t *cql__type_collection(base_arena_t *a, uint16_t id, bool froze
  * "frozen<list<int>>", "frozen<tuple<int, text>>", a UDT's bare name. */
 const char *cql__type_name(const wire_type_t *t, base_arena_t *a);
 bool cql__type_is_collection(const wire_type_t *t); /* list, set, map */
+bool cql__type_has_duration(const wire_type_t *t);  /* a duration at any depth */
 bool cql__type_equal(const wire_type_t *a, const wire_type_t *b);
 /* Deep copy into heap memory (for the schema); free with cql__type_free. */
 wire_type_t *cql__type_clone(const wire_type_t *t);
