@@ -105,13 +105,10 @@ T="--duration $DURATION --warmup $WARMUP"
 # ---- the servers ------------------------------------------------------------------------
 start_server null "$NULLR" --port 0 --data-dir "$WORK/null" --value-size $VALUE
 NULL_PID=$PID NULL_PORT=$PORT
-start_server nodelay "$NULLR" --port 0 --data-dir "$WORK/null" --value-size $VALUE --tcp-nodelay
-ND_PID=$PID ND_PORT=$PORT
 start_server emulator "$EMU" --port 0 --admin-port 0 --data-dir "$WORK/emu"
 EMU_PID=$PID EMU_PORT=$PORT
 EMU_CMD="$EMU --port 0 --admin-port 0 --data-dir DIR"
 NULL_CMD="$NULLR --port 0 --data-dir DIR --value-size $VALUE"
-ND_CMD="$NULLR --port 0 --data-dir DIR --value-size $VALUE --tcp-nodelay"
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # The issue's durable target is periodic sync (Cassandra's default commitlog mode).
@@ -126,7 +123,6 @@ ALW_PID=$PID ALW_PORT=$PORT
 port_of() {
     case $1 in
     null) echo "$NULL_PORT" ;;
-    null+nodelay) echo "$ND_PORT" ;;
     durable) echo "$DUR_PORT" ;;
     always) echo "$ALW_PORT" ;;
     *) echo "$EMU_PORT" ;;
@@ -148,13 +144,11 @@ each() {
 }
 
 # ---- closed loop --------------------------------------------------------------------------
-# null+nodelay: the yardstick with TCP_NODELAY (the emulator sets no socket options), to
-# show what Nagle's algorithm changes on this path.
 KV="--value-size $VALUE --keys $KEYS"
 YC="--value-size 1000 --keys $KEYS"
-each "insert 1 KB" "null emulator null+nodelay durable always" --workload insert $KV $T
+each "insert 1 KB" "null emulator durable always" --workload insert $KV $T
 EMU_INSERT=$EMU_OPS
-each "select 1 KB" "null emulator null+nodelay durable" --workload select $KV $T
+each "select 1 KB" "null emulator durable" --workload select $KV $T
 EMU_SELECT=$EMU_OPS
 each "mixed 50/50 1 KB" "null emulator" --workload mixed $KV --no-preload $T
 each "ycsb-a uniform" "null emulator" --workload ycsb-a $YC $T
@@ -166,11 +160,11 @@ each "null (OPTIONS)" "null emulator" --workload null $T
 # ---- open loop at half the emulator's maximum rate, every server at the same rate --------
 HALF_INSERT=$(awk -v r="$EMU_INSERT" 'BEGIN {printf "%d", r / 2}')
 HALF_SELECT=$(awk -v r="$EMU_SELECT" 'BEGIN {printf "%d", r / 2}')
-each "insert open loop @ $HALF_INSERT/s" "null null+nodelay emulator" --workload insert $KV \
+each "insert open loop @ $HALF_INSERT/s" "null emulator" --workload insert $KV \
     --rate "$HALF_INSERT" $T
-each "select open loop @ $HALF_SELECT/s" "null null+nodelay emulator" --workload select $KV \
+each "select open loop @ $HALF_SELECT/s" "null emulator" --workload select $KV \
     --rate "$HALF_SELECT" --no-preload $T
-for p in "$EMU_PID" "$NULL_PID" "$ND_PID" "$ALW_PID"; do
+for p in "$EMU_PID" "$NULL_PID" "$ALW_PID"; do
     stop_server "$p"
 done
 
@@ -225,7 +219,7 @@ stop_server "$RSS_PID"
 # ---- BENCHMARKS.md ---------------------------------------------------------------------------
 CPU=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 export CKPT_N RECOVERY COLD_MS CKPT_DURATION
-export RESULTS OUT CPU LOAD_BEFORE LOAD_AFTER ND_CMD RSS_IDLE RSS_LOADED ROWS ROW_VALUE RSS_CMD EMU_CMD NULL_CMD DURATION WARMUP
+export RESULTS OUT CPU LOAD_BEFORE LOAD_AFTER RSS_IDLE RSS_LOADED ROWS ROW_VALUE RSS_CMD EMU_CMD NULL_CMD DURATION WARMUP
 export NPROC=$(nproc) KERNEL="$(uname -sr)" MEM="$(awk '/MemTotal/ {printf "%.1f GB", $2/1048576}' /proc/meminfo)"
 export COMMIT="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 export WHEN="$(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -266,11 +260,10 @@ w("Machine: %s cores, %s, %s, %s; load average %s before the runs, %s after. Cli
   % (os.environ["NPROC"], os.environ["CPU"], os.environ["MEM"], os.environ["KERNEL"],
      os.environ["LOAD_BEFORE"], os.environ["LOAD_AFTER"]))
 w("")
-w("The null responder runs with the emulator's socket settings (no TCP_NODELAY), so the "
-  "ratio isolates the engine; *null+nodelay* is the same responder with TCP_NODELAY set. "
-  "Maximum latencies near 40 ms on the servers without TCP_NODELAY are Nagle's algorithm "
-  "holding a response until the client's delayed ACK (40 ms on Linux); compare the "
-  "null+nodelay rows.")
+w("The null responder runs with the emulator's socket settings (TCP_NODELAY, whole frames "
+  "per write), so the ratio isolates the engine. (`--nagle` turns TCP_NODELAY off in the "
+  "responder, to show Nagle's algorithm holding a response for the client's delayed ACK: "
+  "40 ms stalls.)")
 w("")
 w("## Closed loop")
 w("")
@@ -400,7 +393,6 @@ w("")
 w("```")
 w("# servers (each on a free port, DIR a fresh temporary directory)")
 w(os.environ["NULL_CMD"])
-w(os.environ["ND_CMD"])
 w(os.environ["EMU_CMD"])
 w(os.environ["EMU_CMD"] + " --storage durable --fsync periodic")
 w(os.environ["EMU_CMD"] + " --storage durable --fsync always")

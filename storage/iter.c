@@ -16,6 +16,12 @@
  * partitions and rows, they find the partition again by key and resume
  * strictly after that key. So a cursor sees rows or partitions added after
  * its position, survives deletions, and ends after a truncate.
+ *
+ * A point read opens and frees one row cursor per partition it reads, so a
+ * freed cursor is kept as its table's spare (one per table) with its
+ * buffers, and the next one is made from it without touching malloc: at a
+ * 1 KB SELECT per request, three allocations and frees were 6% of the
+ * server's time. The spare is freed with the table.
  */
 #include "storage/storage_int.h"
 
@@ -33,8 +39,10 @@ struct storage_row_iter_s {
     storage_partition_t *p; /* valid while version == t->version */
     uint64_t version;
     int64_t token;
-    const uint8_t *pk; /* bytes owned by this allocation, as the bounds' */
+    const uint8_t *pk; /* in buf, as the bounds' bytes */
     size_t pk_len;
+    uint8_t *buf; /* owned: the bounds' and pk's bytes */
+    size_t buf_cap;
     storage_bound_t start;
     storage_bound_t end;
     bool reverse;
@@ -88,12 +96,31 @@ storage_row_iter_t *storage_row_iter_new(storage_partition_t *p, const storage_b
 {
     size_t start_len = start != NULL ? start->len : 0;
     size_t end_len = end != NULL ? end->len : 0;
-    storage_row_iter_t *it = base_calloc(1, sizeof(*it) + start_len + end_len + p->pk_len);
-    uint8_t *buf = (uint8_t *)(it + 1);
-    copy_bound(&it->start, start, buf);
-    copy_bound(&it->end, end, buf + start_len);
-    memcpy(buf + start_len + end_len, p->data, p->pk_len);
-    it->pk = buf + start_len + end_len;
+    size_t need = start_len + end_len + p->pk_len;
+    storage_row_iter_t *it = p->table->spare_iter;
+    if (it != NULL) {
+        /* Keep the buffers, forget the rest. */
+        storage_row_iter_t keep = *it;
+        memset(it, 0, sizeof(*it));
+        it->buf = keep.buf;
+        it->buf_cap = keep.buf_cap;
+        it->view = keep.view;
+        it->last = (last_key_t){keep.last.bytes, 0, keep.last.cap, false};
+        p->table->spare_iter = NULL;
+    } else {
+        it = base_calloc(1, sizeof(*it));
+    }
+    if (need > it->buf_cap) {
+        base_free(it->buf);
+        it->buf = base_malloc(need);
+        it->buf_cap = need;
+    }
+    copy_bound(&it->start, start, it->buf);
+    copy_bound(&it->end, end, it->buf + start_len);
+    if (p->pk_len > 0) {
+        memcpy(it->buf + start_len + end_len, p->data, p->pk_len);
+    }
+    it->pk = it->buf + start_len + end_len;
     it->pk_len = p->pk_len;
     it->token = p->token;
     it->t = p->table;
@@ -230,13 +257,34 @@ size_t storage_row_iter_tombstones(const storage_row_iter_t *it)
 }
 
 
-void storage_row_iter_free(storage_row_iter_t *it)
+static void iter_destroy(storage_row_iter_t *it)
 {
     if (it != NULL) {
         base_free(it->view.cells);
         base_free(it->last.bytes);
+        base_free(it->buf);
     }
     base_free(it);
+}
+
+
+void storage_row_iter_free(storage_row_iter_t *it)
+{
+    if (it == NULL) {
+        return;
+    }
+    if (it->t->spare_iter == NULL) {
+        it->t->spare_iter = it;
+        return;
+    }
+    iter_destroy(it);
+}
+
+
+void storage__row_iter_spare_free(storage_table_t *t)
+{
+    iter_destroy(t->spare_iter);
+    t->spare_iter = NULL;
 }
 
 

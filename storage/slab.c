@@ -1,22 +1,77 @@
 /*
- * slab.c - a table's allocator for partitions and row blocks, part of
- * storage/.
+ * slab.c - a table's allocator for partitions, row blocks and index nodes,
+ * part of storage/.
  *
  * Most of a table's memory is small allocations of known size (a compact
  * partition is ~20 bytes plus its key and row): malloc would add an 8-byte
- * header and round to 16, a sixth of a 100-byte row. Here sizes up to
- * SLAB_MAX come from 64 KB chunks in classes of 8 bytes, with no header: the
- * caller gives the size back on free (it can always compute it), and freed
- * slots go on their class's free list for the next allocation of that
- * class. Larger ones go to base_malloc. Chunks are returned only when the
- * table is truncated or dropped, as a memtable's would be.
+ * header and round to 16, a sixth of a 100-byte row, and freeing a 1 KB row
+ * on every overwrite cost glibc's coalescing (6% of an insert profile).
+ * Here sizes up to SLAB_MAX come from chunks in classes of 8 bytes, with no
+ * header: the caller gives the size back on free (it can always compute
+ * it), and freed slots go on their class's free list for the next
+ * allocation of that class. Larger ones go to base_malloc. Chunks are
+ * returned only when the table is truncated or dropped, as a memtable's
+ * would be.
+ *
+ * Chunks are 64 KB until the table holds HUGE_AFTER, then 2 MB, aligned
+ * and advised for transparent huge pages: a large table is reached at
+ * random, and with 4 KB pages a lookup paid a TLB miss (a two-dimensional
+ * page walk under virtualization) for its leaf and its partition on top of
+ * the cache misses. Small tables (the system keyspaces) stay in small
+ * chunks, so idle memory does not grow. A fork's copy-on-write of a huge
+ * page copies only the 4 KB touched (Linux >= 5.8), so checkpoints are not
+ * slowed, and the fork itself copies a 512th of the page-table entries.
  *
  * Invariants: used is the bytes handed out and not freed, class-rounded
  * (large allocations at their size); reserved is chunk bytes plus large.
  */
+#include <sys/mman.h>
+
 #include "storage/storage_int.h"
 
 #define SLAB_CHUNK (64 * 1024)
+#define HUGE_CHUNK (2u * 1024 * 1024)
+/* A table holding this much takes its chunks in huge pages. */
+#define HUGE_AFTER (4u * 1024 * 1024)
+
+/* A chunk starts with the link to the previous one and its own size. */
+#define CHUNK_HDR (2 * sizeof(void *))
+
+
+/* 2 MB aligned and advised for transparent huge pages: the rows of a large
+ * table are reached at random, and with 4 KB pages nearly every access was
+ * a TLB miss (a two-dimensional page walk under virtualization) on top of
+ * the cache miss. NULL when the system will not map it. */
+static uint8_t *huge_chunk(void)
+{
+    size_t len = 2 * HUGE_CHUNK;
+    uint8_t *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) {
+        return NULL;
+    }
+    uintptr_t a = ((uintptr_t)m + HUGE_CHUNK - 1) & ~(uintptr_t)(HUGE_CHUNK - 1);
+    uint8_t *c = (uint8_t *)a;
+    if (c > m) {
+        (void)munmap(m, (size_t)(c - m));
+    }
+    if (c + HUGE_CHUNK < m + len) {
+        (void)munmap(c + HUGE_CHUNK, (size_t)(m + len - (c + HUGE_CHUNK)));
+    }
+    (void)madvise(c, HUGE_CHUNK, MADV_HUGEPAGE); /* advice: without it, small pages */
+    return c;
+}
+
+
+static void chunk_free(void *c)
+{
+    size_t size;
+    memcpy(&size, (uint8_t *)c + sizeof(void *), sizeof(size));
+    if (size == HUGE_CHUNK) {
+        (void)munmap(c, HUGE_CHUNK);
+    } else {
+        base_free(c);
+    }
+}
 
 
 static size_t class_of(size_t size)
@@ -37,7 +92,7 @@ void storage__slab_fini(storage__slab_t *s)
     while (c != NULL) {
         void *next;
         memcpy(&next, c, sizeof(next));
-        base_free(c);
+        chunk_free(c);
         c = next;
     }
     memset(s, 0, sizeof(*s));
@@ -71,12 +126,18 @@ void *storage__slab_alloc(storage__slab_t *s, size_t size)
         if (s->left > 0) { /* the tail of the old chunk serves its own class */
             push(s, s->cur, class_of(s->left));
         }
-        uint8_t *c = base_malloc(SLAB_CHUNK);
-        memcpy(c, &s->chunks, sizeof(s->chunks)); /* a chunk starts with the link to the last */
+        size_t csize = HUGE_CHUNK;
+        uint8_t *c = s->reserved >= HUGE_AFTER ? huge_chunk() : NULL;
+        if (c == NULL) {
+            csize = SLAB_CHUNK;
+            c = base_malloc(SLAB_CHUNK);
+        }
+        memcpy(c, &s->chunks, sizeof(s->chunks));
+        memcpy(c + sizeof(void *), &csize, sizeof(csize));
         s->chunks = c;
-        s->cur = c + sizeof(void *);
-        s->left = SLAB_CHUNK - sizeof(void *);
-        s->reserved += SLAB_CHUNK;
+        s->cur = c + CHUNK_HDR;
+        s->left = csize - CHUNK_HDR;
+        s->reserved += csize;
     }
     p = s->cur;
     s->cur += n;

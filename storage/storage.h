@@ -269,8 +269,9 @@ bool storage_partition_static(storage_partition_t *p, int64_t now_us, storage_ro
  * the next write to its table (a write may move the partition); cursors
  * created from it stay usable across writes. */
 typedef struct storage_row_iter_s storage_row_iter_t;
-/* Creates a cursor (caller frees with storage_row_iter_free). reverse walks
- * from end to start. Bounds may be NULL for unbounded. */
+/* Creates a cursor (caller frees with storage_row_iter_free, before the
+ * table is freed: a freed cursor is kept for reuse by its table). reverse
+ * walks from end to start. Bounds may be NULL for unbounded. */
 storage_row_iter_t *storage_row_iter_new(storage_partition_t *p, const storage_bound_t *start,
                                          const storage_bound_t *end, bool reverse, int64_t now_us);
 /* Next live row; false at the end. Dead rows are skipped and counted. */

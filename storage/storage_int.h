@@ -97,7 +97,7 @@ uint64_t storage__key_hint(const uint8_t *k, size_t len);
 /* ---- a table's allocator (slab.c) ---------------------------------------- */
 
 #define STORAGE__SLAB_GRAIN 8
-#define STORAGE__SLAB_MAX   512
+#define STORAGE__SLAB_MAX   2048
 
 typedef struct storage__slab_s {
     void *free[STORAGE__SLAB_MAX / STORAGE__SLAB_GRAIN]; /* per class of 8 bytes */
@@ -310,7 +310,7 @@ typedef struct storage__ptree_s {
     storage__pt_leaf_t *first; /* leftmost leaf */
     int height;
     size_t count;
-    size_t bytes; /* node memory */
+    storage__slab_t *mem; /* the table's: nodes are allocated from it */
 } storage__ptree_t;
 
 /* A place in the leaves: an entry, or the end (idx == n of the last leaf). */
@@ -319,8 +319,9 @@ typedef struct storage__pt_pos_s {
     uint32_t idx;
 } storage__pt_pos_t;
 
-void storage__pt_init(storage__ptree_t *t);
-/* Frees the nodes, and every partition with free_item unless NULL. */
+void storage__pt_init(storage__ptree_t *t, storage__slab_t *mem);
+/* Frees the nodes (back to the slab), and every partition with free_item
+ * unless NULL. */
 void storage__pt_fini(storage__ptree_t *t, void (*free_item)(storage_partition_t *p));
 /* The first entry not before (token, pk); pk NULL: the first after every key of token. */
 storage__pt_pos_t storage__pt_seek(const storage__ptree_t *t, int64_t token, const uint8_t *pk,
@@ -363,12 +364,15 @@ struct storage_table_s {
     uint32_t seek_pk_len;
     uint8_t seek_pk[STORAGE__SEEK_PK_MAX];
     storage__pt_pos_t seek_pos;
-    uint64_t seed;       /* for skiplist levels */
-    storage__row_t work; /* the row a write is decoding and re-encoding */
+    uint64_t seed;                         /* for skiplist levels */
+    storage__row_t work;                   /* the row a write is decoding and re-encoding */
+    struct storage_row_iter_s *spare_iter; /* a freed row cursor, kept for the next (iter.c) */
 };
 
 storage_table_t *storage__table_new(storage_db_t *db, uint64_t id);
 void storage__table_free(storage_table_t *t);
+/* Frees t's spare row cursor (iter.c). */
+void storage__row_iter_spare_free(storage_table_t *t);
 /* The in-memory half of truncate, drop and apply: no commit log record. */
 void storage__table_truncate(storage_table_t *t);
 void storage__apply(storage_table_t *t, const storage_mutation_t *m, int64_t now_us,

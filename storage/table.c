@@ -26,8 +26,8 @@ uint64_t storage__table_next_seed(storage_table_t *t)
 
 static void index_init(storage_table_t *t)
 {
-    storage__pt_init(&t->parts);
     storage__slab_init(&t->mem);
+    storage__pt_init(&t->parts, &t->mem);
     t->n_visible = 0;
     t->bytes = 0;
 }
@@ -59,6 +59,7 @@ void storage__table_free(storage_table_t *t)
     }
     index_fini(t);
     storage__row_fini(&t->work);
+    storage__row_iter_spare_free(t);
     base_free(t);
 }
 
@@ -137,5 +138,5 @@ size_t storage_table_bytes(const storage_table_t *t)
 
 size_t storage_table_memory(const storage_table_t *t)
 {
-    return t->mem.used + t->parts.bytes;
+    return t->mem.used; /* partitions, rows and the index's nodes */
 }
