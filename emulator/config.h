@@ -32,7 +32,8 @@
 #define EMU_DEFAULT_IDLE_MS      0 /* as Cassandra's native_transport_idle_timeout: off */
 #define EMU_DEFAULT_CONN_OUT_MB  8
 #define EMU_DEFAULT_INFLIGHT_MB  256
-#define EMU_CHECKPOINT_LOG_BYTES (64u * 1024 * 1024) /* durable: snapshot past this log size */
+#define EMU_CHECKPOINT_LOG_BYTES \
+    (64u * 1024 * 1024) /* durable: snapshot past this log size (and the data's) */
 
 typedef enum {
     EMU_CMD_SERVE = 0,

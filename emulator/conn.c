@@ -499,8 +499,22 @@ void emu_conn_release(emu_conn_t *c, uint64_t synced, bool failed)
     }
 }
 
-static void flush_out(emu_conn_t *c)
+/* Sends (or parks) the answers made since the last flush. The commit log
+ * records of the writes they acknowledge are written first (write-behind:
+ * one write(2) for all of them); if that fails the answers are dropped and
+ * false returned: the connection must close, so the client, told nothing,
+ * treats its writes as it does a timeout. */
+static bool flush_out(emu_conn_t *c)
 {
+    if (c->out.len > 0 && storage_db_log_flush(c->srv->db) != BASE_OK) {
+        emu_log(EMU_LOG_ERROR, c->id,
+                "closing the connection from %s: the commit log could not be written, so its "
+                "%zu answer(s) cannot be sent",
+                c->peer, c->out_responses);
+        base_buf_reset(&c->out);
+        c->out_responses = 0;
+        return false;
+    }
     if (c->out.len > 0) {
         if (!park(c)) {
             bufferevent_write(c->bev, c->out.data, c->out.len);
@@ -512,6 +526,7 @@ static void flush_out(emu_conn_t *c)
         base_buf_fini(&c->out);
         base_buf_init(&c->out);
     }
+    return true;
 }
 
 void emu_conn_push_event(emu_conn_t *c, void (*encode)(base_buf_t *b, const void *arg),
@@ -749,7 +764,9 @@ static void on_retry(evutil_socket_t fd, short what, void *arg)
     emu_telemetry_request(h->header.opcode, base_mono_us() - h->started_us);
     held_free(h);
     c->out_responses++;
-    flush_out(c);
+    if (!flush_out(c)) {
+        close_when_flushed(c);
+    }
 }
 
 /* ---- requests ------------------------------------------------------------ */
@@ -963,8 +980,8 @@ static bool process_input(emu_conn_t *c, struct evbuffer *in)
         c->srv->inflight_bytes -= c->reserved;
         c->reserved = 0;
         base_arena_reset(&c->arena);
-        if (c->out.len >= 256 * 1024) {
-            flush_out(c);
+        if (c->out.len >= 256 * 1024 && !flush_out(c)) {
+            return false;
         }
         if (over_output_cap(c)) {
             return true; /* the rest waits: on_read pauses reading */
@@ -980,8 +997,7 @@ static void on_read(struct bufferevent *bev, void *arg)
     }
     uint64_t frames_before = c->frames;
     bool keep = process_input(c, bufferevent_get_input(bev));
-    flush_out(c);
-    if (!keep) {
+    if (!flush_out(c) || !keep) {
         close_when_flushed(c);
         return;
     }

@@ -43,8 +43,10 @@
  * Durable storage (--storage durable): storage keeps its commit log and
  * snapshots in <data-dir>/data and cql its schema log beside them. The
  * schema is restored before the loop runs, so no request sees a partial
- * one; a timer snapshots the data once the commit log passes
- * EMU_CHECKPOINT_LOG_BYTES, and a graceful shutdown snapshots it too, so the
+ * one; a timer snapshots the data once the commit log passes both
+ * EMU_CHECKPOINT_LOG_BYTES and the data's size (storage_db_checkpoint_due:
+ * a snapshot rewrites everything, so it must not run more often than the
+ * log earns it), and a graceful shutdown snapshots it too, so the
  * next start reads one compact snapshot instead of a long log.
  */
 #include "emulator/server.h"
@@ -386,7 +388,7 @@ static void collect_checkpoint(emu_server_t *s, bool wait)
     }
     emu_telemetry_checkpoint(true, took);
     emu_log(EMU_LOG_INFO, 0,
-            "checkpoint (commit log over 64 MB): %.1f MB of commit log folded into a snapshot "
+            "checkpoint (commit log past the data): %.1f MB of commit log folded into a snapshot "
             "in %lld ms, in a forked child while the loop served",
             (double)s->checkpoint_log_bytes / (1024.0 * 1024.0), (long long)(took / 1000));
 }
@@ -402,14 +404,14 @@ static void on_checkpoint_timer(evutil_socket_t fd, short what, void *arg)
     base_error_t err;
     collect_checkpoint(s, false);
     if (s->stopping || s->checkpoint_started_us != 0 ||
-        storage_db_log_bytes(s->db) < EMU_CHECKPOINT_LOG_BYTES) {
+        !storage_db_checkpoint_due(s->db, EMU_CHECKPOINT_LOG_BYTES)) {
         return;
     }
     uint64_t log_bytes = storage_db_log_bytes(s->db);
     int64_t t0 = base_mono_us();
     if (storage_db_checkpoint_start(s->db, &err) != BASE_OK) {
         emu_telemetry_checkpoint(false, 0);
-        emu_log(EMU_LOG_ERROR, 0, "checkpoint (commit log over 64 MB) failed: %s", err.msg);
+        emu_log(EMU_LOG_ERROR, 0, "checkpoint (commit log past the data) failed: %s", err.msg);
         return;
     }
     s->checkpoint_started_us = t0;
@@ -514,7 +516,8 @@ static int open_durable(emu_server_t *s, char *dir, size_t cap)
     storage_sync_cfg_t sc = {.mode = s->cfg->fsync,
                              .interval_ms = s->cfg->fsync_interval_ms,
                              .before_sync = gate != NULL ? sync_gate : NULL,
-                             .hook_arg = (void *)gate};
+                             .hook_arg = (void *)gate,
+                             .write_behind = true}; /* conn.c flushes before answering */
     s->db = storage_db_open_cfg(dir, &sc, &err);
     if (s->db == NULL) {
         emu_log(EMU_LOG_ERROR, 0, "cannot open durable storage in %s: %s", dir, err.msg);
@@ -525,12 +528,24 @@ static int open_durable(emu_server_t *s, char *dir, size_t cap)
     return BASE_OK;
 }
 
+/* The checkpoint child exited: collect it at once, not at the next timer
+ * tick, since until then every table allocates as if it still shared the
+ * child's pages (storage/slab.c). */
+static void on_sigchld(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    collect_checkpoint(arg, false);
+}
+
 /* Durable storage: the timer that snapshots a long commit log (on the loop). */
 static int arm_checkpoints(emu_server_t *s)
 {
     s->checkpoint_timer = event_new(s->base, -1, EV_PERSIST, on_checkpoint_timer, s);
+    s->sigchld = evsignal_new(s->base, SIGCHLD, on_sigchld, s);
     struct timeval tv = {CHECKPOINT_CHECK_SEC, 0};
-    if (s->checkpoint_timer == NULL || evtimer_add(s->checkpoint_timer, &tv) != 0) {
+    if (s->checkpoint_timer == NULL || evtimer_add(s->checkpoint_timer, &tv) != 0 ||
+        s->sigchld == NULL || evsignal_add(s->sigchld, NULL) != 0) {
         emu_log(EMU_LOG_ERROR, 0, "cannot arm the checkpoint timer");
         return BASE_ERROR;
     }
@@ -751,6 +766,9 @@ static void server_fini(emu_server_t *s)
     }
     if (s->drain_timer != NULL) {
         event_free(s->drain_timer);
+    }
+    if (s->sigchld != NULL) {
+        event_free(s->sigchld);
     }
     if (s->checkpoint_timer != NULL) {
         event_free(s->checkpoint_timer);

@@ -6,10 +6,21 @@
  * GROUP and PERIODIC the sync thread does it (syncer.c), and a log replaced
  * by a checkpoint goes to that thread, which closes it after a last sync.
  *
+ * Write-behind (storage_sync_cfg_t.write_behind): a write(2) per record was
+ * 29% of a durable insert, so records gather in d->enc instead, and the
+ * caller writes them with one storage_db_log_flush before it acknowledges
+ * any of them (the emulator does at the end of each connection's read);
+ * past STORAGE__WRITE_BEHIND_MAX they are written at once. Table records
+ * are written at once with what is pending before them. A kill -9 costs
+ * only changes nobody was told about, and a gathered record that cannot
+ * be written marks the log failed (its change is in memory) and makes the
+ * next flush fail, so those writes are never acknowledged.
+ *
  * Invariants: d->log_bytes is the size of the current log and ends on a
- * record boundary; a failed append truncates the log back to it, so the
+ * record boundary; a failed write truncates the log back to it, so the
  * file never holds a record memory does not (or, if even that fails, the
- * log is marked failed and refuses writes until a checkpoint).
+ * log is marked failed and refuses writes until a checkpoint). d->enc
+ * holds only whole records, in order, none of them written.
  *
  * Replay tells a torn write from corruption: only the last log may end in
  * an incomplete record, a record ending exactly at the end of the file, or
@@ -38,18 +49,16 @@ static void report(storage__durable_t *d, const char *what, int errnum)
 }
 
 
-int storage__log_append(storage__durable_t *d)
+/* Writes bytes [from, enc.len) of d->enc as one write(2) and drops them from
+ * the buffer. On failure the part that made it is cut off again, so the
+ * next record does not follow garbage, and BASE_EIO. */
+static int write_out(storage__durable_t *d, size_t from)
 {
-    if (d->failed || (d->syncer != NULL && atomic_load(&d->syncer->failed))) {
-        if (!d->failed && d->syncer != NULL) {
-            report(d, "fdatasync failed", d->syncer->errnum);
-        }
-        return BASE_EIO;
-    }
-    if (storage__write_all(d->log_fd, d->enc.data, d->enc.len) != BASE_OK) {
+    const uint8_t *p = d->enc.data + from;
+    size_t n = d->enc.len - from;
+    d->enc.len = from;
+    if (storage__write_all(d->log_fd, p, n) != BASE_OK) {
         report(d, "write failed", errno);
-        /* Cut off whatever part of the record made it, so the next record
-         * does not follow garbage. */
         if (ftruncate(d->log_fd, (off_t)d->log_bytes) != 0) {
             d->failed = true;
         }
@@ -65,12 +74,64 @@ int storage__log_append(storage__durable_t *d)
             return BASE_EIO;
         }
     }
-    d->log_bytes += d->enc.len;
-    d->appended += d->enc.len;
+    d->log_bytes += n;
+    d->appended += n;
     if (d->syncer != NULL) {
         storage__syncer_written(d->syncer, d->appended);
     }
     return BASE_OK;
+}
+
+
+int storage__log_append(storage__durable_t *d, size_t start)
+{
+    if (d->failed || (d->syncer != NULL && atomic_load(&d->syncer->failed))) {
+        if (!d->failed && d->syncer != NULL) {
+            report(d, "fdatasync failed", d->syncer->errnum);
+        }
+        d->enc.len = start;
+        return BASE_EIO;
+    }
+    if (!d->write_behind) {
+        return write_out(d, start); /* start is 0: nothing is ever pending */
+    }
+    if (d->enc.len < STORAGE__WRITE_BEHIND_MAX) {
+        return BASE_OK; /* written by the next flush */
+    }
+    if (write_out(d, 0) != BASE_OK) {
+        /* This record's change is refused (memory is unchanged), but the
+         * ones gathered before it are in memory already. */
+        if (start > 0) {
+            d->failed = true;
+            d->lost = true;
+        }
+        return BASE_EIO;
+    }
+    return BASE_OK;
+}
+
+
+int storage__log_flush(storage__durable_t *d)
+{
+    int rc = BASE_OK;
+    if (d->enc.len > 0 && (d->failed || write_out(d, 0) != BASE_OK)) {
+        /* Gathered records are in memory already: the log no longer
+         * describes memory, and their writes must not be acknowledged. */
+        d->enc.len = 0;
+        d->failed = true;
+        rc = BASE_EIO;
+    }
+    if (d->lost) {
+        d->lost = false;
+        rc = BASE_EIO;
+    }
+    return rc;
+}
+
+
+int storage_db_log_flush(storage_db_t *db)
+{
+    return db->dur != NULL ? storage__log_flush(db->dur) : BASE_OK;
 }
 
 
@@ -91,13 +152,16 @@ void storage__log_retire(storage__durable_t *d, int new_fd)
 void storage__log_table(storage_db_t *db, uint8_t kind, uint64_t id, uint32_t arg)
 {
     storage__durable_t *d = db->dur;
-    base_buf_reset(&d->enc);
+    /* Written at once, with whatever is pending before it: the schema log
+     * above records its DDL at once too, and a replay must never find a
+     * table the schema dropped still holding rows. */
+    (void)storage__log_flush(d); /* a failure marks the log failed: the append refuses */
     size_t start = storage__rec_begin(&d->enc, kind, id);
     if (kind == STORAGE__REC_PHYSICAL) {
         base_buf_put_u32(&d->enc, arg);
     }
     storage__rec_end(&d->enc, start);
-    if (storage__log_append(d) != BASE_OK) {
+    if (storage__log_append(d, start) != BASE_OK || storage__log_flush(d) != BASE_OK) {
         d->failed = true; /* memory changes anyway */
     }
 }
@@ -107,11 +171,10 @@ int storage__log_mutation(storage_db_t *db, uint64_t id, const storage_mutation_
                           int64_t now_us)
 {
     storage__durable_t *d = db->dur;
-    base_buf_reset(&d->enc);
     size_t start = storage__rec_begin(&d->enc, STORAGE__REC_MUTATION, id);
     storage__rec_put_mutation(&d->enc, m, now_us);
     storage__rec_end(&d->enc, start);
-    return storage__log_append(d);
+    return storage__log_append(d, start);
 }
 
 
@@ -119,14 +182,13 @@ int storage__log_batch(storage_db_t *db, const storage_batch_item_t *items, size
                        int64_t now_us)
 {
     storage__durable_t *d = db->dur;
-    base_buf_reset(&d->enc);
     size_t start = storage__rec_begin(&d->enc, STORAGE__REC_BATCH, n);
     for (size_t i = 0; i < n; i++) {
         base_buf_put_u64(&d->enc, items[i].t->id);
         storage__rec_put_mutation(&d->enc, items[i].m, now_us);
     }
     storage__rec_end(&d->enc, start);
-    return storage__log_append(d);
+    return storage__log_append(d, start);
 }
 
 

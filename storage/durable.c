@@ -240,7 +240,10 @@ static void durable_free(storage__durable_t *d)
         return;
     }
     reap_child(d, true, NULL); /* no zombie, and no snapshot written after we are gone */
-    storage__syncer_stop(d);   /* syncs what is written; the log is ours again */
+    if (d->log_fd >= 0) {
+        (void)storage__log_flush(d); /* a failure was reported: nothing more to do */
+    }
+    storage__syncer_stop(d); /* syncs what is written; the log is ours again */
     if (d->log_fd >= 0) {
         close(d->log_fd);
     }
@@ -279,6 +282,7 @@ storage_db_t *storage_db_open_cfg(const char *dir, const storage_sync_cfg_t *cfg
     d->lock_fd = -1;
     d->log_fd = -1;
     d->sync = sync;
+    d->write_behind = cfg->write_behind;
     d->dir = base_strdup(dir);
     base_buf_init(&d->enc);
     db->dur = d;
@@ -400,7 +404,10 @@ static int reap_child(storage__durable_t *d, bool wait, base_error_t *err)
 
 int storage_db_checkpoint_poll(storage_db_t *db, bool wait, base_error_t *err)
 {
-    return db->dur != NULL ? reap_child(db->dur, wait, err) : BASE_OK;
+    if (db->dur == NULL) {
+        return BASE_OK;
+    }
+    return reap_child(db->dur, wait, err);
 }
 
 
@@ -412,6 +419,11 @@ int storage_db_checkpoint_start(storage_db_t *db, base_error_t *err)
     }
     if (d->child > 0) {
         return BASE_AGAIN;
+    }
+    /* What is gathered belongs to the old log. Should it fail, the next
+     * flush tells the caller, and the snapshot below holds it anyway. */
+    if (storage__log_flush(d) != BASE_OK) {
+        d->lost = true;
     }
     uint64_t gen = d->gen + 1;
     uint64_t size;
@@ -471,6 +483,9 @@ int storage_db_checkpoint(storage_db_t *db, base_error_t *err)
     if (reap_child(d, true, &bg) == BASE_ERROR) {
         fprintf(stderr, "%s\n", bg.msg); /* this checkpoint writes a whole snapshot anyway */
     }
+    if (storage__log_flush(d) != BASE_OK) { /* the old log's: the snapshot holds them anyway */
+        d->lost = true;                     /* but the caller hears it at its flush */
+    }
     uint64_t gen = d->gen + 1;
     uint64_t size;
     int fd = storage__log_open(d->dir, gen, true, &size, err);
@@ -491,6 +506,19 @@ int storage_db_checkpoint(storage_db_t *db, base_error_t *err)
     d->reported = false;
     remove_before(d->dir, gen);
     return BASE_OK;
+}
+
+
+bool storage_db_checkpoint_due(const storage_db_t *db, uint64_t min_log_bytes)
+{
+    if (db->dur == NULL || db->dur->log_bytes < min_log_bytes) {
+        return false;
+    }
+    uint64_t data = 0;
+    for (const storage_table_t *t = db->tables; t != NULL; t = t->next) {
+        data += storage_table_bytes(t);
+    }
+    return db->dur->log_bytes >= data;
 }
 
 

@@ -52,7 +52,8 @@ void storage_db_discard(storage_db_t *db);
 
 /*
  * Durable databases. Every change (table create/drop/truncate, every applied
- * mutation) is appended to a commit log in dir before the call returns, with
+ * mutation) is appended to a commit log in dir before the call returns (with
+ * write-behind, a mutation only by the next storage_db_log_flush), with
  * a length and CRC32 per record, so a write the caller acknowledged survives
  * the process being killed (and, with STORAGE_SYNC_ALWAYS, the machine
  * losing power: fsync per record). A checkpoint writes an lz4-compressed
@@ -96,6 +97,10 @@ typedef struct storage_sync_cfg_s {
      * (may block to hold acknowledgements back). NULL for none. */
     void (*before_sync)(void *arg);
     void *hook_arg;
+    /* Gather records and write them with one write(2) at
+     * storage_db_log_flush (or once 256 KB gather) instead of one per
+     * record: the caller must flush before it acknowledges a write. */
+    bool write_behind;
 } storage_sync_cfg_t;
 
 /* Opens (or creates) a durable database in dir. NULL with err on failure. */
@@ -103,8 +108,16 @@ storage_db_t *storage_db_open(const char *dir, storage_sync_t sync, base_error_t
 storage_db_t *storage_db_open_cfg(const char *dir, const storage_sync_cfg_t *cfg,
                                   base_error_t *err);
 /* Bytes appended to the commit logs since open, over every generation: a
- * write's position is this value right after it (0 in memory). */
+ * write's position is this value right after it (0 in memory). With
+ * write-behind, only once flushed. */
 uint64_t storage_db_log_position(const storage_db_t *db);
+/* Write-behind: writes every record gathered since the last flush, in one
+ * write(2). BASE_OK when every change made so far is in the log (always,
+ * in memory or without write-behind); BASE_EIO when some change made since
+ * the last flush could not be written: it is in memory but not in the log,
+ * so it must not be acknowledged (and writes are refused until a
+ * checkpoint, which makes it durable after all). */
+int storage_db_log_flush(storage_db_t *db);
 /* Up to which position the sync mode's promise holds: what the sync thread
  * fdatasynced (GROUP, PERIODIC), else everything written. Thread-safe. */
 uint64_t storage_db_synced_position(const storage_db_t *db);
@@ -130,6 +143,12 @@ int storage_db_checkpoint(storage_db_t *db, base_error_t *err);
  * opening the directory after a crash gives the same data either way.
  */
 int storage_db_checkpoint_start(storage_db_t *db, base_error_t *err);
+/* Whether the commit log is due for a checkpoint: it holds at least
+ * min_log_bytes and at least as many bytes as the tables' data. A
+ * snapshot rewrites all the data, so this keeps the snapshot work no larger
+ * than the log work that calls for it (Redis's auto-aof-rewrite-percentage
+ * 100) and a restart's log no longer than its snapshot. False in memory. */
+bool storage_db_checkpoint_due(const storage_db_t *db, uint64_t min_log_bytes);
 /* Whether the background checkpoint ended: BASE_AGAIN running; BASE_OK done
  * (older generations deleted) or none running; BASE_ERROR the child failed
  * (err says how; the files are as before it). wait: block until it ends. */

@@ -499,7 +499,11 @@ struct storage__durable_s {
      * fsync): writes are refused until a checkpoint succeeds. */
     bool failed;
     bool reported; /* the failure was printed */
+    /* Records not written yet (write-behind; else at most the one being
+     * added), whole and in order (commitlog.c). */
     base_buf_t enc;
+    bool write_behind;
+    bool lost; /* gathered records could not be written: the next flush fails */
     /* A background checkpoint: the child writing snapshot-<child_gen> (0: none). */
     pid_t child;
     uint64_t child_gen;
@@ -527,9 +531,17 @@ int storage__write_all(int fd, const void *p, size_t n);
 int storage__read_file(const char *path, uint8_t **data, size_t *len, base_error_t *err);
 int storage__fsync_dir(const char *dir);
 
-/* Appends d->enc as one write; BASE_EIO (reported once on stderr) if the
- * record could not be written, and then nothing of it is left behind. */
-int storage__log_append(storage__durable_t *d);
+/* Write-behind gathers this much before writing without a flush. */
+#define STORAGE__WRITE_BEHIND_MAX (256u * 1024)
+
+/* Appends the record that starts at start in d->enc: written at once, or
+ * with write-behind kept for the next flush. BASE_EIO (reported once on
+ * stderr) if it could not be written, and then nothing of it is left
+ * behind and its change must not be made. */
+int storage__log_append(storage__durable_t *d, size_t start);
+/* Writes the gathered records; BASE_EIO if some change made since the
+ * last flush is not in the log (see storage_db_log_flush). */
+int storage__log_flush(storage__durable_t *d);
 /* Logs a table-level record; a failure marks the log failed, because the
  * caller changes memory anyway (these calls cannot fail). */
 void storage__log_table(storage_db_t *db, uint8_t kind, uint64_t id, uint32_t arg);

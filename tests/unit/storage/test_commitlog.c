@@ -3,10 +3,14 @@
  * (STORAGE_SYNC_GROUP) publishes a synced position only after the fdatasync
  * covering it and covers many writes with one; a log switched by a
  * checkpoint is synced before positions past it are; periodic sync syncs
- * on its timer; and the data of every mode comes back after a crash. Each
+ * on its timer; and the data of every mode comes back after a crash.
+ * Write-behind gathers records until a flush, a table record, a checkpoint
+ * or its limit, and never lets a record it could not write be
+ * acknowledged. Each
  * test works in its own directory under /tmp.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -73,16 +77,27 @@ static void hook(void *arg)
 }
 
 
-static storage_db_t *open_mode(log_fixture_t *f, storage_sync_t mode, int interval_ms)
+static storage_db_t *open_cfg(log_fixture_t *f, storage_sync_t mode, int interval_ms,
+                              bool write_behind)
 {
     base_error_t err = {0};
-    storage_sync_cfg_t cfg = {mode, interval_ms, hook, f};
+    storage_sync_cfg_t cfg = {.mode = mode,
+                              .interval_ms = interval_ms,
+                              .before_sync = hook,
+                              .hook_arg = f,
+                              .write_behind = write_behind};
     storage__db_abandon(f->db);
     f->db = storage_db_open_cfg(f->dir, &cfg, &err);
     if (f->db == NULL) {
         fail_msg("open failed: %s", err.msg);
     }
     return f->db;
+}
+
+
+static storage_db_t *open_mode(log_fixture_t *f, storage_sync_t mode, int interval_ms)
+{
+    return open_cfg(f, mode, interval_ms, false);
 }
 
 
@@ -334,6 +349,165 @@ static void crc32_matches_the_bitwise_definition(void **state)
 }
 
 
+/* Bytes of commitlog-<gen>.log on disk. */
+static off_t log_size(log_fixture_t *f, uint64_t gen)
+{
+    struct stat st;
+    storage__path(f->path, sizeof(f->path), f->dir, "commitlog-", gen, ".log");
+    assert_int_equal(stat(f->path, &st), 0);
+    return st.st_size;
+}
+
+
+static void write_behind_writes_gathered_records_at_the_flush(void **state)
+{
+    log_fixture_t *f = *state;
+    storage_db_t *db = open_cfg(f, STORAGE_SYNC_NONE, 0, true);
+    storage_table_t *t = storage_table_create(db, 7); /* a table record: written at once */
+    off_t created = log_size(f, 1);
+    assert_true(created > 0);
+    uint64_t pos = storage_db_log_position(db);
+    for (int k = 0; k < 50; k++) {
+        test_insert(t, k, NULL, 1, "gathered", 100);
+    }
+    /* in memory, not in the file, and no position to acknowledge yet */
+    assert_int_equal(storage_table_partition_count(t), 50);
+    assert_int_equal(log_size(f, 1), created);
+    assert_int_equal(storage_db_log_position(db), pos);
+    assert_int_equal(storage_db_log_flush(db), BASE_OK);
+    assert_true(log_size(f, 1) > created);
+    assert_int_equal(storage_db_log_position(db), pos + (uint64_t)(log_size(f, 1) - created));
+    size_t last;
+    assert_int_equal(count_records(f, 1, &last), 51);    /* every record, each whole */
+    assert_int_equal(storage_db_log_flush(db), BASE_OK); /* nothing pending: no write */
+
+    open_cfg(f, STORAGE_SYNC_NONE, 0, true); /* a crash after the flush */
+    assert_int_equal(storage_table_partition_count(storage_table_create(f->db, 7)), 50);
+}
+
+
+static void write_behind_writes_pending_records_before_a_table_record(void **state)
+{
+    log_fixture_t *f = *state;
+    storage_db_t *db = open_cfg(f, STORAGE_SYNC_NONE, 0, true);
+    storage_table_t *t = storage_table_create(db, 7);
+    test_insert(t, 1, NULL, 1, "pending", 100);
+    storage_table_t *u = storage_table_create(db, 8); /* writes the insert, then itself */
+    test_insert(u, 2, NULL, 1, "pending", 100);
+    storage_table_drop(db, u); /* the order a replay must see: insert, then drop */
+    size_t last;
+    assert_int_equal(count_records(f, 1, &last), 5);
+
+    open_cfg(f, STORAGE_SYNC_NONE, 0, true); /* a crash: no flush was called */
+    assert_non_null(test_part(storage_table_create(f->db, 7), 1));
+}
+
+
+static void write_behind_writes_at_once_past_its_limit(void **state)
+{
+    log_fixture_t *f = *state;
+    storage_db_t *db = open_cfg(f, STORAGE_SYNC_NONE, 0, true);
+    storage_table_t *t = storage_table_create(db, 7);
+    static char big[8192];
+    memset(big, 'x', sizeof(big) - 1);
+    off_t created = log_size(f, 1);
+    int k = 0;
+    while (log_size(f, 1) == created) {
+        test_insert(t, k++, NULL, 1, big, 100);
+        assert_true(k <= (int)(2 * STORAGE__WRITE_BEHIND_MAX / sizeof(big)));
+    }
+    /* everything gathered went out with the record that passed the limit */
+    assert_true(k >= (int)(STORAGE__WRITE_BEHIND_MAX / (2 * sizeof(big))));
+    size_t last;
+    assert_int_equal(count_records(f, 1, &last), (size_t)k + 1);
+}
+
+
+static void write_behind_flushes_before_a_checkpoint_switches_logs(void **state)
+{
+    log_fixture_t *f = *state;
+    base_error_t err;
+    storage_db_t *db = open_cfg(f, STORAGE_SYNC_NONE, 0, true);
+    storage_table_t *t = storage_table_create(db, 7);
+    test_insert(t, 1, NULL, 1, "old log", 100);
+    assert_int_equal(storage_db_checkpoint_start(db, &err), BASE_OK);
+    size_t last;
+    assert_int_equal(count_records(f, 1, &last), 2); /* in the log it belongs to */
+    test_insert(t, 2, NULL, 1, "new log", 100);
+    assert_int_equal(storage_db_checkpoint_poll(db, true, &err), BASE_OK);
+    assert_int_equal(storage_db_log_flush(db), BASE_OK);
+    storage_db_free(db); /* a clean close flushes what is pending */
+    f->db = NULL;
+    open_cfg(f, STORAGE_SYNC_NONE, 0, true);
+    assert_int_equal(storage_table_partition_count(storage_table_create(f->db, 7)), 2);
+}
+
+
+static void write_behind_refuses_to_acknowledge_what_it_could_not_write(void **state)
+{
+    log_fixture_t *f = *state;
+    base_error_t err;
+    storage_db_t *db = open_cfg(f, STORAGE_SYNC_NONE, 0, true);
+    storage_table_t *t = storage_table_create(db, 7);
+    test_insert(t, 1, NULL, 1, "lost", 100);
+    /* The disk is full from here: the gathered insert cannot be written. */
+    int full = open("/dev/full", O_WRONLY | O_CLOEXEC);
+    assert_true(full >= 0);
+    int saved = dup(db->dur->log_fd);
+    assert_true(dup2(full, db->dur->log_fd) >= 0);
+    close(full);
+    assert_int_equal(storage_db_log_flush(db), BASE_EIO);
+    /* The log no longer describes memory: writes are refused. */
+    test_key_t k = test_key(2);
+    storage_cell_t c = test_cell(1, "refused", 100);
+    storage_mutation_t m = test_mut(&k, NULL);
+    m.cells = &c;
+    m.n_cells = 1;
+    storage_write_stats_t ws;
+    assert_int_equal(storage_apply(t, &m, 0, &ws), BASE_EIO);
+    assert_int_equal(storage_db_log_flush(db), BASE_OK); /* reported once */
+    /* A checkpoint holds memory whole, the insert included, and writes resume. */
+    assert_true(dup2(saved, db->dur->log_fd) >= 0);
+    close(saved);
+    assert_int_equal(storage_db_checkpoint(db, &err), BASE_OK);
+    assert_int_equal(storage_apply(t, &m, 0, &ws), BASE_OK);
+    assert_int_equal(storage_db_log_flush(db), BASE_OK);
+    open_cfg(f, STORAGE_SYNC_NONE, 0, true);
+    storage_table_t *r = storage_table_create(f->db, 7);
+    assert_non_null(test_part(r, 1));
+    assert_non_null(test_part(r, 2));
+}
+
+
+static void a_checkpoint_is_due_once_the_log_outgrows_the_data(void **state)
+{
+    log_fixture_t *f = *state;
+    base_error_t err;
+    storage_db_t *db = open_cfg(f, STORAGE_SYNC_NONE, 0, true);
+    storage_table_t *t = storage_table_create(db, 7);
+    for (int k = 0; k < 100; k++) {
+        test_insert(t, k, NULL, 1, "one hundred rows", 100);
+    }
+    assert_int_equal(storage_db_log_flush(db), BASE_OK);
+    assert_true(storage_db_checkpoint_due(db, 0));         /* the log holds the data and more */
+    assert_false(storage_db_checkpoint_due(db, 1u << 20)); /* below the floor */
+    assert_int_equal(storage_db_checkpoint(db, &err), BASE_OK);
+    assert_false(storage_db_checkpoint_due(db, 0)); /* an empty log, a snapshot of it all */
+    /* Overwrites grow the log, not the data: due once the log passes it. */
+    int n = 0;
+    while (!storage_db_checkpoint_due(db, 0)) {
+        test_insert(t, n % 10, NULL, 1, "one hundred rows", 100 + n);
+        assert_int_equal(storage_db_log_flush(db), BASE_OK);
+        n++;
+        assert_true(n <= 100);
+    }
+    assert_true(n > 10); /* the records it takes to pass the data again, not one or two */
+    assert_true(storage_db_log_bytes(db) >= storage_table_bytes(t));
+    storage_db_t *mem = storage_db_new();
+    assert_false(storage_db_checkpoint_due(mem, 0)); /* nothing to checkpoint in memory */
+    storage_db_free(mem);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -345,6 +519,12 @@ int main(void)
         T(a_batch_is_one_record_whole_after_a_crash),
         T(a_batch_torn_by_a_crash_leaves_none_of_its_rows),
         T(crc32_matches_the_bitwise_definition),
+        T(write_behind_writes_gathered_records_at_the_flush),
+        T(write_behind_writes_pending_records_before_a_table_record),
+        T(write_behind_writes_at_once_past_its_limit),
+        T(write_behind_flushes_before_a_checkpoint_switches_logs),
+        T(write_behind_refuses_to_acknowledge_what_it_could_not_write),
+        T(a_checkpoint_is_due_once_the_log_outgrows_the_data),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
