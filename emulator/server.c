@@ -77,6 +77,7 @@
 #define LIMITED_LOG_MS       1000 /* a flood's line, at most once a second */
 #define FD_HEADROOM          64   /* descriptors besides connections: logs, storage, admin */
 #define CHECKPOINT_CHECK_SEC 2    /* how often the commit log's size is looked at */
+#define CHECKPOINT_SLICE_US  1000 /* snapshot written per turn of the loop */
 #define DATA_SUBDIR          "data"
 #define SCHEMA_LOG_FILE      "schema.log"
 /* Tests only: while this file exists the commit log's sync thread waits before
@@ -368,42 +369,53 @@ static int checkpoint(emu_server_t *s, const char *why)
     return BASE_OK;
 }
 
-/* The forked checkpoint, if one ran, has ended: log and count it. */
-static void collect_checkpoint(emu_server_t *s, bool wait)
+/* The background checkpoint ended (rc BASE_OK or BASE_ERROR): log and count it. */
+static void checkpoint_ended(emu_server_t *s, int rc, const base_error_t *err)
 {
-    base_error_t err;
-    if (s->checkpoint_started_us == 0) {
-        return;
-    }
-    int rc = storage_db_checkpoint_poll(s->db, wait, &err);
-    if (rc == BASE_AGAIN) {
-        return;
-    }
     int64_t took = base_mono_us() - s->checkpoint_started_us;
     s->checkpoint_started_us = 0;
     if (rc != BASE_OK) {
         emu_telemetry_checkpoint(false, 0);
-        emu_log(EMU_LOG_ERROR, 0, "background checkpoint failed: %s", err.msg);
+        emu_log(EMU_LOG_ERROR, 0, "background checkpoint failed: %s", err->msg);
         return;
     }
     emu_telemetry_checkpoint(true, took);
     emu_log(EMU_LOG_INFO, 0,
             "checkpoint (commit log past the data): %.1f MB of commit log folded into a snapshot "
-            "in %lld ms, in a forked child while the loop served",
+            "in %lld ms, written between requests",
             (double)s->checkpoint_log_bytes / (1024.0 * 1024.0), (long long)(took / 1000));
 }
 
+/* One slice of the background checkpoint, then back to the requests: the
+ * timer fires once the loop has served what was ready, so under load the
+ * loop alternates a round of requests with CHECKPOINT_SLICE_US of snapshot. */
+static void on_checkpoint_step(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    emu_server_t *s = arg;
+    base_error_t err;
+    int next_ms = 0;
+    int rc = storage_db_checkpoint_step(s->db, CHECKPOINT_SLICE_US, &next_ms, &err);
+    if (rc != BASE_AGAIN) {
+        checkpoint_ended(s, rc, &err);
+        return;
+    }
+    struct timeval tv = {0, next_ms * 1000};
+    if (evtimer_add(s->checkpoint_step, &tv) != 0) {
+        emu_log(EMU_LOG_ERROR, 0, "cannot schedule the checkpoint; it finishes at shutdown");
+    }
+}
 
-/* Every CHECKPOINT_CHECK_SEC: collect a finished background checkpoint, and
- * start one when the log has grown; the loop never waits for the snapshot. */
+/* Every CHECKPOINT_CHECK_SEC: start a checkpoint when the log has grown; the
+ * loop writes it between requests (on_checkpoint_step). */
 static void on_checkpoint_timer(evutil_socket_t fd, short what, void *arg)
 {
     (void)fd;
     (void)what;
     emu_server_t *s = arg;
     base_error_t err;
-    collect_checkpoint(s, false);
-    if (s->stopping || s->checkpoint_started_us != 0 ||
+    if (s->stopping || storage_db_checkpoint_running(s->db) ||
         !storage_db_checkpoint_due(s->db, EMU_CHECKPOINT_LOG_BYTES)) {
         return;
     }
@@ -416,8 +428,9 @@ static void on_checkpoint_timer(evutil_socket_t fd, short what, void *arg)
     }
     s->checkpoint_started_us = t0;
     s->checkpoint_log_bytes = log_bytes;
-    emu_log(EMU_LOG_DEBUG, 0, "background checkpoint started (the loop paused %lld us to fork)",
+    emu_log(EMU_LOG_DEBUG, 0, "background checkpoint started (%lld us to switch logs)",
             (long long)(base_mono_us() - t0));
+    on_checkpoint_step(-1, 0, s);
 }
 
 /* mkdir -p: the data directory may not exist yet (--no-tls creates no certificates). */
@@ -528,24 +541,14 @@ static int open_durable(emu_server_t *s, char *dir, size_t cap)
     return BASE_OK;
 }
 
-/* The checkpoint child exited: collect it at once, not at the next timer
- * tick, since until then every table allocates as if it still shared the
- * child's pages (storage/slab.c). */
-static void on_sigchld(evutil_socket_t fd, short what, void *arg)
-{
-    (void)fd;
-    (void)what;
-    collect_checkpoint(arg, false);
-}
-
 /* Durable storage: the timer that snapshots a long commit log (on the loop). */
 static int arm_checkpoints(emu_server_t *s)
 {
     s->checkpoint_timer = event_new(s->base, -1, EV_PERSIST, on_checkpoint_timer, s);
-    s->sigchld = evsignal_new(s->base, SIGCHLD, on_sigchld, s);
+    s->checkpoint_step = evtimer_new(s->base, on_checkpoint_step, s);
     struct timeval tv = {CHECKPOINT_CHECK_SEC, 0};
     if (s->checkpoint_timer == NULL || evtimer_add(s->checkpoint_timer, &tv) != 0 ||
-        s->sigchld == NULL || evsignal_add(s->sigchld, NULL) != 0) {
+        s->checkpoint_step == NULL) {
         emu_log(EMU_LOG_ERROR, 0, "cannot arm the checkpoint timer");
         return BASE_ERROR;
     }
@@ -767,8 +770,8 @@ static void server_fini(emu_server_t *s)
     if (s->drain_timer != NULL) {
         event_free(s->drain_timer);
     }
-    if (s->sigchld != NULL) {
-        event_free(s->sigchld);
+    if (s->checkpoint_step != NULL) {
+        event_free(s->checkpoint_step);
     }
     if (s->checkpoint_timer != NULL) {
         event_free(s->checkpoint_timer);
@@ -866,10 +869,8 @@ int emu_server_run(const emu_config_t *cfg)
         goto done;
     }
     rc = 0;
-    /* The connections are gone: nothing writes while the snapshot is taken. */
-    if (cfg->durable && s.db != NULL) {
-        collect_checkpoint(&s, true); /* a background one still running finishes first */
-    }
+    /* The connections are gone: nothing writes while the snapshot is taken
+     * (a background one still running gives way to it). */
     if (cfg->durable && s.db != NULL && checkpoint(&s, "shutdown") != BASE_OK) {
         rc = 1;
     }

@@ -35,7 +35,7 @@ typedef struct emu_server_s {
     struct event *sighup;           /* reopens --log-file */
     struct event *drain_timer;      /* bounds the graceful shutdown */
     struct event *checkpoint_timer; /* durable storage: snapshots a long commit log */
-    struct event *sigchld;          /* durable storage: the checkpoint child ended */
+    struct event *checkpoint_step;  /* durable storage: the next slice of a checkpoint */
     struct event *synced;           /* --fsync always: the sync thread finished a round */
     bool group_commit;              /* responses wait for the fdatasync covering them */
     size_t acks_waiting;            /* responses parked until their fdatasync (conn.c) */

@@ -36,6 +36,13 @@
 #include "storage/storage_int.h"
 
 
+void storage__log_failed(storage__durable_t *d)
+{
+    d->failed = true;
+    d->failures++;
+}
+
+
 static void report(storage__durable_t *d, const char *what, int errnum)
 {
     if (d->reported) {
@@ -60,7 +67,7 @@ static int write_out(storage__durable_t *d, size_t from)
     if (storage__write_all(d->log_fd, p, n) != BASE_OK) {
         report(d, "write failed", errno);
         if (ftruncate(d->log_fd, (off_t)d->log_bytes) != 0) {
-            d->failed = true;
+            storage__log_failed(d);
         }
         return BASE_EIO;
     }
@@ -70,7 +77,7 @@ static int write_out(storage__durable_t *d, size_t from)
             /* After a failed fsync the file's state is unknown (the kernel may
              * have dropped the dirty pages): only a checkpoint can be trusted. */
             report(d, "fdatasync failed", errno);
-            d->failed = true;
+            storage__log_failed(d);
             return BASE_EIO;
         }
     }
@@ -102,7 +109,7 @@ int storage__log_append(storage__durable_t *d, size_t start)
         /* This record's change is refused (memory is unchanged), but the
          * ones gathered before it are in memory already. */
         if (start > 0) {
-            d->failed = true;
+            storage__log_failed(d);
             d->lost = true;
         }
         return BASE_EIO;
@@ -118,7 +125,7 @@ int storage__log_flush(storage__durable_t *d)
         /* Gathered records are in memory already: the log no longer
          * describes memory, and their writes must not be acknowledged. */
         d->enc.len = 0;
-        d->failed = true;
+        storage__log_failed(d);
         rc = BASE_EIO;
     }
     if (d->lost) {
@@ -162,7 +169,7 @@ void storage__log_table(storage_db_t *db, uint8_t kind, uint64_t id, uint32_t ar
     }
     storage__rec_end(&d->enc, start);
     if (storage__log_append(d, start) != BASE_OK || storage__log_flush(d) != BASE_OK) {
-        d->failed = true; /* memory changes anyway */
+        storage__log_failed(d); /* memory changes anyway */
     }
 }
 

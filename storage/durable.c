@@ -10,13 +10,13 @@
  * snapshot-<g+1> is whole and the logs before it are redundant, or it does
  * not exist and the (still empty) new log simply follows the old one.
  *
- * A background checkpoint (storage_db_checkpoint_start) switches the live
- * log to generation g+1 first, then forks: the child's copy of memory is the
- * state at the start of commitlog-<g+1>, exactly what snapshot-<g+1> must
- * hold, and the parent goes on appending to the new log. Generations <= g are
- * deleted only once the child has written, fsynced and renamed the snapshot;
- * until then (or if it fails) the directory opens from the older snapshot
- * and both logs, so no state in between loses data.
+ * A background checkpoint (checkpoint.c) switches the live log to
+ * generation g+1 first, then writes snapshot-<g+1> a slice at a time while
+ * writes go on: a fuzzy snapshot that, replayed with commitlog-<g+1>,
+ * rebuilds the state exactly. Generations <= g are deleted only once it is
+ * written, fsynced and renamed; until then (or if it fails) the directory
+ * opens from the older snapshot and both logs, so no state in between
+ * loses data.
  *
  * Opening picks the newest snapshot that loads and has every log after it
  * (none at all: every log from generation 1), and replays those logs; if
@@ -27,11 +27,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <sys/file.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "storage/storage_int.h"
@@ -231,15 +228,12 @@ static int load_base(storage_db_t *db, const dir_scan_t *s, uint64_t *base, base
 }
 
 
-static int reap_child(storage__durable_t *d, bool wait, base_error_t *err);
-
-
 static void durable_free(storage__durable_t *d)
 {
     if (d == NULL) {
         return;
     }
-    reap_child(d, true, NULL); /* no zombie, and no snapshot written after we are gone */
+    storage__ckpt_abandon(d); /* its temp file goes; the older files stay */
     if (d->log_fd >= 0) {
         (void)storage__log_flush(d); /* a failure was reported: nothing more to do */
     }
@@ -341,7 +335,7 @@ done:
 
 
 /* Deletes the files of generations before gen. */
-static void remove_before(const char *dir, uint64_t gen)
+void storage__remove_before(const char *dir, uint64_t gen)
 {
     dir_scan_t s = {0};
     if (scan_dir(dir, &s, NULL) != BASE_OK) {
@@ -361,112 +355,6 @@ static void remove_before(const char *dir, uint64_t gen)
 }
 
 
-/* Collects the background child: BASE_AGAIN while it runs (wait false). */
-static int reap_child(storage__durable_t *d, bool wait, base_error_t *err)
-{
-    if (d->child <= 0) {
-        return BASE_OK;
-    }
-    int status = 0;
-    pid_t r;
-    do {
-        r = waitpid(d->child, &status, wait ? 0 : WNOHANG);
-    } while (r < 0 && errno == EINTR);
-    if (r == 0) {
-        return BASE_AGAIN;
-    }
-    d->child = 0;
-    if (r < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        char how[64];
-        if (r < 0) {
-            snprintf(how, sizeof(how), "waitpid: %s", strerror(errno));
-        } else if (WIFSIGNALED(status)) {
-            snprintf(how, sizeof(how), "killed by signal %d", WTERMSIG(status));
-        } else {
-            snprintf(how, sizeof(how), "exit status %d", WEXITSTATUS(status));
-        }
-        char path[4096];
-        storage__path(path, sizeof(path), d->dir, "snapshot-", d->child_gen, ".lz4.tmp");
-        unlink(path);
-        return err != NULL ? base_error_set(err, 0,
-                                            "storage: background snapshot-%" PRIu64
-                                            ".lz4 failed (%s); the older files are kept",
-                                            d->child_gen, how)
-                           : BASE_ERROR;
-    }
-    /* snapshot-<child_gen> is whole: what came before it is redundant */
-    d->failed = false;
-    d->reported = false;
-    remove_before(d->dir, d->child_gen);
-    return BASE_OK;
-}
-
-
-int storage_db_checkpoint_poll(storage_db_t *db, bool wait, base_error_t *err)
-{
-    if (db->dur == NULL) {
-        return BASE_OK;
-    }
-    return reap_child(db->dur, wait, err);
-}
-
-
-int storage_db_checkpoint_start(storage_db_t *db, base_error_t *err)
-{
-    storage__durable_t *d = db->dur;
-    if (d == NULL) {
-        return BASE_OK;
-    }
-    if (d->child > 0) {
-        return BASE_AGAIN;
-    }
-    /* What is gathered belongs to the old log. Should it fail, the next
-     * flush tells the caller, and the snapshot below holds it anyway. */
-    if (storage__log_flush(d) != BASE_OK) {
-        d->lost = true;
-    }
-    uint64_t gen = d->gen + 1;
-    uint64_t size;
-    int fd = storage__log_open(d->dir, gen, true, &size, err);
-    if (fd < 0) {
-        return BASE_ERROR;
-    }
-    /* New writes go to the new log from here; the child snapshots this instant. A
-     * failed log stays failed (writes refused) until the snapshot is whole. */
-    storage__log_retire(d, fd);
-    d->gen = gen;
-    d->log_bytes = 0;
-    (void)fflush(NULL); /* no buffered output written twice (stdio holds only logs here) */
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) {
-        return base_error_set(err, 0, "storage: cannot fork a checkpoint: %s", strerror(errno));
-    }
-    if (pid == 0) {
-        /* the child: write the snapshot from its copy of memory, then leave
-         * without running the parent's exit handlers */
-        (void)signal(SIGINT, SIG_IGN); /* cannot fail for a valid signal */
-        (void)signal(SIGTERM, SIG_IGN);
-        /* The child holds the directory's LOCK too: once the server is gone
-         * (kill -9) it must not keep a restart out while it writes a snapshot
-         * nobody will collect. Its temp file is never a snapshot. */
-        (void)prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent) {
-            _exit(1); /* the parent died before the line above */
-        }
-        base_error_t e;
-        int rc = storage__snapshot_write(db, gen, &e);
-        if (rc != BASE_OK) {
-            fprintf(stderr, "%s\n", e.msg);
-        }
-        _exit(rc == BASE_OK ? 0 : 1);
-    }
-    d->child = pid;
-    d->child_gen = gen;
-    return BASE_OK;
-}
-
-
 uint64_t storage_db_recovered_bytes(const storage_db_t *db)
 {
     return db->dur != NULL ? db->dur->recovered_bytes : 0;
@@ -479,10 +367,7 @@ int storage_db_checkpoint(storage_db_t *db, base_error_t *err)
     if (d == NULL) {
         return BASE_OK;
     }
-    base_error_t bg;
-    if (reap_child(d, true, &bg) == BASE_ERROR) {
-        fprintf(stderr, "%s\n", bg.msg); /* this checkpoint writes a whole snapshot anyway */
-    }
+    storage__ckpt_abandon(d);               /* this one writes a whole snapshot of now */
     if (storage__log_flush(d) != BASE_OK) { /* the old log's: the snapshot holds them anyway */
         d->lost = true;                     /* but the caller hears it at its flush */
     }
@@ -504,7 +389,7 @@ int storage_db_checkpoint(storage_db_t *db, base_error_t *err)
     d->log_bytes = 0;
     d->failed = false;
     d->reported = false;
-    remove_before(d->dir, gen);
+    storage__remove_before(d->dir, gen);
     return BASE_OK;
 }
 

@@ -18,9 +18,7 @@
  * random, and with 4 KB pages a lookup paid a TLB miss (a two-dimensional
  * page walk under virtualization) for its leaf and its partition on top of
  * the cache misses. Small tables (the system keyspaces) stay in small
- * chunks, so idle memory does not grow. A fork's copy-on-write of a huge
- * page copies only the 4 KB touched (Linux >= 5.8), so checkpoints are not
- * slowed, and the fork itself copies a 512th of the page-table entries.
+ * chunks, so idle memory does not grow.
  *
  * Invariants: used is the bytes handed out and not freed, class-rounded
  * (large allocations at their size); reserved is chunk bytes plus large.

@@ -12,6 +12,12 @@
  * per-record CRC32s. It is written to a temp file, fsync'ed and renamed
  * over, then the directory is fsync'ed: a snapshot file either is whole or
  * does not exist under its final name.
+ *
+ * The writer is incremental (storage__snap_*): checkpoint.c feeds it a
+ * table or a slice of a partition at a time between requests, and a whole
+ * snapshot (storage__snapshot_write) is the same calls in one go. Input is
+ * compressed every CHUNK bytes, in 256 KB blocks, so no call holds the
+ * loop for more than a millisecond or so of compression.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,15 +28,18 @@
 #include "storage/storage_int.h"
 
 /* Compress in chunks of about this much. */
-#define CHUNK            (1u << 20)
+#define CHUNK            (256u << 10)
 /* Partitions asked for ahead of the one being written. */
 #define PREFETCH_AHEAD   8
 /* Rows with more cell bytes are written as several mutations. */
 #define ROW_RECORD_BYTES (8u << 20)
 
 
-typedef struct snap_writer_s {
+struct storage__snap_s {
     int fd;
+    char tmp[4096];  /* snapshot-<gen>.lz4.tmp */
+    char path[4096]; /* snapshot-<gen>.lz4 */
+    const char *dir;
     LZ4F_cctx *cctx;
     LZ4F_preferences_t prefs;
     base_buf_t in;  /* records not yet compressed */
@@ -38,7 +47,11 @@ typedef struct snap_writer_s {
     uint64_t n_records;
     const char *failed; /* what failed first, NULL while all is well */
     int errnum;
-} snap_writer_t;
+    storage__row_t row; /* a decoded row, reused */
+    bool committed;
+};
+
+typedef storage__snap_t snap_writer_t;
 
 
 static void fail(snap_writer_t *w, const char *what, int errnum)
@@ -126,36 +139,48 @@ static void emit_row(snap_writer_t *w, uint64_t id, const storage_mutation_t *ba
 }
 
 
-static void emit_partition(snap_writer_t *w, uint64_t id, const storage_partition_t *p,
-                           storage__row_t *r)
+const uint8_t *storage__snap_partition(storage__snap_t *w, uint64_t id,
+                                       const storage_partition_t *p, const storage_bound_t *after,
+                                       size_t max_rows)
 {
+    storage__row_t *r = &w->row;
     storage_mutation_t base = {.pk = p->data, .pk_len = p->pk_len, .token = p->token};
     storage__pext_t *x = storage__part_ext(p);
     if (x == NULL) {
         emit_row(w, id, &base, storage__part_row(p), false, r);
-        return;
+        return NULL;
     }
-    if (x->del_ts != STORAGE__NO_DELETION) {
-        storage_mutation_t m = base;
-        m.delete_partition = true;
-        m.delete_ts = x->del_ts;
-        emit_mutation(w, id, &m);
+    if (after == NULL) {
+        if (x->del_ts != STORAGE__NO_DELETION) {
+            storage_mutation_t m = base;
+            m.delete_partition = true;
+            m.delete_ts = x->del_ts;
+            emit_mutation(w, id, &m);
+        }
+        for (size_t i = 0; i < x->n_rts; i++) {
+            const storage__rt_t *rt = &x->rts[i];
+            storage_mutation_t m = base;
+            m.delete_range = true;
+            m.range_start = (storage_bound_t){rt->start, rt->start_len, rt->start_inclusive};
+            m.range_end = (storage_bound_t){rt->end, rt->end_len, rt->end_inclusive};
+            m.delete_ts = rt->ts;
+            emit_mutation(w, id, &m);
+        }
+        if (x->statics != NULL) {
+            emit_row(w, id, &base, x->statics, true, r);
+        }
     }
-    for (size_t i = 0; i < x->n_rts; i++) {
-        const storage__rt_t *rt = &x->rts[i];
-        storage_mutation_t m = base;
-        m.delete_range = true;
-        m.range_start = (storage_bound_t){rt->start, rt->start_len, rt->start_inclusive};
-        m.range_end = (storage_bound_t){rt->end, rt->end_len, rt->end_inclusive};
-        m.delete_ts = rt->ts;
-        emit_mutation(w, id, &m);
-    }
-    if (x->statics != NULL) {
-        emit_row(w, id, &base, x->statics, true, r);
-    }
-    for (storage__sl_node_t *n = storage__sl_first(&x->rows); n != NULL; n = n->next[0]) {
+    storage__sl_node_t *n =
+        after == NULL ? storage__sl_first(&x->rows) : storage__partition_seek(p, after);
+    const uint8_t *last = NULL;
+    for (size_t k = 0; n != NULL; n = n->next[0], k++) {
+        if (k == max_rows && last != NULL) {
+            return last; /* more rows follow: resume after this one */
+        }
         emit_row(w, id, &base, n->item, false, r);
+        last = n->item;
     }
+    return NULL;
 }
 
 
@@ -170,115 +195,169 @@ static void emit_record(snap_writer_t *w, uint8_t kind, uint64_t id, uint32_t ar
 }
 
 
+void storage__snap_table(storage__snap_t *w, const storage_table_t *t)
+{
+    emit_record(w, STORAGE__REC_CREATE, t->id, 0);
+    if (t->n_physical != 1) {
+        emit_record(w, STORAGE__REC_PHYSICAL, t->id, t->n_physical);
+    }
+}
+
+
+void storage__snap_prefetch(storage__pt_pos_t *ahead, int n)
+{
+    for (int i = 0; i < n && storage__pt_at(*ahead) != NULL; i++) {
+        __builtin_prefetch(storage__pt_at(*ahead));
+        *ahead = storage__pt_next(*ahead);
+    }
+}
+
+
 static void emit_db(snap_writer_t *w, const storage_db_t *db)
 {
-    storage__row_t r = {0};
     for (const storage_table_t *t = db->tables; t != NULL && w->failed == NULL; t = t->next) {
-        emit_record(w, STORAGE__REC_CREATE, t->id, 0);
-        if (t->n_physical != 1) {
-            emit_record(w, STORAGE__REC_PHYSICAL, t->id, t->n_physical);
-        }
+        storage__snap_table(w, t);
         /* Partitions lie in memory in the order they were made, not in
          * token order: each was a cache and TLB miss, 85% of the walk. A
          * cursor PREFETCH_AHEAD entries on asks for them early. */
         storage__pt_pos_t ahead = storage__pt_first(&t->parts);
-        for (int i = 0; i < PREFETCH_AHEAD && storage__pt_at(ahead) != NULL; i++) {
-            __builtin_prefetch(storage__pt_at(ahead));
-            ahead = storage__pt_next(ahead);
-        }
+        storage__snap_prefetch(&ahead, PREFETCH_AHEAD);
         for (storage__pt_pos_t pos = storage__pt_first(&t->parts); storage__pt_at(pos) != NULL;
              pos = storage__pt_next(pos)) {
-            if (storage__pt_at(ahead) != NULL) {
-                __builtin_prefetch(storage__pt_at(ahead));
-                ahead = storage__pt_next(ahead);
-            }
-            emit_partition(w, t->id, storage__pt_at(pos), &r);
+            storage__snap_prefetch(&ahead, 1);
+            storage__snap_partition(w, t->id, storage__pt_at(pos), NULL, SIZE_MAX);
         }
     }
-    storage__row_fini(&r);
+}
+
+
+storage__snap_t *storage__snap_open(const char *dir, uint64_t gen, base_error_t *err)
+{
+    storage__snap_t *w = base_calloc(1, sizeof(*w));
+    w->fd = -1;
+    w->dir = dir;
+    storage__path(w->tmp, sizeof(w->tmp), dir, "snapshot-", gen, ".lz4.tmp");
+    storage__path(w->path, sizeof(w->path), dir, "snapshot-", gen, ".lz4");
+    base_buf_init(&w->in);
+    base_buf_init(&w->out);
+    w->prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
+    w->prefs.frameInfo.blockSizeID = LZ4F_max256KB;
+
+    size_t rc = LZ4F_createCompressionContext(&w->cctx, LZ4F_VERSION);
+    if (LZ4F_isError(rc)) {
+        fail(w, LZ4F_getErrorName(rc), 0);
+        goto done;
+    }
+    w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (w->fd < 0) {
+        fail(w, "open", errno);
+        goto done;
+    }
+    base_buf_reserve(&w->out, LZ4F_HEADER_SIZE_MAX);
+    rc = LZ4F_compressBegin(w->cctx, w->out.data, w->out.cap, &w->prefs);
+    if (LZ4F_isError(rc)) {
+        fail(w, LZ4F_getErrorName(rc), 0);
+        goto done;
+    }
+    w->out.len = rc;
+
+done:
+    if (w->failed != NULL) {
+        storage__snap_error(w, err);
+        storage__snap_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+
+bool storage__snap_failed(const storage__snap_t *w)
+{
+    return w->failed != NULL;
+}
+
+
+int storage__snap_error(const storage__snap_t *w, base_error_t *err)
+{
+    return base_error_set(err, 0, "storage: cannot write snapshot %s: %s%s%s", w->path,
+                          w->failed != NULL ? w->failed : "abandoned", w->errnum != 0 ? ": " : "",
+                          w->errnum != 0 ? strerror(w->errnum) : "");
+}
+
+
+int storage__snap_finish(storage__snap_t *w)
+{
     uint64_t count = w->n_records;
     size_t start = storage__rec_begin(&w->in, STORAGE__REC_END, count);
     storage__rec_end(&w->in, start);
+    compress_in(w);
+    base_buf_reserve(&w->out, LZ4F_compressBound(0, &w->prefs));
+    size_t rc = LZ4F_compressEnd(w->cctx, w->out.data + w->out.len, w->out.cap - w->out.len, NULL);
+    if (LZ4F_isError(rc)) {
+        fail(w, LZ4F_getErrorName(rc), 0);
+    } else {
+        w->out.len += rc;
+        write_out(w);
+    }
+    return w->failed == NULL ? BASE_OK : BASE_ERROR;
+}
+
+
+int storage__snap_commit(storage__snap_t *w)
+{
+    if (w->failed == NULL && fsync(w->fd) != 0) {
+        fail(w, "fsync", errno);
+    }
+    if (close(w->fd) != 0) {
+        fail(w, "close", errno);
+    }
+    w->fd = -1;
+    if (w->failed == NULL && rename(w->tmp, w->path) != 0) {
+        fail(w, "rename", errno);
+    }
+    if (w->failed == NULL && storage__fsync_dir(w->dir) != BASE_OK) {
+        fail(w, "fsync of the directory", errno);
+    }
+    w->committed = w->failed == NULL;
+    return w->committed ? BASE_OK : BASE_ERROR;
+}
+
+
+void storage__snap_free(storage__snap_t *w)
+{
+    if (w == NULL) {
+        return;
+    }
+    if (w->fd >= 0) {
+        close(w->fd);
+    }
+    if (!w->committed) {
+        unlink(w->tmp); /* never a snapshot under its final name */
+    }
+    LZ4F_freeCompressionContext(w->cctx);
+    storage__row_fini(&w->row);
+    base_buf_fini(&w->in);
+    base_buf_fini(&w->out);
+    base_free(w);
 }
 
 
 int storage__snapshot_write(storage_db_t *db, uint64_t gen, base_error_t *err)
 {
-    const char *dir = db->dur->dir;
-    char tmp[4096];
-    char path[4096];
-    storage__path(tmp, sizeof(tmp), dir, "snapshot-", gen, ".lz4.tmp");
-    storage__path(path, sizeof(path), dir, "snapshot-", gen, ".lz4");
-
-    snap_writer_t w = {.fd = -1};
-    base_buf_init(&w.in);
-    base_buf_init(&w.out);
-    w.prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
-    w.prefs.frameInfo.blockSizeID = LZ4F_max4MB;
-
-    size_t rc = LZ4F_createCompressionContext(&w.cctx, LZ4F_VERSION);
-    if (LZ4F_isError(rc)) {
-        fail(&w, LZ4F_getErrorName(rc), 0);
-        goto done;
+    storage__snap_t *w = storage__snap_open(db->dur->dir, gen, err);
+    if (w == NULL) {
+        return BASE_ERROR;
     }
-    w.fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (w.fd < 0) {
-        fail(&w, "open", errno);
-        goto done;
+    emit_db(w, db);
+    int rc = storage__snap_finish(w) == BASE_OK ? storage__snap_commit(w) : BASE_ERROR;
+    if (rc != BASE_OK) {
+        storage__snap_error(w, err);
     }
-    base_buf_reserve(&w.out, LZ4F_HEADER_SIZE_MAX);
-    rc = LZ4F_compressBegin(w.cctx, w.out.data, w.out.cap, &w.prefs);
-    if (LZ4F_isError(rc)) {
-        fail(&w, LZ4F_getErrorName(rc), 0);
-        goto done;
-    }
-    w.out.len = rc;
-
-    emit_db(&w, db);
-    compress_in(&w);
-    base_buf_reserve(&w.out, LZ4F_compressBound(0, &w.prefs));
-    rc = LZ4F_compressEnd(w.cctx, w.out.data + w.out.len, w.out.cap - w.out.len, NULL);
-    if (LZ4F_isError(rc)) {
-        fail(&w, LZ4F_getErrorName(rc), 0);
-        goto done;
-    }
-    w.out.len += rc;
-    write_out(&w);
-    if (w.failed == NULL && fsync(w.fd) != 0) {
-        fail(&w, "fsync", errno);
-    }
-    if (close(w.fd) != 0) {
-        fail(&w, "close", errno);
-    }
-    w.fd = -1;
-    if (w.failed == NULL && rename(tmp, path) != 0) {
-        fail(&w, "rename", errno);
-    }
-    if (w.failed == NULL && storage__fsync_dir(dir) != BASE_OK) {
-        fail(&w, "fsync of the directory", errno);
-    }
-
-done:
-    if (w.fd >= 0) {
-        close(w.fd);
-    }
-    if (w.failed != NULL) {
-        unlink(tmp);
-    }
-    LZ4F_freeCompressionContext(w.cctx);
-    base_buf_fini(&w.in);
-    base_buf_fini(&w.out);
-    if (w.failed != NULL) {
-        return base_error_set(err, 0, "storage: cannot write snapshot %s: %s%s%s", path, w.failed,
-                              w.errnum != 0 ? ": " : "", w.errnum != 0 ? strerror(w.errnum) : "");
-    }
-    return BASE_OK;
+    storage__snap_free(w);
+    return rc;
 }
 
 
-/* ---- loading ------------------------------------------------------------- */
-
-/* Decompresses one whole LZ4 frame; NULL on success, else why not. */
 static const char *decompress(const uint8_t *src, size_t len, base_buf_t *out)
 {
     LZ4F_dctx *dctx;

@@ -131,27 +131,36 @@ bool storage_db_sync_failed(const storage_db_t *db);
 /* fdatasync rounds of the commit log since open. */
 uint64_t storage_db_syncs(const storage_db_t *db);
 storage_sync_t storage_db_sync_mode(const storage_db_t *db);
-/* Snapshot + new log, in this process (waits for a background one first);
- * no-op for in-memory databases. */
+/* Snapshot + new log, at once (a background one running is dropped: this
+ * one is newer); no-op for in-memory databases. */
 int storage_db_checkpoint(storage_db_t *db, base_error_t *err);
 /*
  * A checkpoint that does not stop the caller: the live log switches to a new
- * generation at once, and a forked child (copy-on-write memory, as Redis's
- * BGSAVE) writes the snapshot of that instant. BASE_OK: started (or nothing
- * to do in memory); BASE_AGAIN: one is still running; BASE_ERROR with err.
- * Until storage_db_checkpoint_poll reports success the older files stay, and
- * opening the directory after a crash gives the same data either way.
+ * generation at once, and the caller then writes the snapshot a slice at a
+ * time with storage_db_checkpoint_step between its other work (see
+ * checkpoint.c: the snapshot is fuzzy, and exact together with the new
+ * log). BASE_OK: started (or nothing to do in memory); BASE_AGAIN: one is
+ * still running; BASE_ERROR with err. Until it completes the older files
+ * stay, and opening the directory after a crash gives the same data either
+ * way.
  */
 int storage_db_checkpoint_start(storage_db_t *db, base_error_t *err);
+/* Works on the background checkpoint for about budget_us. BASE_AGAIN: call
+ * again in *next_ms (0: at once, more to write; else the snapshot is being
+ * fsynced on a thread); BASE_OK: done, older generations deleted, or none
+ * running; BASE_ERROR: it failed (err says how; the files are as before). */
+int storage_db_checkpoint_step(storage_db_t *db, int64_t budget_us, int *next_ms,
+                               base_error_t *err);
+bool storage_db_checkpoint_running(const storage_db_t *db);
 /* Whether the commit log is due for a checkpoint: it holds at least
  * min_log_bytes and at least as many bytes as the tables' data. A
  * snapshot rewrites all the data, so this keeps the snapshot work no larger
  * than the log work that calls for it (Redis's auto-aof-rewrite-percentage
  * 100) and a restart's log no longer than its snapshot. False in memory. */
 bool storage_db_checkpoint_due(const storage_db_t *db, uint64_t min_log_bytes);
-/* Whether the background checkpoint ended: BASE_AGAIN running; BASE_OK done
- * (older generations deleted) or none running; BASE_ERROR the child failed
- * (err says how; the files are as before it). wait: block until it ends. */
+/* The background checkpoint: BASE_AGAIN running; BASE_OK done (older
+ * generations deleted) or none running; BASE_ERROR it failed (err says how;
+ * the files are as before it). wait: finish it now, in this call. */
 int storage_db_checkpoint_poll(storage_db_t *db, bool wait, base_error_t *err);
 /* Bytes of snapshot and commit log read when the database was opened. */
 uint64_t storage_db_recovered_bytes(const storage_db_t *db);

@@ -503,10 +503,10 @@ struct storage__durable_s {
      * added), whole and in order (commitlog.c). */
     base_buf_t enc;
     bool write_behind;
-    bool lost; /* gathered records could not be written: the next flush fails */
-    /* A background checkpoint: the child writing snapshot-<child_gen> (0: none). */
-    pid_t child;
-    uint64_t child_gen;
+    bool lost;         /* gathered records could not be written: the next flush fails */
+    uint64_t failures; /* times the log was marked failed (checkpoint.c) */
+    /* The background checkpoint being written, NULL if none (checkpoint.c). */
+    struct storage__ckpt_s *ckpt;
     uint64_t recovered_bytes;  /* snapshot and log bytes read at open */
     uint64_t appended;         /* bytes appended to the logs since open (every generation) */
     uint64_t syncs;            /* fdatasyncs of STORAGE_SYNC_ALWAYS */
@@ -522,6 +522,14 @@ void storage__syncer_written(storage__syncer_t *s, uint64_t written);
 void storage__syncer_switch(storage__syncer_t *s, int new_fd);
 /* Closes the log being replaced, or hands it to the sync thread. */
 void storage__log_retire(storage__durable_t *d, int new_fd);
+
+typedef struct storage__ckpt_s storage__ckpt_t;
+/* Drops the background checkpoint, if any (its temp file with it). */
+void storage__ckpt_abandon(storage__durable_t *d);
+/* Deletes the snapshots and logs older than generation gen. */
+void storage__remove_before(const char *dir, uint64_t gen);
+/* Marks the log failed: writes are refused until a checkpoint. */
+void storage__log_failed(storage__durable_t *d);
 
 /* dir/<prefix><gen><suffix> into out (PATH_MAX-sized). */
 void storage__path(char *out, size_t size, const char *dir, const char *prefix, uint64_t gen,
@@ -558,6 +566,34 @@ int storage__log_open(const char *dir, uint64_t gen, bool create, uint64_t *size
 
 /* Writes snapshot-<gen>.lz4 of every table: temp file, fsync, rename. */
 int storage__snapshot_write(storage_db_t *db, uint64_t gen, base_error_t *err);
+
+/* The incremental writer behind it (snapshot.c). */
+typedef struct storage__snap_s storage__snap_t;
+/* Opens snapshot-<gen>.lz4.tmp in dir (which must outlive the writer);
+ * NULL with err. Free with storage__snap_free. */
+storage__snap_t *storage__snap_open(const char *dir, uint64_t gen, base_error_t *err);
+/* A table's CREATE (and PHYSICAL) records: before its partitions. */
+void storage__snap_table(storage__snap_t *w, const storage_table_t *t);
+/* Writes p: its deletions and static row unless after is set, then its
+ * rows after after (all with after NULL), at most max_rows (>= 1) of them.
+ * Returns the block of the last row written when rows are left (resume
+ * after its clustering key), NULL once p is written whole. */
+const uint8_t *storage__snap_partition(storage__snap_t *w, uint64_t id,
+                                       const storage_partition_t *p, const storage_bound_t *after,
+                                       size_t max_rows);
+/* Asks for the partitions at *ahead and n - 1 after it, moving *ahead on. */
+void storage__snap_prefetch(storage__pt_pos_t *ahead, int n);
+/* The END record and the end of the LZ4 frame; BASE_ERROR if anything of
+ * the snapshot failed. */
+int storage__snap_finish(storage__snap_t *w);
+/* fsync, rename to the final name, fsync the directory: blocking, and
+ * touching nothing but w (checkpoint.c runs it on a thread). */
+int storage__snap_commit(storage__snap_t *w);
+bool storage__snap_failed(const storage__snap_t *w);
+/* The first failure, as an error (BASE_ERROR). */
+int storage__snap_error(const storage__snap_t *w, base_error_t *err);
+/* Closes and frees w; the temp file is removed unless committed. */
+void storage__snap_free(storage__snap_t *w);
 /* Loads snapshot-<gen>.lz4 into an empty db; BASE_ERROR if invalid. */
 int storage__snapshot_load(storage_db_t *db, uint64_t gen, base_error_t *err);
 

@@ -1,0 +1,332 @@
+/*
+ * test_checkpoint.c - the background checkpoint written a slice at a time:
+ * with writes, deletions, a truncate, a drop, a new table and a partition
+ * of thousands of rows changing between its slices, the fuzzy snapshot
+ * plus the new log reopen to exactly the state the database had; a crash
+ * in the middle of one loses nothing; a checkpoint at shutdown replaces a
+ * running one. Each test works in its own directory under /tmp.
+ */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "storage/storage_int.h"
+#include "storage_test.h"
+
+enum { T_MAIN = 1, T_TRUNCATED = 2, T_DROPPED = 3, T_NEW = 4 };
+enum { N_KEYS = 2000, BIG_KEY = 5000, BIG_ROWS = 1500 };
+
+typedef struct ck_fixture_s {
+    char dir[64];
+    char path[512];
+    storage_db_t *db;
+} ck_fixture_t;
+
+
+static int setup(void **state)
+{
+    ck_fixture_t *f = calloc(1, sizeof(*f));
+    snprintf(f->dir, sizeof(f->dir), "/tmp/storage-checkpoint-XXXXXX");
+    assert_non_null(mkdtemp(f->dir));
+    *state = f;
+    return 0;
+}
+
+
+static int teardown(void **state)
+{
+    ck_fixture_t *f = *state;
+    storage__db_abandon(f->db);
+    DIR *d = opendir(f->dir);
+    struct dirent *e;
+    while (d != NULL && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] != '.') {
+            snprintf(f->path, sizeof(f->path), "%s/%s", f->dir, e->d_name);
+            unlink(f->path);
+        }
+    }
+    if (d != NULL) {
+        closedir(d);
+    }
+    rmdir(f->dir);
+    free(f);
+    return 0;
+}
+
+
+/* Reopens the directory as a killed process would leave it. */
+static storage_db_t *reopen(ck_fixture_t *f)
+{
+    base_error_t err = {0};
+    storage_sync_cfg_t cfg = {.mode = STORAGE_SYNC_NONE, .write_behind = true};
+    storage__db_abandon(f->db);
+    f->db = storage_db_open_cfg(f->dir, &cfg, &err);
+    if (f->db == NULL) {
+        fail_msg("open failed: %s", err.msg);
+    }
+    return f->db;
+}
+
+
+static bool exists(ck_fixture_t *f, const char *prefix, uint64_t gen, const char *suffix)
+{
+    struct stat st;
+    storage__path(f->path, sizeof(f->path), f->dir, prefix, gen, suffix);
+    return stat(f->path, &st) == 0;
+}
+
+
+/* Table id, claimed (restored ones are claimed on first use). */
+static storage_table_t *table(storage_db_t *db, uint64_t id)
+{
+    storage_table_t *t = storage__db_find(db, id);
+    return t != NULL && t->claimed ? t : storage_table_create(db, id);
+}
+
+
+/* Every live partition, static row, row and cell of table id, as text. */
+static void dump_table(storage_db_t *db, uint64_t id, base_buf_t *out)
+{
+    char line[256];
+    storage_table_t *t = table(db, id);
+    storage_part_iter_t *pi = storage_part_iter_new(t, false, 0, NULL, 0);
+    storage_partition_t *p;
+    while ((p = storage_part_iter_next(pi)) != NULL) {
+        size_t pk_len;
+        const uint8_t *pk = storage_partition_key(p, &pk_len);
+        base_buf_put(out, "P", 1);
+        base_buf_put(out, pk, pk_len);
+        storage_row_view_t v;
+        bool more = storage_partition_static(p, 0, &v);
+        storage_row_iter_t *ri = storage_row_iter_new(p, NULL, NULL, false, 0);
+        for (; more || storage_row_iter_next(ri, &v); more = false) {
+            int n = snprintf(line, sizeof(line), "\n  %.*s%s m%d@%lld", (int)v.ck_len,
+                             (const char *)v.ck, v.is_static ? " static" : "", v.has_marker,
+                             (long long)v.marker_ts);
+            base_buf_put(out, line, (size_t)n);
+            for (size_t i = 0; i < v.n_cells; i++) {
+                const storage_cell_t *c = &v.cells[i];
+                n = snprintf(line, sizeof(line), " %u=%.*s@%lld", c->col, (int)c->value_len,
+                             (const char *)c->value, (long long)c->ts);
+                base_buf_put(out, line, (size_t)n);
+            }
+        }
+        storage_row_iter_free(ri);
+        base_buf_put(out, "\n", 1);
+    }
+    storage_part_iter_free(pi);
+}
+
+
+static void dump(storage_db_t *db, const uint64_t *ids, size_t n, base_buf_t *out)
+{
+    base_buf_reset(out);
+    for (size_t i = 0; i < n; i++) {
+        char line[32];
+        int len = snprintf(line, sizeof(line), "table %llu\n", (unsigned long long)ids[i]);
+        base_buf_put(out, line, (size_t)len);
+        dump_table(db, ids[i], out);
+    }
+}
+
+
+static void delete_partition(storage_table_t *t, int32_t k, int64_t ts)
+{
+    test_key_t key = test_key(k);
+    storage_mutation_t m = test_mut(&key, NULL);
+    m.delete_partition = true;
+    m.delete_ts = ts;
+    assert_int_equal(storage_apply(t, &m, 0, NULL), BASE_OK);
+}
+
+
+static void delete_row(storage_table_t *t, int32_t k, const char *ck, int64_t ts)
+{
+    test_key_t key = test_key(k);
+    storage_mutation_t m = test_mut(&key, ck);
+    m.delete_row = true;
+    m.delete_ts = ts;
+    assert_int_equal(storage_apply(t, &m, 0, NULL), BASE_OK);
+}
+
+
+static void load(storage_db_t *db)
+{
+    char ck[16];
+    storage_table_t *a = table(db, T_MAIN);
+    for (int k = 0; k < N_KEYS; k++) {
+        test_insert(a, k, "a", 1, "first", 10);
+        test_insert(a, k, "b", 1, "second", 10);
+    }
+    for (int r = 0; r < BIG_ROWS; r++) {
+        snprintf(ck, sizeof(ck), "r%05d", r);
+        test_insert(a, BIG_KEY, ck, 1, "big", 10);
+    }
+    storage_table_t *b = table(db, T_TRUNCATED);
+    storage_table_t *c = table(db, T_DROPPED);
+    for (int k = 0; k < 500; k++) {
+        test_insert(b, k, "x", 1, "before the truncate", 10);
+        test_insert(c, k, "x", 1, "dropped", 10);
+    }
+    assert_int_equal(storage_db_log_flush(db), BASE_OK);
+}
+
+
+/* The writes of step i, some on partitions the cursor passed, some ahead. */
+static void write_between(storage_db_t *db, int i)
+{
+    char ck[16];
+    storage_table_t *a = table(db, T_MAIN);
+    test_insert(a, (i * 37) % N_KEYS, "a", 1, "overwritten", 1000 + i);
+    test_insert(a, (N_KEYS - 1 - i * 11 % N_KEYS), "c", 2, "added", 1000 + i);
+    test_insert(a, 10000 + i, "a", 1, "new partition", 1000 + i);
+    delete_partition(a, (i * 53 + 7) % N_KEYS, 20); /* shadows the loaded rows only */
+    test_put(a, (i * 53 + 7) % N_KEYS, "a", 3, "after the deletion", 30);
+    snprintf(ck, sizeof(ck), "z%05d", i);
+    test_insert(a, BIG_KEY, ck, 1, "big, added", 1000 + i);
+    snprintf(ck, sizeof(ck), "r%05d", (i * 97) % BIG_ROWS);
+    delete_row(a, BIG_KEY, ck, 1000 + i);
+    if (i == 5) {
+        storage_table_t *b = table(db, T_TRUNCATED);
+        storage_table_truncate(b);
+        test_insert(b, 1, "y", 1, "after the truncate", 2000);
+    }
+    if (i == 8) {
+        storage_table_drop(db, table(db, T_DROPPED));
+    }
+    if (i >= 10) {
+        test_insert(table(db, T_NEW), i, "n", 1, "new table", 3000);
+    }
+    assert_int_equal(storage_db_log_flush(db), BASE_OK);
+}
+
+
+/* Runs the checkpoint in the smallest slices, writing between them, until
+ * it ends (stop_after >= 0: abandons it after that many slices). */
+static int run_with_writes(storage_db_t *db, int stop_after)
+{
+    base_error_t err;
+    int next_ms, rc, i = 0;
+    while ((rc = storage_db_checkpoint_step(db, 0, &next_ms, &err)) == BASE_AGAIN) {
+        if (i == stop_after) {
+            return i;
+        }
+        write_between(db, i++);
+        if (next_ms > 0) {
+            usleep(1000);
+        }
+    }
+    assert_int_equal(rc, BASE_OK);
+    return i;
+}
+
+
+static void a_fuzzy_snapshot_and_its_log_rebuild_the_state_exactly(void **state)
+{
+    ck_fixture_t *f = *state;
+    base_error_t err;
+    storage_db_t *db = reopen(f);
+    load(db);
+    assert_int_equal(storage_db_checkpoint_start(db, &err), BASE_OK);
+    assert_true(storage_db_checkpoint_running(db));
+    assert_int_equal(storage_db_checkpoint_start(db, &err), BASE_AGAIN); /* one at a time */
+    int slices = run_with_writes(db, -1);
+    assert_true(slices > 50); /* writes really came between slices, and inside the big one */
+    assert_false(storage_db_checkpoint_running(db));
+    assert_true(exists(f, "snapshot-", 2, ".lz4"));
+    assert_false(exists(f, "snapshot-", 2, ".lz4.tmp"));
+    assert_false(exists(f, "commitlog-", 1, ".log")); /* replaced by the snapshot */
+
+    uint64_t ids[] = {T_MAIN, T_TRUNCATED, T_NEW};
+    base_buf_t want, got;
+    base_buf_init(&want);
+    base_buf_init(&got);
+    dump(db, ids, 3, &want);
+    assert_true(want.len > 50000);
+    reopen(f); /* a crash right after: snapshot-2 and commitlog-2 */
+    dump(f->db, ids, 3, &got);
+    assert_int_equal(got.len, want.len);
+    assert_memory_equal(got.data, want.data, want.len);
+    base_buf_fini(&want);
+    base_buf_fini(&got);
+}
+
+
+static void a_crash_in_the_middle_of_a_checkpoint_loses_nothing(void **state)
+{
+    ck_fixture_t *f = *state;
+    base_error_t err;
+    storage_db_t *db = reopen(f);
+    load(db);
+    assert_int_equal(storage_db_checkpoint_start(db, &err), BASE_OK);
+    assert_int_equal(run_with_writes(db, 12), 12);
+    assert_true(storage_db_checkpoint_running(db));
+
+    uint64_t ids[] = {T_MAIN, T_TRUNCATED, T_NEW};
+    base_buf_t want, got;
+    base_buf_init(&want);
+    base_buf_init(&got);
+    dump(db, ids, 3, &want);
+    reopen(f); /* the older generation and both logs */
+    assert_false(exists(f, "snapshot-", 2, ".lz4"));
+    dump(f->db, ids, 3, &got);
+    assert_int_equal(got.len, want.len);
+    assert_memory_equal(got.data, want.data, want.len);
+
+    /* and the next checkpoint, run whole, still gives the same state */
+    assert_int_equal(storage_db_checkpoint_start(f->db, &err), BASE_OK);
+    assert_int_equal(storage_db_checkpoint_poll(f->db, true, &err), BASE_OK);
+    reopen(f);
+    dump(f->db, ids, 3, &got);
+    assert_memory_equal(got.data, want.data, want.len);
+    base_buf_fini(&want);
+    base_buf_fini(&got);
+}
+
+
+static void a_checkpoint_now_replaces_a_running_one(void **state)
+{
+    ck_fixture_t *f = *state;
+    base_error_t err;
+    storage_db_t *db = reopen(f);
+    load(db);
+    assert_int_equal(storage_db_checkpoint_start(db, &err), BASE_OK);
+    run_with_writes(db, 3);
+    assert_int_equal(storage_db_checkpoint(db, &err), BASE_OK); /* as at shutdown */
+    assert_false(storage_db_checkpoint_running(db));
+    assert_false(exists(f, "snapshot-", 2, ".lz4.tmp")); /* the running one's temp is gone */
+    assert_true(exists(f, "snapshot-", 3, ".lz4"));
+    assert_false(exists(f, "commitlog-", 2, ".log"));
+
+    uint64_t ids[] = {T_MAIN, T_TRUNCATED, T_DROPPED};
+    base_buf_t want, got;
+    base_buf_init(&want);
+    base_buf_init(&got);
+    dump(db, ids, 3, &want);
+    reopen(f);
+    dump(f->db, ids, 3, &got);
+    assert_int_equal(got.len, want.len);
+    assert_memory_equal(got.data, want.data, want.len);
+    base_buf_fini(&want);
+    base_buf_fini(&got);
+}
+
+
+int main(void)
+{
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+    const struct CMUnitTest tests[] = {
+        T(a_fuzzy_snapshot_and_its_log_rebuild_the_state_exactly),
+        T(a_crash_in_the_middle_of_a_checkpoint_loses_nothing),
+        T(a_checkpoint_now_replaces_a_running_one),
+    };
+#undef T
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
