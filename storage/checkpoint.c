@@ -98,30 +98,19 @@ int storage_db_checkpoint_start(storage_db_t *db, base_error_t *err)
     if (d->ckpt != NULL) {
         return BASE_AGAIN;
     }
-    /* What is gathered belongs to the old log. Should it fail, the next
-     * flush tells the caller, and the snapshot holds it anyway. */
-    if (storage__log_flush(d) != BASE_OK) {
-        d->lost = true;
-    }
-    uint64_t gen = d->gen + 1;
-    uint64_t size;
-    int fd = storage__log_open(d->dir, gen, true, &size, err);
+    int fd = storage__log_next(d, err);
     if (fd < 0) {
         return BASE_ERROR;
     }
+    uint64_t gen = d->gen + 1;
     storage__snap_t *snap = storage__snap_open(d->dir, gen, err);
     if (snap == NULL) {
-        char path[4096];
-        storage__path(path, sizeof(path), d->dir, "commitlog-", gen, ".log");
-        close(fd);
-        unlink(path);
+        storage__log_unmake(d, fd);
         return BASE_ERROR;
     }
     /* Every change from here on is in the new log: the snapshot may hold it
      * or not, replay makes it so either way. */
-    storage__log_retire(d, fd);
-    d->gen = gen;
-    d->log_bytes = 0;
+    storage__log_switch(d, fd);
 
     storage__ckpt_t *c = base_calloc(1, sizeof(*c));
     c->snap = snap;

@@ -142,6 +142,35 @@ int storage_db_log_flush(storage_db_t *db)
 }
 
 
+int storage__log_next(storage__durable_t *d, base_error_t *err)
+{
+    /* What is gathered belongs to the old log. Should it fail, the next
+     * flush tells the caller; the snapshot to come holds it anyway. */
+    if (storage__log_flush(d) != BASE_OK) {
+        d->lost = true;
+    }
+    uint64_t size;
+    return storage__log_open(d->dir, d->gen + 1, true, &size, err);
+}
+
+
+void storage__log_unmake(storage__durable_t *d, int fd)
+{
+    char path[4096];
+    storage__path(path, sizeof(path), d->dir, "commitlog-", d->gen + 1, ".log");
+    close(fd);
+    unlink(path);
+}
+
+
+void storage__log_switch(storage__durable_t *d, int fd)
+{
+    storage__log_retire(d, fd);
+    d->gen++;
+    d->log_bytes = 0;
+}
+
+
 void storage__log_retire(storage__durable_t *d, int new_fd)
 {
     if (d->syncer != NULL) {

@@ -367,26 +367,17 @@ int storage_db_checkpoint(storage_db_t *db, base_error_t *err)
     if (d == NULL) {
         return BASE_OK;
     }
-    storage__ckpt_abandon(d);               /* this one writes a whole snapshot of now */
-    if (storage__log_flush(d) != BASE_OK) { /* the old log's: the snapshot holds them anyway */
-        d->lost = true;                     /* but the caller hears it at its flush */
-    }
-    uint64_t gen = d->gen + 1;
-    uint64_t size;
-    int fd = storage__log_open(d->dir, gen, true, &size, err);
+    storage__ckpt_abandon(d); /* this one writes a whole snapshot of now */
+    int fd = storage__log_next(d, err);
     if (fd < 0) {
         return BASE_ERROR;
     }
+    uint64_t gen = d->gen + 1;
     if (storage__snapshot_write(db, gen, err) != BASE_OK) {
-        char path[4096];
-        storage__path(path, sizeof(path), d->dir, "commitlog-", gen, ".log");
-        close(fd);
-        unlink(path);
+        storage__log_unmake(d, fd);
         return BASE_ERROR;
     }
-    storage__log_retire(d, fd);
-    d->gen = gen;
-    d->log_bytes = 0;
+    storage__log_switch(d, fd);
     d->failed = false;
     d->reported = false;
     storage__remove_before(d->dir, gen);

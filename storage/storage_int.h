@@ -520,6 +520,13 @@ void storage__syncer_stop(storage__durable_t *d);
 void storage__syncer_written(storage__syncer_t *s, uint64_t written);
 /* A log switch: the thread syncs the current log once more and closes it. */
 void storage__syncer_switch(storage__syncer_t *s, int new_fd);
+/* A checkpoint's new log: flushes what is gathered into the current one
+ * and creates commitlog-<gen + 1>.log; its fd, or -1 with err. */
+int storage__log_next(storage__durable_t *d, base_error_t *err);
+/* The checkpoint failed before using it: closes and deletes the new log. */
+void storage__log_unmake(storage__durable_t *d, int fd);
+/* Writes go to the new log from now on (generation gen + 1). */
+void storage__log_switch(storage__durable_t *d, int fd);
 /* Closes the log being replaced, or hands it to the sync thread. */
 void storage__log_retire(storage__durable_t *d, int new_fd);
 

@@ -7,6 +7,11 @@
 #ifndef TESTS_UNIT_STORAGE_STORAGE_TEST_H
 #define TESTS_UNIT_STORAGE_STORAGE_TEST_H
 
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
 #include "storage/storage.h"
 
 /* The cmocka fixture: a fresh database with one table, and a scratch buffer
@@ -209,6 +214,33 @@ static inline const char *test_scan(storage_table_t *t, int32_t k, const storage
     buf[n] = '\0';
     storage_row_iter_free(it);
     return buf;
+}
+
+/* A fresh directory /tmp/<name>-XXXXXX for a durable test, into dir. */
+static inline void test_dir_make(char *dir, size_t cap, const char *name)
+{
+    snprintf(dir, cap, "/tmp/%s-XXXXXX", name);
+    if (mkdtemp(dir) == NULL) {
+        abort();
+    }
+}
+
+/* Removes dir and the files in it. */
+static inline void test_dir_remove(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[512];
+    while (d != NULL && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] != '.') {
+            snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+    }
+    if (d != NULL) {
+        closedir(d);
+    }
+    rmdir(dir);
 }
 
 #endif

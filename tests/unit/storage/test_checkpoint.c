@@ -33,8 +33,7 @@ typedef struct ck_fixture_s {
 static int setup(void **state)
 {
     ck_fixture_t *f = calloc(1, sizeof(*f));
-    snprintf(f->dir, sizeof(f->dir), "/tmp/storage-checkpoint-XXXXXX");
-    assert_non_null(mkdtemp(f->dir));
+    test_dir_make(f->dir, sizeof(f->dir), "storage-checkpoint");
     *state = f;
     return 0;
 }
@@ -44,18 +43,7 @@ static int teardown(void **state)
 {
     ck_fixture_t *f = *state;
     storage__db_abandon(f->db);
-    DIR *d = opendir(f->dir);
-    struct dirent *e;
-    while (d != NULL && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] != '.') {
-            snprintf(f->path, sizeof(f->path), "%s/%s", f->dir, e->d_name);
-            unlink(f->path);
-        }
-    }
-    if (d != NULL) {
-        closedir(d);
-    }
-    rmdir(f->dir);
+    test_dir_remove(f->dir);
     free(f);
     return 0;
 }

@@ -38,8 +38,7 @@ typedef struct log_fixture_s {
 static int setup(void **state)
 {
     log_fixture_t *f = calloc(1, sizeof(*f));
-    snprintf(f->dir, sizeof(f->dir), "/tmp/storage-commitlog-XXXXXX");
-    assert_non_null(mkdtemp(f->dir));
+    test_dir_make(f->dir, sizeof(f->dir), "storage-commitlog");
     *state = f;
     return 0;
 }
@@ -50,18 +49,7 @@ static int teardown(void **state)
     log_fixture_t *f = *state;
     atomic_store(&f->gate, false);
     storage__db_abandon(f->db);
-    DIR *d = opendir(f->dir);
-    struct dirent *e;
-    while (d != NULL && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] != '.') {
-            snprintf(f->path, sizeof(f->path), "%s/%s", f->dir, e->d_name);
-            unlink(f->path);
-        }
-    }
-    if (d != NULL) {
-        closedir(d);
-    }
-    rmdir(f->dir);
+    test_dir_remove(f->dir);
     free(f);
     return 0;
 }
