@@ -65,6 +65,7 @@ typedef enum {
     OPT_STORAGE,
     OPT_FSYNC,
     OPT_FSYNC_INTERVAL_MS,
+    OPT_CHECKPOINT_LOG_MB,
     /* guard-rails: cassandra.yaml's names */
     OPT_BATCH_WARN_KB,
     OPT_BATCH_FAIL_KB,
@@ -159,6 +160,9 @@ static const option_t options[] = {
     {"--fsync-interval-ms", OPT_FSYNC_INTERVAL_MS, "N", "COSMOS_EMULATOR_FSYNC_INTERVAL_MS",
      "with --fsync periodic: ms between fdatasyncs (default 10000, Cassandra's "
      "commitlog_sync_period)"},
+    {"--checkpoint-log-mb", OPT_CHECKPOINT_LOG_MB, "N", NULL,
+     "durable storage: snapshot once the commit log passes N MB and the data's size "
+     "(default 64)"},
     /* guard-rails: cassandra.yaml's names and defaults */
     {"--batch-size-warn-threshold-in-kb", OPT_BATCH_WARN_KB, "N", NULL,
      "warn on a multi-partition batch past N KiB (default 5; under cosmos every guard-rail "
@@ -231,6 +235,7 @@ void emu_config_init(emu_config_t *c)
     c->default_throughput = RU_DEFAULT_TABLE_RU_S;
     c->server_side_retry_ms = EMU_DEFAULT_SSR_MS;
     c->fsync_interval_ms = STORAGE_SYNC_INTERVAL_DEFAULT_MS;
+    c->checkpoint_log = (size_t)EMU_DEFAULT_CHECKPOINT_LOG_MB * 1024 * 1024;
     cql_config_t cc;
     cql_config_defaults(&cc);
     c->guardrails = cc.guardrails;
@@ -318,6 +323,7 @@ static const number_opt_t numbers[] = {
     {OPT_IDLE_TIMEOUT_MS, 0, DAY_MS, "a time in ms", INT_FIELD(idle_timeout_ms)},
     {OPT_SERVER_SIDE_RETRY_MS, 1, HOUR_MS, "a time in ms", INT_FIELD(server_side_retry_ms)},
     {OPT_FSYNC_INTERVAL_MS, 1, HOUR_MS, "a time in ms", INT_FIELD(fsync_interval_ms)},
+    {OPT_CHECKPOINT_LOG_MB, 1, 1024 * 1024, "a size in MB", SIZE_FIELD(checkpoint_log, MB)},
     {OPT_BATCH_WARN_KB, 0, INT32_MAX, "a number", SIZE_FIELD(guardrails.batch_size_warn_kb, 1)},
     {OPT_BATCH_FAIL_KB, 0, INT32_MAX, "a number", SIZE_FIELD(guardrails.batch_size_fail_kb, 1)},
     {OPT_UNLOGGED_PARTITIONS, 0, INT32_MAX, "a number",

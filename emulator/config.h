@@ -20,20 +20,20 @@
 #define EMU_DEFAULT_ACCOUNT "localhost"
 #define EMU_DEFAULT_ACCOUNT_KEY \
     "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw=="
-#define EMU_DEFAULT_REGION       "South Central US"
-#define EMU_DEFAULT_MAX_FRAME_MB 16 /* the service refuses requests over 2 MB anyway */
-#define EMU_MAX_CERT_HOSTS       32
-#define EMU_DEFAULT_SSR_MS       60000 /* the service retries throttled requests for 60 s */
-#define EMU_DEFAULT_ADMIN_PORT   10351
-#define EMU_ADMIN_OFF            (-1) /* --admin-port off */
-#define EMU_DEFAULT_MAX_CONNS    10000
-#define EMU_DEFAULT_HANDSHAKE_MS 10000 /* as the drivers' connect timeouts */
-#define EMU_DEFAULT_FRAME_MS     10000
-#define EMU_DEFAULT_IDLE_MS      0 /* as Cassandra's native_transport_idle_timeout: off */
-#define EMU_DEFAULT_CONN_OUT_MB  8
-#define EMU_DEFAULT_INFLIGHT_MB  256
-#define EMU_CHECKPOINT_LOG_BYTES \
-    (64u * 1024 * 1024) /* durable: snapshot past this log size (and the data's) */
+#define EMU_DEFAULT_REGION            "South Central US"
+#define EMU_DEFAULT_MAX_FRAME_MB      16 /* the service refuses requests over 2 MB anyway */
+#define EMU_MAX_CERT_HOSTS            32
+#define EMU_DEFAULT_SSR_MS            60000 /* the service retries throttled requests for 60 s */
+#define EMU_DEFAULT_ADMIN_PORT        10351
+#define EMU_ADMIN_OFF                 (-1) /* --admin-port off */
+#define EMU_DEFAULT_MAX_CONNS         10000
+#define EMU_DEFAULT_HANDSHAKE_MS      10000 /* as the drivers' connect timeouts */
+#define EMU_DEFAULT_FRAME_MS          10000
+#define EMU_DEFAULT_IDLE_MS           0 /* as Cassandra's native_transport_idle_timeout: off */
+#define EMU_DEFAULT_CONN_OUT_MB       8
+#define EMU_DEFAULT_INFLIGHT_MB       256
+#define EMU_DEFAULT_CHECKPOINT_LOG_MB 64 /* durable: snapshot past this log size (and the data's) \
+                                          */
 
 typedef enum {
     EMU_CMD_SERVE = 0,
@@ -87,6 +87,7 @@ typedef struct emu_config_s {
      * loss may cost that much of the latest acknowledged writes) */
     storage_sync_t fsync;
     int fsync_interval_ms;
+    size_t checkpoint_log; /* bytes: --checkpoint-log-mb */
     /* guard-rails (--batch-size-warn-threshold-in-kb and the like: cassandra.yaml's names) */
     cql_guardrails_t guardrails;
     /* admin endpoint (admin.c) */

@@ -44,7 +44,7 @@
  * snapshots in <data-dir>/data and cql its schema log beside them. The
  * schema is restored before the loop runs, so no request sees a partial
  * one; a timer snapshots the data once the commit log passes both
- * EMU_CHECKPOINT_LOG_BYTES and the data's size (storage_db_checkpoint_due:
+ * --checkpoint-log-mb and the data's size (storage_db_checkpoint_due:
  * a snapshot rewrites everything, so it must not run more often than the
  * log earns it), and a graceful shutdown snapshots it too, so the
  * next start reads one compact snapshot instead of a long log.
@@ -416,7 +416,7 @@ static void on_checkpoint_timer(evutil_socket_t fd, short what, void *arg)
     emu_server_t *s = arg;
     base_error_t err;
     if (s->stopping || storage_db_checkpoint_running(s->db) ||
-        !storage_db_checkpoint_due(s->db, EMU_CHECKPOINT_LOG_BYTES)) {
+        !storage_db_checkpoint_due(s->db, s->cfg->checkpoint_log)) {
         return;
     }
     uint64_t log_bytes = storage_db_log_bytes(s->db);
