@@ -32,8 +32,7 @@
 #define EMU_DEFAULT_IDLE_MS           0 /* as Cassandra's native_transport_idle_timeout: off */
 #define EMU_DEFAULT_CONN_OUT_MB       8
 #define EMU_DEFAULT_INFLIGHT_MB       256
-#define EMU_DEFAULT_CHECKPOINT_LOG_MB 64 /* durable: snapshot past this log size (and the data's) \
-                                          */
+#define EMU_DEFAULT_CHECKPOINT_LOG_MB 64 /* durable: snapshot past this log (and the data) */
 
 typedef enum {
     EMU_CMD_SERVE = 0,
