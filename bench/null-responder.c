@@ -627,7 +627,13 @@ int main(int argc, char **argv)
     prepared = base_calloc(MAX_PREPARED, sizeof(*prepared));
     value = base_calloc(1, value_size + 1);
     memset(value, 'v', value_size);
-    base = event_base_new();
+    /* epoll's changelist, as emulator/server.c runs its loop */
+    struct event_config *ec = event_config_new();
+    if (ec != NULL) {
+        event_config_set_flag(ec, EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST);
+        base = event_base_new_with_config(ec);
+        event_config_free(ec);
+    }
     if (base == NULL) {
         goto done;
     }

@@ -351,6 +351,25 @@ static int bind_cql(emu_server_t *s, struct sockaddr_storage *ss)
     return BASE_OK;
 }
 
+/* The event loop; NULL on failure. bench/null-responder.c makes its own the
+ * same way, so the yardstick differs from the emulator only by the engine. */
+static struct event_base *base_new(void)
+{
+    /* epoll's changelist: the OpenSSL bufferevent turns write interest on
+     * and off around every flush, two epoll_ctl calls per wake-up; batched
+     * per turn of the loop they cancel out, and a wake-up makes one fewer
+     * system call. (Its caveat, fds cloned by dup(), does not arise: no
+     * socket here is duplicated.) */
+    struct event_config *ec = event_config_new();
+    if (ec == NULL) {
+        return NULL;
+    }
+    event_config_set_flag(ec, EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST);
+    struct event_base *base = event_base_new_with_config(ec);
+    event_config_free(ec);
+    return base;
+}
+
 /* Snapshot + new commit log, logged with what it took. */
 static int checkpoint(emu_server_t *s, const char *why)
 {
@@ -826,7 +845,7 @@ int emu_server_run(const emu_config_t *cfg)
         rc = 2; /* a bad --cost-model or --prices file is a configuration error */
         goto done;
     }
-    s.base = event_base_new();
+    s.base = base_new();
     if (s.base == NULL) {
         emu_log(EMU_LOG_ERROR, 0, "cannot create the event loop");
         goto done;
