@@ -10,8 +10,8 @@
  * while a snapshot was written, and forking a large process paused the loop
  * for milliseconds. Here nothing is shared: the loop calls
  * storage_db_checkpoint_step, which writes partitions in token order until
- * its time budget is spent, and only the final fsync and rename run on a
- * thread.
+ * its time budget is spent; only the final fsync and rename, and deleting
+ * the files the snapshot replaces, run on a thread.
  *
  * The snapshot is fuzzy: each partition is written as it is when the
  * cursor reaches it, some before and some after writes made during the
@@ -48,6 +48,7 @@
 
 struct storage__ckpt_s {
     storage__snap_t *snap;
+    const char *dir; /* the database's, which outlives the checkpoint */
     uint64_t gen;
     uint64_t failures; /* d->failures at the start */
     uint64_t *ids;     /* the tables at the start, in order */
@@ -114,6 +115,7 @@ int storage_db_checkpoint_start(storage_db_t *db, base_error_t *err)
 
     storage__ckpt_t *c = base_calloc(1, sizeof(*c));
     c->snap = snap;
+    c->dir = d->dir;
     c->gen = gen;
     c->failures = d->failures;
     base_buf_init(&c->last_pk);
@@ -219,6 +221,12 @@ static void *finish_thread(void *arg)
 {
     storage__ckpt_t *c = arg;
     c->rc = storage__snap_commit(c->snap);
+    if (c->rc == BASE_OK) {
+        /* Freeing a large file's blocks is journal work: not on the loop.
+         * Nothing else touches these files (the sync thread may still hold
+         * a retired log open; its unlinked blocks go when it closes it). */
+        storage__remove_before(c->dir, c->gen);
+    }
     atomic_store(&c->done, true);
     return NULL;
 }
@@ -254,7 +262,6 @@ static int complete(storage__durable_t *d, base_error_t *err)
             d->failed = false;
             d->reported = false;
         }
-        storage__remove_before(d->dir, c->gen);
     }
     storage__ckpt_abandon(d);
     return rc;

@@ -480,6 +480,7 @@ typedef struct storage__syncer_s {
     pthread_mutex_t mu;
     pthread_cond_t cond;
     uint64_t written;                  /* bytes written to the logs since open */
+    uint64_t writeback;                /* PERIODIC: written when writeback last started */
     int fd;                            /* the current log */
     int retired[STORAGE__RETIRED_MAX]; /* older logs to sync once more, then close */
     size_t n_retired;

@@ -496,6 +496,30 @@ static void a_checkpoint_is_due_once_the_log_outgrows_the_data(void **state)
     storage_db_free(mem);
 }
 
+
+static void periodic_sync_starts_writeback_between_syncs(void **state)
+{
+    log_fixture_t *f = *state;
+    storage_db_t *db = open_mode(f, STORAGE_SYNC_PERIODIC, 3600 * 1000); /* no sync in the test */
+    storage_table_t *t = storage_table_create(db, 7);
+    static char big[64 * 1024];
+    memset(big, 'w', sizeof(big) - 1);
+    for (int k = 0; k < 200; k++) { /* 12.5 MB: past the 8 MB step */
+        test_insert(t, k, NULL, 1, big, 100);
+    }
+    storage__syncer_t *s = db->dur->syncer;
+    uint64_t started = 0;
+    for (int i = 0; i < 5000 && started == 0; i++) {
+        pthread_mutex_lock(&s->mu);
+        started = s->writeback;
+        pthread_mutex_unlock(&s->mu);
+        usleep(1000);
+    }
+    assert_true(started >= 8u << 20); /* the thread woke for it, long before its interval */
+    assert_int_equal(storage_db_syncs(db), 0); /* and promised nothing */
+    assert_true(storage_db_synced_position(db) < storage_db_log_position(db));
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -513,6 +537,7 @@ int main(void)
         T(write_behind_flushes_before_a_checkpoint_switches_logs),
         T(write_behind_refuses_to_acknowledge_what_it_could_not_write),
         T(a_checkpoint_is_due_once_the_log_outgrows_the_data),
+        T(periodic_sync_starts_writeback_between_syncs),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
