@@ -10,12 +10,12 @@
  *
  * The stream is one LZ4 frame with a content checksum, on top of the
  * per-record CRC32s. Loading decodes it through a reused window (stream.c)
- * and applies each record as it arrives, so the content checksum is checked
- * only at the end: a snapshot that fails it fails the load as any invalid
- * record does (the caller clears the database), and the CRCs keep a damaged
- * record from being applied on the way. It is written to a temp file, fsync'ed and renamed
- * over, then the directory is fsync'ed: a snapshot file either is whole or
- * does not exist under its final name.
+ * and applies each record as it arrives; the CRCs are what it checks (the
+ * content checksum, redundant with them, is written for other readers), so
+ * no damaged record is applied, and a snapshot found invalid part way fails
+ * the load (the caller clears the database). It is written to a temp file,
+ * fsync'ed and renamed over, then the directory is fsync'ed: a snapshot
+ * file either is whole or does not exist under its final name.
  */
 #include <errno.h>
 #include <fcntl.h>

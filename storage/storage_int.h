@@ -534,7 +534,7 @@ typedef struct storage__stream_s {
     struct LZ4F_dctx_s *lz4; /* NULL for a plain file */
     uint8_t *in;             /* lz4: compressed bytes read, in[in_pos..in_len) not decoded yet */
     size_t in_pos, in_len;
-    bool frame_done; /* lz4: the end mark was read and the checksum matched */
+    bool frame_done; /* lz4: the end mark was read */
     uint8_t *buf;    /* the window: buf[pos..len) are the next bytes */
     size_t cap, pos, len;
     uint64_t at;     /* the stream offset of buf[pos] */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <lz4frame.h>
 
 #include "storage/storage_int.h"
 #include "storage_test.h"
@@ -850,6 +851,48 @@ static void a_truncated_or_extended_snapshot_fails_the_open(void **state)
 }
 
 
+/* The records' CRCs guard a snapshot's content, not the frame's checksum: a
+ * record changed and compressed again into a frame whose checksum matches
+ * is still refused. */
+static void a_changed_record_in_a_valid_frame_fails_the_open(void **state)
+{
+    dur_fixture_t *f = *state;
+    fill(f, 100);
+    storage_db_free(f->db); /* checkpoint: snapshot-2 */
+    f->db = NULL;
+    char snap[256];
+    strcpy(snap, file(f, "snapshot-", 2, ".lz4"));
+    uint8_t *z;
+    size_t zlen;
+    base_error_t err = {0};
+    assert_int_equal(storage__read_file(snap, &z, &zlen, &err), BASE_OK);
+
+    size_t cap = 1u << 20;
+    uint8_t *raw = malloc(cap);
+    LZ4F_dctx *dctx;
+    assert_false(LZ4F_isError(LZ4F_createDecompressionContext(&dctx, LZ4F_VERSION)));
+    size_t rlen = cap;
+    size_t used = zlen;
+    assert_int_equal(LZ4F_decompress(dctx, raw, &rlen, z, &used, NULL), 0);
+    LZ4F_freeDecompressionContext(dctx);
+    raw[rlen / 2] ^= 0x01; /* inside some record in the middle */
+
+    LZ4F_preferences_t prefs = {0};
+    prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
+    size_t bound = LZ4F_compressFrameBound(rlen, &prefs);
+    uint8_t *out = malloc(bound);
+    size_t olen = LZ4F_compressFrame(out, bound, raw, rlen, &prefs);
+    assert_false(LZ4F_isError(olen));
+    write_file(snap, out, olen);
+    assert_null(storage_db_open(f->dir, STORAGE_SYNC_NONE, &err));
+    assert_non_null(strstr(err.msg, "invalid snapshot at byte"));
+    assert_non_null(strstr(err.msg, "bad record length or checksum"));
+    free(out);
+    free(raw);
+    free(z);
+}
+
+
 static double seconds(void)
 {
     struct timespec ts;
@@ -912,6 +955,7 @@ int main(void)
         T(a_log_and_a_snapshot_larger_than_the_read_window_restore_exactly),
         T(a_large_logs_torn_tail_is_cut_wherever_it_falls),
         T(a_truncated_or_extended_snapshot_fails_the_open),
+        T(a_changed_record_in_a_valid_frame_fails_the_open),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
