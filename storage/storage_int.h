@@ -330,6 +330,9 @@ storage__pt_pos_t storage__pt_first(const storage__ptree_t *t);
 storage__pt_pos_t storage__pt_next(storage__pt_pos_t pos);
 /* The partition at pos, NULL at the end. */
 storage_partition_t *storage__pt_at(storage__pt_pos_t pos);
+/* The partition at pos if it is (token, pk), else NULL. */
+storage_partition_t *storage__pt_at_key(storage__pt_pos_t pos, int64_t token, const uint8_t *pk,
+                                        size_t pk_len);
 /* Where the pointer at pos (not the end) is kept, to replace a moved partition. */
 storage_partition_t **storage__pt_slot(storage__pt_pos_t pos);
 /* Inserts p at pos, a seek's answer for p's key (absent), with no change since. */
