@@ -243,11 +243,7 @@ void storage__apply(storage_table_t *t, const storage_mutation_t *m, int64_t now
 {
     storage__pt_pos_t pos = storage__table_seek(t, m->token, m->pk, m->pk_len);
     t->version++; /* from here on, partitions and rows may move */
-    storage_partition_t *p = storage__pt_at(pos);
-    if (p != NULL && (p->token != m->token || p->pk_len != m->pk_len ||
-                      (m->pk_len > 0 && memcmp(p->data, m->pk, m->pk_len) != 0))) {
-        p = NULL;
-    }
+    storage_partition_t *p = storage__pt_at_key(pos, m->token, m->pk, m->pk_len);
     bool existed = row_existed(t, p, m, now_us);
     bool is_new = p == NULL;
     bool was_visible = p != NULL && storage__partition_has_data(p);

@@ -22,7 +22,8 @@
  * log is marked failed and refuses writes until a checkpoint). d->enc
  * holds only whole records, in order, none of them written.
  *
- * Replay tells a torn write from corruption: only the last log may end in
+ * Replay reads the log through a reused window (stream.c), never the whole
+ * file at once, and tells a torn write from corruption: only the last log may end in
  * an incomplete record, a record ending exactly at the end of the file, or
  * zeros (what a power loss leaves); a bad record with valid-looking data
  * after it means lost data, and opening fails rather than dropping it.
@@ -273,20 +274,21 @@ int storage__log_replay(storage_db_t *db, uint64_t gen, bool last, base_error_t 
 {
     char path[4096];
     storage__path(path, sizeof(path), db->dur->dir, "commitlog-", gen, ".log");
-    uint8_t *data;
-    size_t len;
-    int rc = storage__read_file(path, &data, &len, err);
+    storage__stream_t st;
+    int rc = storage__stream_open(&st, path, false, err);
     if (rc != BASE_OK) {
         return rc;
     }
 
     storage__replay_t rp = {0};
-    size_t off = 0;
-    while (off < len) {
+    while (storage__stream_more(&st)) {
+        size_t off = (size_t)st.at;
         const uint8_t *payload;
         size_t plen;
-        size_t next;
-        storage__frame_t f = storage__rec_frame(data, len, off, &payload, &plen, &next);
+        storage__frame_t f = storage__stream_record(&st, &payload, &plen);
+        if (st.why != NULL) {
+            break;
+        }
         if (f == STORAGE__FRAME_OK) {
             const char *why = storage__rec_apply(db, &rp, payload, plen);
             if (why != NULL) {
@@ -294,24 +296,32 @@ int storage__log_replay(storage_db_t *db, uint64_t gen, bool last, base_error_t 
                                     off, why);
                 break;
             }
-            off = next;
             continue;
         }
-        bool torn = f == STORAGE__FRAME_TORN || next == len || all_zero(data + off, len - off);
+        /* The window holds the rest of the file from the bad record on. */
+        const uint8_t *rest = st.buf + st.pos;
+        size_t len = st.len - st.pos;
+        size_t next;
+        f = storage__rec_frame(rest, len, 0, &payload, &plen, &next);
+        bool torn = f == STORAGE__FRAME_TORN || next == len || all_zero(rest, len);
         if (last && torn) {
-            rc = cut_tail(path, off, len, err);
+            rc = cut_tail(path, off, off + len, err);
         } else {
             rc = base_error_set(err, 0,
                                 "storage: %s: corrupt record at offset %zu of %zu (%s); %s, so "
                                 "this is not a torn write: refusing to open rather than lose "
                                 "data",
-                                path, off, len,
+                                path, off, off + len,
                                 f == STORAGE__FRAME_TORN ? "truncated" : "bad length or checksum",
                                 last ? "data follows it" : "a later log follows it");
         }
         break;
     }
+    if (st.why != NULL && rc == BASE_OK) {
+        rc = base_error_set(err, 0, "storage: cannot read %s: %s", path,
+                            st.errnum != 0 ? strerror(st.errnum) : st.why);
+    }
     storage__replay_fini(&rp);
-    base_free(data);
+    storage__stream_close(&st);
     return rc;
 }

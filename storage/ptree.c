@@ -169,6 +169,21 @@ storage_partition_t *storage__pt_at(storage__pt_pos_t pos)
 }
 
 
+storage_partition_t *storage__pt_at_key(storage__pt_pos_t pos, int64_t token, const uint8_t *pk,
+                                        size_t pk_len)
+{
+    /* The entry's token bits first: a seek for an absent key lands on a
+     * neighbour, and reading it was a cache miss per new partition. */
+    if (pos.idx >= pos.leaf->n || pos.leaf->hint[pos.idx] != (uint32_t)(utoken(token) >> 32)) {
+        return NULL;
+    }
+    storage_partition_t *p = pos.leaf->item[pos.idx];
+    bool same = p->token == token && p->pk_len == pk_len &&
+                (pk_len == 0 || memcmp(storage__part_pk(p), pk, pk_len) == 0);
+    return same ? p : NULL;
+}
+
+
 storage_partition_t **storage__pt_slot(storage__pt_pos_t pos)
 {
     BASE_ASSERT(pos.idx < pos.leaf->n);

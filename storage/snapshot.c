@@ -9,9 +9,13 @@
  * One format, one decoder: loading a snapshot is replaying it.
  *
  * The stream is one LZ4 frame with a content checksum, on top of the
- * per-record CRC32s. It is written to a temp file, fsync'ed and renamed
- * over, then the directory is fsync'ed: a snapshot file either is whole or
- * does not exist under its final name.
+ * per-record CRC32s. Loading decodes it through a reused window (stream.c)
+ * and applies each record as it arrives; the CRCs are what it checks (the
+ * content checksum, redundant with them, is written for other readers), so
+ * no damaged record is applied, and a snapshot found invalid part way fails
+ * the load (the caller clears the database). It is written to a temp file,
+ * fsync'ed and renamed over, then the directory is fsync'ed: a snapshot
+ * file either is whole or does not exist under its final name.
  *
  * The writer is incremental (storage__snap_*): checkpoint.c feeds it a
  * table or a slice of a partition at a time between requests, and a whole
@@ -21,6 +25,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <unistd.h>
 
 #include <lz4frame.h>
@@ -358,54 +363,25 @@ int storage__snapshot_write(storage_db_t *db, uint64_t gen, base_error_t *err)
 }
 
 
-static const char *decompress(const uint8_t *src, size_t len, base_buf_t *out)
-{
-    LZ4F_dctx *dctx;
-    if (LZ4F_isError(LZ4F_createDecompressionContext(&dctx, LZ4F_VERSION))) {
-        return "cannot create an lz4 context";
-    }
-    const char *why = NULL;
-    size_t off = 0;
-    size_t hint = 1;
-    while (off < len && hint != 0) {
-        base_buf_reserve(out, CHUNK);
-        size_t dst = out->cap - out->len;
-        size_t n = len - off;
-        hint = LZ4F_decompress(dctx, out->data + out->len, &dst, src + off, &n, NULL);
-        if (LZ4F_isError(hint)) {
-            why = LZ4F_getErrorName(hint);
-            break;
-        }
-        off += n;
-        out->len += dst;
-    }
-    if (why == NULL && hint != 0) {
-        why = "the lz4 frame is truncated";
-    } else if (why == NULL && off != len) {
-        why = "bytes after the lz4 frame";
-    }
-    LZ4F_freeDecompressionContext(dctx);
-    return why;
-}
+/* ---- loading ------------------------------------------------------------- */
 
-
-static const char *replay(storage_db_t *db, const uint8_t *data, size_t len, size_t *at)
+/* Replays the records of the stream; NULL when they end in a valid END
+ * record, else why not (*at: the offset of the record at fault). */
+static const char *replay(storage_db_t *db, storage__stream_t *st, uint64_t *at)
 {
     storage__replay_t rp = {0};
     const char *why = "no end record (truncated)";
     uint64_t count = 0;
-    size_t off = 0;
-    while (off < len) {
+    while (storage__stream_more(st)) {
         const uint8_t *p;
         size_t n;
-        size_t next;
-        *at = off;
-        if (storage__rec_frame(data, len, off, &p, &n, &next) != STORAGE__FRAME_OK) {
+        *at = st->at;
+        if (storage__stream_record(st, &p, &n) != STORAGE__FRAME_OK) {
             why = "bad record length or checksum";
             break;
         }
         if (p[0] == STORAGE__REC_END) {
-            bool ok = n == 9 && base_load_u64(p + 1) == count && next == len;
+            bool ok = n == 9 && base_load_u64(p + 1) == count && !storage__stream_more(st);
             why = ok ? NULL : "misplaced end record";
             break;
         }
@@ -414,7 +390,6 @@ static const char *replay(storage_db_t *db, const uint8_t *data, size_t len, siz
             break;
         }
         count++;
-        off = next;
         why = "no end record (truncated)";
     }
     storage__replay_fini(&rp);
@@ -426,26 +401,21 @@ int storage__snapshot_load(storage_db_t *db, uint64_t gen, base_error_t *err)
 {
     char path[4096];
     storage__path(path, sizeof(path), db->dur->dir, "snapshot-", gen, ".lz4");
-    uint8_t *data;
-    size_t len;
-    int rc = storage__read_file(path, &data, &len, err);
+    storage__stream_t st;
+    int rc = storage__stream_open(&st, path, true, err);
     if (rc != BASE_OK) {
         return rc;
     }
-    base_buf_t raw;
-    base_buf_init(&raw);
-    const char *why = decompress(data, len, &raw);
-    base_free(data);
-    size_t at = 0;
-    if (why == NULL) {
-        why = replay(db, raw.data, raw.len, &at);
-        if (why != NULL) {
-            rc = base_error_set(err, 0, "storage: %s: invalid snapshot at byte %zu: %s", path, at,
-                                why);
-        }
-    } else {
-        rc = base_error_set(err, 0, "storage: %s: invalid snapshot: %s", path, why);
+    uint64_t at = 0;
+    const char *why = replay(db, &st, &at);
+    if (st.why != NULL) {
+        /* The frame or the file failed: that, not what it did to the records. */
+        rc = base_error_set(err, 0, "storage: %s: invalid snapshot: %s%s%s", path, st.why,
+                            st.errnum != 0 ? ": " : "", st.errnum != 0 ? strerror(st.errnum) : "");
+    } else if (why != NULL) {
+        rc = base_error_set(err, 0, "storage: %s: invalid snapshot at byte %" PRIu64 ": %s", path,
+                            at, why);
     }
-    base_buf_fini(&raw);
+    storage__stream_close(&st);
     return rc;
 }

@@ -330,6 +330,9 @@ storage__pt_pos_t storage__pt_first(const storage__ptree_t *t);
 storage__pt_pos_t storage__pt_next(storage__pt_pos_t pos);
 /* The partition at pos, NULL at the end. */
 storage_partition_t *storage__pt_at(storage__pt_pos_t pos);
+/* The partition at pos if it is (token, pk), else NULL. */
+storage_partition_t *storage__pt_at_key(storage__pt_pos_t pos, int64_t token, const uint8_t *pk,
+                                        size_t pk_len);
 /* Where the pointer at pos (not the end) is kept, to replace a moved partition. */
 storage_partition_t **storage__pt_slot(storage__pt_pos_t pos);
 /* Inserts p at pos, a seek's answer for p's key (absent), with no change since. */
@@ -543,9 +546,37 @@ void storage__log_failed(storage__durable_t *d);
 void storage__path(char *out, size_t size, const char *dir, const char *prefix, uint64_t gen,
                    const char *suffix);
 int storage__write_all(int fd, const void *p, size_t n);
-/* The whole file into *data (caller frees); BASE_ERROR with err. */
+/* The whole file into *data (caller frees; tests); BASE_ERROR with err. */
 int storage__read_file(const char *path, uint8_t **data, size_t *len, base_error_t *err);
 int storage__fsync_dir(const char *dir);
+
+/* A durable file read record by record through a reused window (stream.c):
+ * a commit log as it is, a snapshot through its LZ4 frame. */
+typedef struct storage__stream_s {
+    int fd;
+    struct LZ4F_dctx_s *lz4; /* NULL for a plain file */
+    uint8_t *in;             /* lz4: compressed bytes read, in[in_pos..in_len) not decoded yet */
+    size_t in_pos, in_len;
+    bool frame_done; /* lz4: the end mark was read */
+    uint8_t *buf;    /* the window: buf[pos..len) are the next bytes */
+    size_t cap, pos, len;
+    uint64_t at;     /* the stream offset of buf[pos] */
+    bool eof;        /* nothing follows buf[len] */
+    const char *why; /* an I/O or LZ4 error stopped the stream (errnum, if any, says more) */
+    int errnum;
+} storage__stream_t;
+
+int storage__stream_open(storage__stream_t *s, const char *path, bool lz4, base_error_t *err);
+void storage__stream_close(storage__stream_t *s);
+/* Whether bytes are left (false at the end, and on an error: see why). */
+bool storage__stream_more(storage__stream_t *s);
+/* The next record, as storage__rec_frame answers: on OK the payload, valid
+ * until the next call, and the window moves past it; otherwise the window
+ * starts at that record (offset at) and holds the rest of the stream (or
+ * why says what stopped it). */
+storage__frame_t storage__stream_record(storage__stream_t *s, const uint8_t **payload,
+                                        size_t *plen);
+
 
 /* Write-behind gathers this much before writing without a flush. */
 #define STORAGE__WRITE_BEHIND_MAX (256u * 1024)

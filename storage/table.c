@@ -107,12 +107,7 @@ storage__pt_pos_t storage__table_seek(storage_table_t *t, int64_t token, const u
 storage_partition_t *storage__table_lookup(storage_table_t *t, int64_t token, const uint8_t *pk,
                                            size_t pk_len)
 {
-    storage_partition_t *p = storage__pt_at(storage__table_seek(t, token, pk, pk_len));
-    if (p == NULL || p->token != token || p->pk_len != pk_len ||
-        (pk_len > 0 && memcmp(p->data, pk, pk_len) != 0)) {
-        return NULL;
-    }
-    return p;
+    return storage__pt_at_key(storage__table_seek(t, token, pk, pk_len), token, pk, pk_len);
 }
 
 

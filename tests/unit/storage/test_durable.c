@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <lz4frame.h>
 
 #include "storage/storage_int.h"
 #include "storage_test.h"
@@ -697,6 +698,201 @@ static void garbage_with_valid_checksums_never_crashes(void **state)
 }
 
 
+/* workload()'s kinds of state, plus enough 1 KB rows and one row of a
+ * 9 MB cell that the log and the snapshot span several read windows
+ * (stream.c: 8 MB) and hold a record larger than one. */
+static void large_workload(storage_db_t *db)
+{
+    workload(db);
+    storage_table_t *t = storage_table_create(db, 10);
+    static char value[1025];
+    memset(value, 'v', sizeof(value) - 1);
+    for (int k = 0; k < 12000; k++) {
+        value[k % 1024] = (char)('a' + k % 26);
+        test_insert(t, k, k % 3 == 0 ? "r1" : NULL, 1, value, 100 + k);
+    }
+    char *huge = malloc(9u << 20);
+    memset(huge, 'h', (9u << 20) - 1);
+    huge[(9u << 20) - 1] = '\0';
+    test_insert(t, 50000, "big", 1, huge, 5);
+    free(huge);
+    for (int k = 0; k < 12000; k += 5) {
+        test_insert(t, k, "r2", 2, "second row", 200 + k);
+    }
+    delete_range(t, 30, "a", "r2", 50000);
+    put_static(t, 60, "static", 50000);
+}
+
+
+static void a_log_and_a_snapshot_larger_than_the_read_window_restore_exactly(void **state)
+{
+    dur_fixture_t *f = *state;
+    base_error_t err;
+    f->db = storage_db_open(f->dir, STORAGE_SYNC_NONE, &err);
+    assert_non_null(f->db);
+    large_workload(f->db);
+    assert_true(file_size(file(f, "commitlog-", 1, ".log")) > (off_t)(16u << 20));
+    char *before = dump(f->db);
+
+    reopen(f); /* from the log */
+    char *after = dump(f->db);
+    assert_string_equal(before, after);
+    free(after);
+
+    assert_int_equal(storage_db_checkpoint(f->db, &err), BASE_OK);
+    reopen(f); /* from the snapshot alone */
+    assert_false(exists(file(f, "commitlog-", 1, ".log")));
+    after = dump(f->db);
+    assert_string_equal(before, after);
+    check_shadowing(storage_table_create(f->db, 7));
+    free(before);
+    free(after);
+}
+
+
+static void append_bytes(const char *path, const uint8_t *p, size_t n)
+{
+    int fd = open(path, O_WRONLY | O_APPEND);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, p, n), (ssize_t)n);
+    close(fd);
+}
+
+
+static void a_large_logs_torn_tail_is_cut_wherever_it_falls(void **state)
+{
+    dur_fixture_t *f = *state;
+    base_error_t err;
+    f->db = storage_db_open(f->dir, STORAGE_SYNC_NONE, &err);
+    large_workload(f->db);
+    char *before = dump(f->db);
+    storage_table_t *t = storage__db_find(f->db, 10);
+    char *huge = malloc(9u << 20);
+    memset(huge, 'x', (9u << 20) - 1);
+    huge[(9u << 20) - 1] = '\0';
+    const char *log = file(f, "commitlog-", 1, ".log");
+    off_t full = file_size(log);
+    test_insert(t, 50001, "torn", 1, huge, 7); /* a 9 MB record at the end */
+    free(huge);
+    storage__db_abandon(f->db);
+    f->db = NULL;
+
+    fflush(stderr); /* each open reports the tail it cuts */
+    int saved = dup(2);
+    int null = open("/dev/null", O_WRONLY);
+    dup2(null, 2);
+    close(null);
+    /* Torn inside the large record, then a zero-filled tail larger than
+     * the window: both cut back to the last whole record. */
+    assert_int_equal(truncate(log, full + (5 << 20)), 0);
+    reopen(f);
+    assert_int_equal(file_size(log), full);
+    char *after = dump(f->db);
+    assert_string_equal(before, after);
+    free(after);
+    storage__db_abandon(f->db);
+    f->db = NULL;
+    uint8_t *zeros = calloc(1, 10u << 20);
+    append_bytes(log, zeros, 10u << 20);
+    free(zeros);
+    reopen(f);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    assert_int_equal(file_size(log), full);
+    after = dump(f->db);
+    assert_string_equal(before, after);
+    free(after);
+    free(before);
+
+    /* A flipped byte far from the end is corruption, not a torn write. */
+    storage__db_abandon(f->db);
+    f->db = NULL;
+    int fd = open(log, O_RDWR);
+    uint8_t byte;
+    assert_int_equal(pread(fd, &byte, 1, full / 2), 1);
+    byte ^= 0x10;
+    assert_int_equal(pwrite(fd, &byte, 1, full / 2), 1);
+    close(fd);
+    assert_null(storage_db_open(f->dir, STORAGE_SYNC_NONE, &err));
+    assert_non_null(strstr(err.msg, "corrupt record at offset"));
+    assert_int_equal(file_size(log), full);
+}
+
+
+/* The frame itself is checked to its end: its checksum, its end mark, and
+ * nothing after it. */
+static void a_truncated_or_extended_snapshot_fails_the_open(void **state)
+{
+    dur_fixture_t *f = *state;
+    fill(f, 100);
+    storage_db_free(f->db); /* checkpoint: snapshot-2, log 1 deleted */
+    f->db = NULL;
+    char snap[256];
+    strcpy(snap, file(f, "snapshot-", 2, ".lz4"));
+    off_t size = file_size(snap);
+    base_error_t err = {0};
+
+    uint8_t junk[3] = {1, 2, 3};
+    append_bytes(snap, junk, sizeof(junk));
+    assert_null(storage_db_open(f->dir, STORAGE_SYNC_NONE, &err));
+    assert_non_null(strstr(err.msg, "bytes after the lz4 frame"));
+
+    assert_int_equal(truncate(snap, size - 1), 0); /* into the content checksum */
+    assert_null(storage_db_open(f->dir, STORAGE_SYNC_NONE, &err));
+    assert_non_null(strstr(err.msg, "invalid snapshot"));
+    assert_int_equal(truncate(snap, size / 2), 0);
+    assert_null(storage_db_open(f->dir, STORAGE_SYNC_NONE, &err));
+    assert_non_null(strstr(err.msg, "invalid snapshot"));
+
+    assert_int_equal(truncate(snap, size), 0); /* the bytes cut off are zeros now */
+    assert_null(storage_db_open(f->dir, STORAGE_SYNC_NONE, &err));
+    assert_non_null(strstr(err.msg, "invalid snapshot"));
+}
+
+
+/* The records' CRCs guard a snapshot's content, not the frame's checksum: a
+ * record changed and compressed again into a frame whose checksum matches
+ * is still refused. */
+static void a_changed_record_in_a_valid_frame_fails_the_open(void **state)
+{
+    dur_fixture_t *f = *state;
+    fill(f, 100);
+    storage_db_free(f->db); /* checkpoint: snapshot-2 */
+    f->db = NULL;
+    char snap[256];
+    strcpy(snap, file(f, "snapshot-", 2, ".lz4"));
+    uint8_t *z;
+    size_t zlen;
+    base_error_t err = {0};
+    assert_int_equal(storage__read_file(snap, &z, &zlen, &err), BASE_OK);
+
+    size_t cap = 1u << 20;
+    uint8_t *raw = malloc(cap);
+    LZ4F_dctx *dctx;
+    assert_false(LZ4F_isError(LZ4F_createDecompressionContext(&dctx, LZ4F_VERSION)));
+    size_t rlen = cap;
+    size_t used = zlen;
+    assert_int_equal(LZ4F_decompress(dctx, raw, &rlen, z, &used, NULL), 0);
+    LZ4F_freeDecompressionContext(dctx);
+    raw[rlen / 2] ^= 0x01; /* inside some record in the middle */
+
+    LZ4F_preferences_t prefs = {0};
+    prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
+    size_t bound = LZ4F_compressFrameBound(rlen, &prefs);
+    uint8_t *out = malloc(bound);
+    size_t olen = LZ4F_compressFrame(out, bound, raw, rlen, &prefs);
+    assert_false(LZ4F_isError(olen));
+    write_file(snap, out, olen);
+    assert_null(storage_db_open(f->dir, STORAGE_SYNC_NONE, &err));
+    assert_non_null(strstr(err.msg, "invalid snapshot at byte"));
+    assert_non_null(strstr(err.msg, "bad record length or checksum"));
+    free(out);
+    free(raw);
+    free(z);
+}
+
+
 static double seconds(void)
 {
     struct timespec ts;
@@ -756,6 +952,10 @@ int main(void)
         T(every_truncation_and_flipped_byte_opens_or_fails_cleanly),
         T(garbage_with_valid_checksums_never_crashes),
         T(hundred_thousand_mutations_reopen),
+        T(a_log_and_a_snapshot_larger_than_the_read_window_restore_exactly),
+        T(a_large_logs_torn_tail_is_cut_wherever_it_falls),
+        T(a_truncated_or_extended_snapshot_fails_the_open),
+        T(a_changed_record_in_a_valid_frame_fails_the_open),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);

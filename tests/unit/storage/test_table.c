@@ -325,6 +325,39 @@ static void equal_tokens_order_by_key_and_resume_points_are_exclusive(void **sta
 }
 
 
+/* The index compares the top 32 bits of a token before reading a partition:
+ * keys that share them, or a whole token, are still told apart exactly. */
+static void keys_sharing_token_bits_are_distinct_partitions(void **state)
+{
+    test_fixture_t *f = *state;
+    const int64_t near[] = {INT64_C(0x100000001), INT64_C(0x100000002), INT64_C(0x1ffffffff)};
+    const char *keys[] = {"a", "ab", "b", ""};
+    for (int round = 0; round < 2; round++) { /* the second round overwrites */
+        for (size_t i = 0; i < 3; i++) {
+            for (size_t k = 0; k < 4; k++) {
+                put_with_token(f->t, near[i], keys[k]);
+            }
+        }
+        assert_int_equal(storage_table_partition_count(f->t), 12);
+    }
+    for (size_t i = 0; i < 3; i++) {
+        for (size_t k = 0; k < 4; k++) {
+            size_t len = strlen(keys[k]);
+            storage_partition_t *p =
+                storage_partition_get(f->t, near[i], (const uint8_t *)keys[k], len);
+            assert_non_null(p);
+            assert_int_equal(storage_partition_token(p), near[i]);
+            size_t got;
+            const uint8_t *pk = storage_partition_key(p, &got);
+            assert_int_equal(got, len);
+            assert_memory_equal(pk, keys[k], len);
+        }
+        assert_null(storage_partition_get(f->t, near[i], (const uint8_t *)"c", 1));
+        assert_null(storage_partition_get(f->t, near[i] + 3, (const uint8_t *)"a", 1));
+    }
+}
+
+
 static void partition_cursor_sees_partitions_added_after_its_position(void **state)
 {
     test_fixture_t *f = *state;
@@ -384,6 +417,7 @@ int main(void)
         T(dropped_tables_free_their_data_and_others_survive),
         T(partitions_iterate_in_token_order_and_resume),
         T(equal_tokens_order_by_key_and_resume_points_are_exclusive),
+        T(keys_sharing_token_bits_are_distinct_partitions),
         T(partition_cursor_sees_partitions_added_after_its_position),
         T(many_partitions_are_all_found_again),
     };
