@@ -367,6 +367,10 @@ int storage_db_checkpoint(storage_db_t *db, base_error_t *err)
     if (d == NULL) {
         return BASE_OK;
     }
+    if (d->ckpt == NULL && d->log_bytes == 0 && d->enc.len == 0 && !d->failed &&
+        file_size(d->dir, "snapshot-", d->gen, ".lz4") > 0) {
+        return BASE_OK; /* snapshot-<gen> and an empty log: it is the state already */
+    }
     storage__ckpt_abandon(d); /* this one writes a whole snapshot of now */
     int fd = storage__log_next(d, err);
     if (fd < 0) {

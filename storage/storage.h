@@ -132,7 +132,8 @@ bool storage_db_sync_failed(const storage_db_t *db);
 uint64_t storage_db_syncs(const storage_db_t *db);
 storage_sync_t storage_db_sync_mode(const storage_db_t *db);
 /* Snapshot + new log, at once (a background one running is dropped: this
- * one is newer); no-op for in-memory databases. */
+ * one is newer); no-op for in-memory databases, and when the newest
+ * snapshot is followed by an empty log (nothing changed since). */
 int storage_db_checkpoint(storage_db_t *db, base_error_t *err);
 /*
  * A checkpoint that does not stop the caller: the live log switches to a new

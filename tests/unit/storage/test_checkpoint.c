@@ -4,7 +4,8 @@
  * of thousands of rows changing between its slices, the fuzzy snapshot
  * plus the new log reopen to exactly the state the database had; a crash
  * in the middle of one loses nothing; a checkpoint at shutdown replaces a
- * running one. Each test works in its own directory under /tmp.
+ * running one, and writes nothing when nothing changed since the last. Each test works in its own
+ * directory under /tmp.
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -307,6 +308,27 @@ static void a_checkpoint_now_replaces_a_running_one(void **state)
 }
 
 
+static void a_checkpoint_with_nothing_new_writes_nothing(void **state)
+{
+    ck_fixture_t *f = *state;
+    base_error_t err;
+    storage_db_t *db = reopen(f);
+    load(db);
+    assert_int_equal(storage_db_checkpoint(db, &err), BASE_OK);
+    assert_true(exists(f, "snapshot-", 2, ".lz4"));
+    assert_int_equal(storage_db_checkpoint(db, &err), BASE_OK); /* as a restart's shutdown */
+    assert_false(exists(f, "snapshot-", 3, ".lz4"));
+    assert_true(exists(f, "snapshot-", 2, ".lz4"));
+    test_insert(table(db, T_MAIN), 1, "a", 1, "changed", 99);
+    assert_int_equal(storage_db_log_flush(db), BASE_OK);
+    assert_int_equal(storage_db_checkpoint(db, &err), BASE_OK);
+    assert_true(exists(f, "snapshot-", 3, ".lz4"));
+    reopen(f);
+    storage_row_view_t v;
+    assert_true(test_row(table(f->db, T_MAIN), 1, "a", 0, &v));
+    assert_int_equal(v.cells[0].ts, 99);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -314,6 +336,7 @@ int main(void)
         T(a_fuzzy_snapshot_and_its_log_rebuild_the_state_exactly),
         T(a_crash_in_the_middle_of_a_checkpoint_loses_nothing),
         T(a_checkpoint_now_replaces_a_running_one),
+        T(a_checkpoint_with_nothing_new_writes_nothing),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
