@@ -85,7 +85,9 @@ static int write_out(storage__durable_t *d, size_t from)
     d->log_bytes += n;
     d->appended += n;
     if (d->syncer != NULL) {
-        storage__syncer_written(d->syncer, d->appended);
+        storage__syncer_written(d->syncer, d->appended); /* PERIODIC starts writeback there */
+    } else if (d->sync == STORAGE_SYNC_NONE) {
+        storage__writeback(d->log_fd, &d->writeback, d->log_bytes);
     }
     return BASE_OK;
 }
@@ -169,6 +171,7 @@ void storage__log_switch(storage__durable_t *d, int fd)
     storage__log_retire(d, fd);
     d->gen++;
     d->log_bytes = 0;
+    d->writeback = 0;
 }
 
 

@@ -53,6 +53,8 @@ struct storage__snap_s {
     const char *failed; /* what failed first, NULL while all is well */
     int errnum;
     storage__row_t row; /* a decoded row, reused */
+    uint64_t size;      /* bytes written to the file */
+    uint64_t writeback; /* of which writeback was started (storage__writeback) */
     bool committed;
 };
 
@@ -73,6 +75,8 @@ static void write_out(snap_writer_t *w)
     if (w->failed == NULL && storage__write_all(w->fd, w->out.data, w->out.len) != BASE_OK) {
         fail(w, "write", errno);
     }
+    w->size += w->out.len;
+    storage__writeback(w->fd, &w->writeback, w->size);
     base_buf_reset(&w->out);
 }
 

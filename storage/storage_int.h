@@ -498,6 +498,7 @@ struct storage__durable_s {
     int log_fd;  /* the current commit log, O_APPEND */
     uint64_t gen;
     uint64_t log_bytes; /* size of the current log */
+    uint64_t writeback; /* STORAGE_SYNC_NONE: of log_bytes, writeback started (file.c) */
     storage_sync_t sync;
     /* The log no longer describes memory (a failed drop/truncate record or
      * fsync): writes are refused until a checkpoint succeeds. */
@@ -549,6 +550,12 @@ int storage__write_all(int fd, const void *p, size_t n);
 /* The whole file into *data (caller frees; tests); BASE_ERROR with err. */
 int storage__read_file(const char *path, uint8_t **data, size_t *len, base_error_t *err);
 int storage__fsync_dir(const char *dir);
+/* Writeback of a file written sequentially starts every this many bytes. */
+#define STORAGE__WRITEBACK_BYTES (8u << 20)
+/* The file fd is size bytes long, of which [0, *mark) had its writeback
+ * started: starts the rest once it is STORAGE__WRITEBACK_BYTES or more
+ * (moving *mark). Asynchronous, and no promise of durability. */
+void storage__writeback(int fd, uint64_t *mark, uint64_t size);
 
 /* A durable file read record by record through a reused window (stream.c):
  * a commit log as it is, a snapshot through its LZ4 frame. */

@@ -10,7 +10,7 @@
  * caller acknowledges a write once the synced position reaches it. PERIODIC:
  * the thread syncs every interval; the caller acknowledges at once, and a
  * power loss can cost the last interval of writes. Between syncs it starts
- * the writeback of every WRITEBACK_BYTES written (sync_file_range, as
+ * the writeback of every STORAGE__WRITEBACK_BYTES written (sync_file_range, as
  * RocksDB's wal_bytes_per_sync): left to the interval, a gigabyte of dirty
  * log made each fdatasync take half a second, and the caller's own writes
  * to the log waited on the journal meanwhile for tens of milliseconds.
@@ -34,9 +34,6 @@
 #include <unistd.h>
 
 #include "storage/storage_int.h"
-
-/* PERIODIC: the writeback of the log starts every this many bytes. */
-#define WRITEBACK_BYTES (8u << 20)
 
 
 /* One round: sync the retired logs and the current one up to written. */
@@ -119,7 +116,7 @@ static void *syncer_main(void *arg)
                 if (pthread_cond_timedwait(&s->cond, &s->mu, &at) == ETIMEDOUT) {
                     break;
                 }
-                if (s->written - s->writeback >= WRITEBACK_BYTES) {
+                if (s->written - s->writeback >= STORAGE__WRITEBACK_BYTES) {
                     start_writeback(s);
                 }
             }
@@ -207,7 +204,7 @@ void storage__syncer_written(storage__syncer_t *s, uint64_t written)
 {
     pthread_mutex_lock(&s->mu);
     s->written = written;
-    if (s->mode == STORAGE_SYNC_GROUP || written - s->writeback >= WRITEBACK_BYTES) {
+    if (s->mode == STORAGE_SYNC_GROUP || written - s->writeback >= STORAGE__WRITEBACK_BYTES) {
         pthread_cond_signal(&s->cond);
     }
     pthread_mutex_unlock(&s->mu);

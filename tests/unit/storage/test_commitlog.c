@@ -520,6 +520,24 @@ static void periodic_sync_starts_writeback_between_syncs(void **state)
     assert_true(storage_db_synced_position(db) < storage_db_log_position(db));
 }
 
+
+static void without_a_sync_thread_the_log_starts_its_own_writeback(void **state)
+{
+    log_fixture_t *f = *state;
+    storage_db_t *db = open_cfg(f, STORAGE_SYNC_NONE, 0, true);
+    storage_table_t *t = storage_table_create(db, 7);
+    static char big[64 * 1024];
+    memset(big, 'w', sizeof(big) - 1);
+    for (int k = 0; k < 200; k++) { /* 12.5 MB through write-behind */
+        test_insert(t, k, NULL, 1, big, 100);
+    }
+    assert_int_equal(storage_db_log_flush(db), BASE_OK);
+    assert_null(db->dur->syncer);
+    assert_true(db->dur->writeback >= STORAGE__WRITEBACK_BYTES);
+    assert_true(db->dur->writeback <= db->dur->log_bytes);
+    assert_int_equal(storage_db_syncs(db), 0); /* writeback, never a sync */
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -538,6 +556,7 @@ int main(void)
         T(write_behind_refuses_to_acknowledge_what_it_could_not_write),
         T(a_checkpoint_is_due_once_the_log_outgrows_the_data),
         T(periodic_sync_starts_writeback_between_syncs),
+        T(without_a_sync_thread_the_log_starts_its_own_writeback),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
