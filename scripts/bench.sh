@@ -224,7 +224,7 @@ export NPROC=$(nproc) KERNEL="$(uname -sr)" MEM="$(awk '/MemTotal/ {printf "%.1f
 export COMMIT="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 export WHEN="$(date -u '+%Y-%m-%d %H:%M UTC')"
 /usr/bin/env python3 - <<'EOF'
-import json, os
+import json, os, re
 
 rows = []
 with open(os.environ["RESULTS"]) as f:
@@ -374,6 +374,10 @@ if ck:
     n = int(os.environ["CKPT_N"])
     tgt("durable periodic max latency over %s s, %d checkpoints" % (os.environ["CKPT_DURATION"], n),
         "%.1f ms" % mx, "< 20 ms, >= 2 checkpoints", mx < 20 and n >= 2)
+rec = re.search(r"^([0-9.]+) MB of rows .* \(([0-9]+) MB/s of rows\)", os.environ["RECOVERY"] or "")
+if rec:
+    tgt("recovery after kill -9, %s MB of rows" % rec.group(1), "%s MB/s" % rec.group(2),
+        ">= 500 MB/s", int(rec.group(2)) >= 500)
 tgt("cold start, empty data dir", "%s ms" % os.environ["COLD_MS"], "< 50 ms",
     float(os.environ["COLD_MS"]) < 50)
 tgt("idle RSS", "%.1f MB" % (int(os.environ["RSS_IDLE"]) / 1024.0), "< 10 MB",
