@@ -198,7 +198,7 @@ static bool write_partitions(storage__ckpt_t *c, storage_table_t *t, int64_t dea
         return false;
     }
     storage__pt_pos_t ahead = pos;
-    storage__snap_prefetch(&ahead, 8);
+    storage__snap_prefetch(&ahead, STORAGE__PREFETCH_AHEAD);
     for (size_t n = 1; storage__pt_at(pos) != NULL; pos = storage__pt_next(pos), n++) {
         const storage_partition_t *p = storage__pt_at(pos);
         storage__snap_prefetch(&ahead, 1);

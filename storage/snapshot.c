@@ -34,8 +34,6 @@
 
 /* Compress in chunks of about this much. */
 #define CHUNK            (256u << 10)
-/* Partitions asked for ahead of the one being written. */
-#define PREFETCH_AHEAD   8
 /* Rows with more cell bytes are written as several mutations. */
 #define ROW_RECORD_BYTES (8u << 20)
 
@@ -228,9 +226,9 @@ static void emit_db(snap_writer_t *w, const storage_db_t *db)
         storage__snap_table(w, t);
         /* Partitions lie in memory in the order they were made, not in
          * token order: each was a cache and TLB miss, 85% of the walk. A
-         * cursor PREFETCH_AHEAD entries on asks for them early. */
+         * cursor STORAGE__PREFETCH_AHEAD entries on asks for them early. */
         storage__pt_pos_t ahead = storage__pt_first(&t->parts);
-        storage__snap_prefetch(&ahead, PREFETCH_AHEAD);
+        storage__snap_prefetch(&ahead, STORAGE__PREFETCH_AHEAD);
         for (storage__pt_pos_t pos = storage__pt_first(&t->parts); storage__pt_at(pos) != NULL;
              pos = storage__pt_next(pos)) {
             storage__snap_prefetch(&ahead, 1);

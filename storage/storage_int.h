@@ -627,6 +627,9 @@ void storage__snap_table(storage__snap_t *w, const storage_table_t *t);
 const uint8_t *storage__snap_partition(storage__snap_t *w, uint64_t id,
                                        const storage_partition_t *p, const storage_bound_t *after,
                                        size_t max_rows);
+/* Partitions a snapshot walk asks for ahead of the one it writes: each is a
+ * cache and TLB miss, since they lie in memory in creation order. */
+#define STORAGE__PREFETCH_AHEAD 8
 /* Asks for the partitions at *ahead and n - 1 after it, moving *ahead on. */
 void storage__snap_prefetch(storage__pt_pos_t *ahead, int n);
 /* The END record and the end of the LZ4 frame; BASE_ERROR if anything of
