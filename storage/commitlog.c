@@ -121,21 +121,28 @@ int storage__log_append(storage__durable_t *d, size_t start)
 }
 
 
-int storage__log_flush(storage__durable_t *d)
+/* Writes what is gathered. Those records' changes are in memory already:
+ * if they cannot be written, the log no longer describes memory, and lost
+ * stays set until the caller that acknowledges writes hears it
+ * (storage__log_flush), whoever wrote them out. */
+static void write_gathered(storage__durable_t *d)
 {
-    int rc = BASE_OK;
     if (d->enc.len > 0 && (d->failed || write_out(d, 0) != BASE_OK)) {
-        /* Gathered records are in memory already: the log no longer
-         * describes memory, and their writes must not be acknowledged. */
         d->enc.len = 0;
         storage__log_failed(d);
-        rc = BASE_EIO;
+        d->lost = true;
     }
+}
+
+
+int storage__log_flush(storage__durable_t *d)
+{
+    write_gathered(d);
     if (d->lost) {
         d->lost = false;
-        rc = BASE_EIO;
+        return BASE_EIO;
     }
-    return rc;
+    return BASE_OK;
 }
 
 
@@ -149,9 +156,7 @@ int storage__log_next(storage__durable_t *d, base_error_t *err)
 {
     /* What is gathered belongs to the old log. Should it fail, the next
      * flush tells the caller; the snapshot to come holds it anyway. */
-    if (storage__log_flush(d) != BASE_OK) {
-        d->lost = true;
-    }
+    write_gathered(d);
     uint64_t size;
     return storage__log_open(d->dir, d->gen + 1, true, &size, err);
 }
@@ -192,18 +197,18 @@ void storage__log_retire(storage__durable_t *d, int new_fd)
 void storage__log_table(storage_db_t *db, uint8_t kind, uint64_t id, uint32_t arg)
 {
     storage__durable_t *d = db->dur;
-    /* Written at once, with whatever is pending before it: the schema log
-     * above records its DDL at once too, and a replay must never find a
-     * table the schema dropped still holding rows. */
-    (void)storage__log_flush(d); /* a failure marks the log failed: the append refuses */
+    /* Written at once, in one write with whatever is pending before it: the
+     * schema log above records its DDL at once too, and a replay must never
+     * find a table the schema dropped still holding rows. */
     size_t start = storage__rec_begin(&d->enc, kind, id);
     if (kind == STORAGE__REC_PHYSICAL) {
         base_buf_put_u32(&d->enc, arg);
     }
     storage__rec_end(&d->enc, start);
-    if (storage__log_append(d, start) != BASE_OK || storage__log_flush(d) != BASE_OK) {
+    if (storage__log_append(d, start) != BASE_OK) {
         storage__log_failed(d); /* memory changes anyway */
     }
+    write_gathered(d);
 }
 
 

@@ -538,6 +538,23 @@ static void without_a_sync_thread_the_log_starts_its_own_writeback(void **state)
     assert_int_equal(storage_db_syncs(db), 0); /* writeback, never a sync */
 }
 
+
+static void a_table_record_does_not_swallow_the_loss_of_gathered_writes(void **state)
+{
+    log_fixture_t *f = *state;
+    storage_db_t *db = open_cfg(f, STORAGE_SYNC_NONE, 0, true);
+    storage_table_t *t = storage_table_create(db, 7);
+    test_insert(t, 1, NULL, 1, "gathered", 100); /* in memory, not yet written */
+    int full = open("/dev/full", O_WRONLY | O_CLOEXEC);
+    assert_true(full >= 0);
+    assert_true(dup2(full, db->dur->log_fd) >= 0);
+    close(full);
+    storage_table_create(db, 8); /* its record and the insert's cannot be written */
+    /* the caller acknowledging the insert must hear it */
+    assert_int_equal(storage_db_log_flush(db), BASE_EIO);
+    assert_int_equal(storage_db_log_flush(db), BASE_OK); /* once */
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -554,6 +571,7 @@ int main(void)
         T(write_behind_writes_at_once_past_its_limit),
         T(write_behind_flushes_before_a_checkpoint_switches_logs),
         T(write_behind_refuses_to_acknowledge_what_it_could_not_write),
+        T(a_table_record_does_not_swallow_the_loss_of_gathered_writes),
         T(a_checkpoint_is_due_once_the_log_outgrows_the_data),
         T(periodic_sync_starts_writeback_between_syncs),
         T(without_a_sync_thread_the_log_starts_its_own_writeback),
