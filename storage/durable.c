@@ -371,21 +371,14 @@ int storage_db_checkpoint(storage_db_t *db, base_error_t *err)
         file_size(d->dir, "snapshot-", d->gen, ".lz4") > 0) {
         return BASE_OK; /* snapshot-<gen> and an empty log: it is the state already */
     }
-    storage__ckpt_abandon(d); /* this one writes a whole snapshot of now */
-    int fd = storage__log_next(d, err);
-    if (fd < 0) {
+    /* The background checkpoint, run to its end at once: nothing writes
+     * meanwhile, so its snapshot is exact on its own. One that was running
+     * gives way to it (this one is newer). */
+    storage__ckpt_abandon(d);
+    if (storage_db_checkpoint_start(db, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    uint64_t gen = d->gen + 1;
-    if (storage__snapshot_write(db, gen, err) != BASE_OK) {
-        storage__log_unmake(d, fd);
-        return BASE_ERROR;
-    }
-    storage__log_switch(d, fd);
-    d->failed = false;
-    d->reported = false;
-    storage__remove_before(d->dir, gen);
-    return BASE_OK;
+    return storage_db_checkpoint_poll(db, true, err);
 }
 
 

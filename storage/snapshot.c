@@ -18,10 +18,10 @@
  * file either is whole or does not exist under its final name.
  *
  * The writer is incremental (storage__snap_*): checkpoint.c feeds it a
- * table or a slice of a partition at a time between requests, and a whole
- * snapshot (storage__snapshot_write) is the same calls in one go. Input is
- * compressed every CHUNK bytes, in 256 KB blocks, so no call holds the
- * loop for more than a millisecond or so of compression.
+ * table or a slice of a partition at a time between requests (a checkpoint
+ * at shutdown is the same walk run to its end). Input is compressed every
+ * CHUNK bytes, in 256 KB blocks, so no call holds the loop for more than a
+ * millisecond or so of compression.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -56,10 +56,7 @@ struct storage__snap_s {
     bool committed;
 };
 
-typedef storage__snap_t snap_writer_t;
-
-
-static void fail(snap_writer_t *w, const char *what, int errnum)
+static void fail(storage__snap_t *w, const char *what, int errnum)
 {
     if (w->failed == NULL) {
         w->failed = what;
@@ -68,7 +65,7 @@ static void fail(snap_writer_t *w, const char *what, int errnum)
 }
 
 
-static void write_out(snap_writer_t *w)
+static void write_out(storage__snap_t *w)
 {
     if (w->failed == NULL && storage__write_all(w->fd, w->out.data, w->out.len) != BASE_OK) {
         fail(w, "write", errno);
@@ -79,7 +76,7 @@ static void write_out(snap_writer_t *w)
 }
 
 
-static void compress_in(snap_writer_t *w)
+static void compress_in(storage__snap_t *w)
 {
     if (w->in.len == 0 || w->failed != NULL) {
         base_buf_reset(&w->in);
@@ -98,7 +95,7 @@ static void compress_in(snap_writer_t *w)
 }
 
 
-static void emit_mutation(snap_writer_t *w, uint64_t id, const storage_mutation_t *m)
+static void emit_mutation(storage__snap_t *w, uint64_t id, const storage_mutation_t *m)
 {
     size_t start = storage__rec_begin(&w->in, STORAGE__REC_MUTATION, id);
     storage__rec_put_mutation(&w->in, m, 0);
@@ -112,7 +109,7 @@ static void emit_mutation(snap_writer_t *w, uint64_t id, const storage_mutation_
 
 /* A row as one or more mutations: the first carries its deletion and
  * marker, each at most about ROW_RECORD_BYTES of cells. */
-static void emit_row(snap_writer_t *w, uint64_t id, const storage_mutation_t *base,
+static void emit_row(storage__snap_t *w, uint64_t id, const storage_mutation_t *base,
                      const uint8_t *blk, bool is_static, storage__row_t *r)
 {
     storage__row_decode(blk, r);
@@ -191,7 +188,7 @@ const uint8_t *storage__snap_partition(storage__snap_t *w, uint64_t id,
 }
 
 
-static void emit_record(snap_writer_t *w, uint8_t kind, uint64_t id, uint32_t arg)
+static void emit_record(storage__snap_t *w, uint8_t kind, uint64_t id, uint32_t arg)
 {
     size_t start = storage__rec_begin(&w->in, kind, id);
     if (kind == STORAGE__REC_PHYSICAL) {
@@ -207,33 +204,6 @@ void storage__snap_table(storage__snap_t *w, const storage_table_t *t)
     emit_record(w, STORAGE__REC_CREATE, t->id, 0);
     if (t->n_physical != 1) {
         emit_record(w, STORAGE__REC_PHYSICAL, t->id, t->n_physical);
-    }
-}
-
-
-void storage__snap_prefetch(storage__pt_pos_t *ahead, int n)
-{
-    for (int i = 0; i < n && storage__pt_at(*ahead) != NULL; i++) {
-        __builtin_prefetch(storage__pt_at(*ahead));
-        *ahead = storage__pt_next(*ahead);
-    }
-}
-
-
-static void emit_db(snap_writer_t *w, const storage_db_t *db)
-{
-    for (const storage_table_t *t = db->tables; t != NULL && w->failed == NULL; t = t->next) {
-        storage__snap_table(w, t);
-        /* Partitions lie in memory in the order they were made, not in
-         * token order: each was a cache and TLB miss, 85% of the walk. A
-         * cursor STORAGE__PREFETCH_AHEAD entries on asks for them early. */
-        storage__pt_pos_t ahead = storage__pt_first(&t->parts);
-        storage__snap_prefetch(&ahead, STORAGE__PREFETCH_AHEAD);
-        for (storage__pt_pos_t pos = storage__pt_first(&t->parts); storage__pt_at(pos) != NULL;
-             pos = storage__pt_next(pos)) {
-            storage__snap_prefetch(&ahead, 1);
-            storage__snap_partition(w, t->id, storage__pt_at(pos), NULL, SIZE_MAX);
-        }
     }
 }
 
@@ -346,22 +316,6 @@ void storage__snap_free(storage__snap_t *w)
     base_buf_fini(&w->in);
     base_buf_fini(&w->out);
     base_free(w);
-}
-
-
-int storage__snapshot_write(storage_db_t *db, uint64_t gen, base_error_t *err)
-{
-    storage__snap_t *w = storage__snap_open(db->dur->dir, gen, err);
-    if (w == NULL) {
-        return BASE_ERROR;
-    }
-    emit_db(w, db);
-    int rc = storage__snap_finish(w) == BASE_OK ? storage__snap_commit(w) : BASE_ERROR;
-    if (rc != BASE_OK) {
-        storage__snap_error(w, err);
-    }
-    storage__snap_free(w);
-    return rc;
 }
 
 

@@ -610,10 +610,8 @@ int storage__log_replay(storage_db_t *db, uint64_t gen, bool last, base_error_t 
 int storage__log_open(const char *dir, uint64_t gen, bool create, uint64_t *size,
                       base_error_t *err);
 
-/* Writes snapshot-<gen>.lz4 of every table: temp file, fsync, rename. */
-int storage__snapshot_write(storage_db_t *db, uint64_t gen, base_error_t *err);
-
-/* The incremental writer behind it (snapshot.c). */
+/* The snapshot writer (snapshot.c), fed by checkpoint.c: snapshot-<gen>.lz4
+ * of every table, through a temp file, fsync and rename. */
 typedef struct storage__snap_s storage__snap_t;
 /* Opens snapshot-<gen>.lz4.tmp in dir (which must outlive the writer);
  * NULL with err. Free with storage__snap_free. */
@@ -627,11 +625,6 @@ void storage__snap_table(storage__snap_t *w, const storage_table_t *t);
 const uint8_t *storage__snap_partition(storage__snap_t *w, uint64_t id,
                                        const storage_partition_t *p, const storage_bound_t *after,
                                        size_t max_rows);
-/* Partitions a snapshot walk asks for ahead of the one it writes: each is a
- * cache and TLB miss, since they lie in memory in creation order. */
-#define STORAGE__PREFETCH_AHEAD 8
-/* Asks for the partitions at *ahead and n - 1 after it, moving *ahead on. */
-void storage__snap_prefetch(storage__pt_pos_t *ahead, int n);
 /* The END record and the end of the LZ4 frame; BASE_ERROR if anything of
  * the snapshot failed. */
 int storage__snap_finish(storage__snap_t *w);
