@@ -384,14 +384,8 @@ int storage_db_checkpoint(storage_db_t *db, base_error_t *err)
 
 bool storage_db_checkpoint_due(const storage_db_t *db, uint64_t min_log_bytes)
 {
-    if (db->dur == NULL || db->dur->log_bytes < min_log_bytes) {
-        return false;
-    }
-    uint64_t data = 0;
-    for (const storage_table_t *t = db->tables; t != NULL; t = t->next) {
-        data += storage_table_bytes(t);
-    }
-    return db->dur->log_bytes >= data;
+    return db->dur != NULL && db->dur->log_bytes >= min_log_bytes &&
+           db->dur->log_bytes >= storage_db_data_bytes(db);
 }
 
 

@@ -24,8 +24,9 @@
 
 #include "storage/storage_int.h"
 
-/* The window, and the room a refill wants: an LZ4 block (4 MB in our
- * snapshots) is decoded straight into a window with that much room. */
+/* The window, and the room a refill wants: an LZ4 block (256 KB in the
+ * snapshots written now, 4 MB in older ones, which must still load) is
+ * decoded straight into a window with that much room. */
 #define WINDOW   (8u << 20)
 #define MIN_ROOM (WINDOW / 2)
 /* Compressed bytes read per call. */
