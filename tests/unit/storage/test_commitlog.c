@@ -431,6 +431,19 @@ static void write_behind_flushes_before_a_checkpoint_switches_logs(void **state)
 }
 
 
+/* The disk is full for db's log from here on; returns a descriptor of the
+ * real log, for the caller to put back with dup2 (or close). */
+static int fill_the_disk(storage_db_t *db)
+{
+    int full = open("/dev/full", O_WRONLY | O_CLOEXEC);
+    assert_true(full >= 0);
+    int saved = dup(db->dur->log_fd);
+    assert_true(saved >= 0 && dup2(full, db->dur->log_fd) >= 0);
+    close(full);
+    return saved;
+}
+
+
 static void write_behind_refuses_to_acknowledge_what_it_could_not_write(void **state)
 {
     log_fixture_t *f = *state;
@@ -438,12 +451,7 @@ static void write_behind_refuses_to_acknowledge_what_it_could_not_write(void **s
     storage_db_t *db = open_cfg(f, STORAGE_SYNC_NONE, 0, true);
     storage_table_t *t = storage_table_create(db, 7);
     test_insert(t, 1, NULL, 1, "lost", 100);
-    /* The disk is full from here: the gathered insert cannot be written. */
-    int full = open("/dev/full", O_WRONLY | O_CLOEXEC);
-    assert_true(full >= 0);
-    int saved = dup(db->dur->log_fd);
-    assert_true(dup2(full, db->dur->log_fd) >= 0);
-    close(full);
+    int saved = fill_the_disk(db); /* the gathered insert cannot be written */
     assert_int_equal(storage_db_log_flush(db), BASE_EIO);
     /* The log no longer describes memory: writes are refused. */
     test_key_t k = test_key(2);
@@ -545,10 +553,7 @@ static void a_table_record_does_not_swallow_the_loss_of_gathered_writes(void **s
     storage_db_t *db = open_cfg(f, STORAGE_SYNC_NONE, 0, true);
     storage_table_t *t = storage_table_create(db, 7);
     test_insert(t, 1, NULL, 1, "gathered", 100); /* in memory, not yet written */
-    int full = open("/dev/full", O_WRONLY | O_CLOEXEC);
-    assert_true(full >= 0);
-    assert_true(dup2(full, db->dur->log_fd) >= 0);
-    close(full);
+    close(fill_the_disk(db));
     storage_table_create(db, 8); /* its record and the insert's cannot be written */
     /* the caller acknowledging the insert must hear it */
     assert_int_equal(storage_db_log_flush(db), BASE_EIO);

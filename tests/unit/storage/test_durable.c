@@ -5,7 +5,6 @@
  * corruption in the middle fails the open, and no corrupt file crashes it.
  * Each test works in its own directory under /tmp.
  */
-#include <dirent.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -34,29 +33,9 @@ typedef struct dur_fixture_s {
 static int setup(void **state)
 {
     dur_fixture_t *f = calloc(1, sizeof(*f));
-    snprintf(f->dir, sizeof(f->dir), "/tmp/storage-durable-XXXXXX");
-    assert_non_null(mkdtemp(f->dir));
+    test_dir_make(f->dir, sizeof(f->dir), "storage-durable");
     *state = f;
     return 0;
-}
-
-
-static void rm_dir(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (d == NULL) {
-        return;
-    }
-    struct dirent *e;
-    char path[512];
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] != '.') {
-            snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-            unlink(path);
-        }
-    }
-    closedir(d);
-    rmdir(dir);
 }
 
 
@@ -64,7 +43,7 @@ static int teardown(void **state)
 {
     dur_fixture_t *f = *state;
     storage__db_abandon(f->db);
-    rm_dir(f->dir);
+    test_dir_remove(f->dir);
     free(f);
     return 0;
 }
