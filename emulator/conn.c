@@ -42,14 +42,16 @@
  * against the session's keyspace at the time it finally runs. At most
  * HELD_MAX requests are held per connection; past that, 0x1001 at once.
  *
- * Group commit (--fsync always): a response is never sent before the
- * fdatasync that covers the commit log as it was when the response was
- * made. flush_out parks the output, tagged with the log position, while
- * that position is not synced yet (or while older output is parked, so the
- * connection's bytes keep their order); the server's sync event releases it
- * (emu_conn_release). Statements still run at once and in order, so a read
- * after a write sees it, but no answer, read or write, on any connection
- * leaves before the data it saw is on disk.
+ * Acknowledgements wait for the commit log: a response is never sent before
+ * the log thread has written (and, under --fsync always, fdatasynced: group
+ * commit) the commit log as it was when the response was made. flush_out
+ * hands the records over and parks the output, tagged with the log
+ * position, while storage_db_ack_position is behind it (or while older
+ * output is parked, so the connection's bytes keep their order); the
+ * server's log event releases it (emu_conn_release). Statements still run
+ * at once and in order, so a read after a write sees it, but no answer,
+ * read or write, on any connection leaves before the data it saw is in the
+ * log.
  *
  * Invariants:
  *   - the protocol version is fixed by the first valid frame and every
@@ -442,16 +444,16 @@ static void send_error(emu_conn_t *c, int16_t stream, uint8_t opcode, const base
             wire_opcode_name(opcode), err->code, err->msg);
 }
 
-/* Group commit: keeps out back when the commit log it may describe is not
- * synced yet; false when it can be sent now. */
+/* Keeps out back when the commit log it may describe is not written (or,
+ * --fsync always, synced) yet; false when it can be sent now. */
 static bool park(emu_conn_t *c)
 {
     emu_server_t *s = c->srv;
-    if (!s->group_commit) {
+    if (!s->acks_wait_log) {
         return false;
     }
     uint64_t pos = storage_db_log_position(s->db);
-    if (c->parked == NULL && storage_db_synced_position(s->db) >= pos) {
+    if (c->parked == NULL && storage_db_ack_position(s->db) >= pos) {
         return false;
     }
     parked_t *p = base_malloc(sizeof(*p) + c->out.len);
@@ -470,18 +472,10 @@ static bool park(emu_conn_t *c)
     return true;
 }
 
-void emu_conn_release(emu_conn_t *c, uint64_t synced, bool failed)
+void emu_conn_release(emu_conn_t *c, uint64_t acked, bool failed)
 {
     emu_server_t *s = c->srv;
-    if (c->parked != NULL && failed && c->parked->pos > synced) {
-        emu_log(EMU_LOG_ERROR, c->id,
-                "closing the connection from %s: the commit log could not be synced, so its "
-                "%zu waiting response(s) cannot be acknowledged",
-                c->peer, c->parked->n_responses);
-        emu_conn_free(c);
-        return;
-    }
-    while (c->parked != NULL && c->parked->pos <= synced) {
+    while (c->parked != NULL && c->parked->pos <= acked) {
         parked_t *p = c->parked;
         c->parked = p->next;
         if (c->parked == NULL) {
@@ -493,6 +487,14 @@ void emu_conn_release(emu_conn_t *c, uint64_t synced, bool failed)
         }
         base_free(p);
     }
+    if (c->parked != NULL && failed) {
+        emu_log(EMU_LOG_ERROR, c->id,
+                "closing the connection from %s: the commit log could not be written or "
+                "synced, so its %zu waiting response(s) cannot be acknowledged",
+                c->peer, c->parked->n_responses);
+        emu_conn_free(c);
+        return;
+    }
     if (c->closing && c->parked == NULL &&
         (c->bev == NULL || evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)) {
         emu_conn_free(c);
@@ -500,13 +502,14 @@ void emu_conn_release(emu_conn_t *c, uint64_t synced, bool failed)
 }
 
 /* Sends (or parks) the answers made since the last flush. The commit log
- * records of the writes they acknowledge are written first (write-behind:
- * one write(2) for all of them); if that fails the answers are dropped and
- * false returned: the connection must close, so the client, told nothing,
- * treats its writes as it does a timeout. */
+ * records of the writes they acknowledge go to the log first (write-behind:
+ * handed to its thread, woken once per loop iteration, or written with one
+ * write(2)); if the log failed the answers are dropped and false returned:
+ * the connection must close, so the client, told nothing, treats its
+ * writes as it does a timeout. */
 static bool flush_out(emu_conn_t *c)
 {
-    if (c->out.len > 0 && storage_db_log_flush(c->srv->db) != BASE_OK) {
+    if (c->out.len > 0 && storage_db_log_flush_later(c->srv->db) != BASE_OK) {
         emu_log(EMU_LOG_ERROR, c->id,
                 "closing the connection from %s: the commit log could not be written, so its "
                 "%zu answer(s) cannot be sent",

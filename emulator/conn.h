@@ -28,10 +28,10 @@ void emu_conn_push_event(emu_conn_t *c, void (*encode)(base_buf_t *b, const void
 
 emu_conn_t *emu_conn_next(const emu_conn_t *c);
 
-/* Group commit: sends the responses parked until the commit log position
- * synced (storage_db_synced_position). After a failed fdatasync (failed)
- * a connection with parked responses is closed instead: those writes were
- * never made durable, so they must not be acknowledged. May free c. */
-void emu_conn_release(emu_conn_t *c, uint64_t synced, bool failed);
+/* Sends the responses parked until the commit log position acked
+ * (storage_db_ack_position). After a failed write or fdatasync (failed) a
+ * connection with parked responses past it is closed instead: those writes
+ * were never made durable, so they must not be acknowledged. May free c. */
+void emu_conn_release(emu_conn_t *c, uint64_t acked, bool failed);
 
 #endif

@@ -255,7 +255,8 @@ void emu_metrics_render(const emu_metrics_input_t *in, base_buf_t *out)
         base_buf_printf(out, P "commitlog_syncs_total");
         count(out, in->commitlog_syncs);
         family(out, "commitlog_acks_waiting", "gauge",
-               "Responses held back until the fdatasync that covers them (--fsync always).");
+               "Responses held back until the commit log covers them (written; --fsync always: "
+               "fdatasynced).");
         base_buf_printf(out, P "commitlog_acks_waiting");
         count(out, in->acks_waiting);
         family(out, "checkpoints_total", "counter",

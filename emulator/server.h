@@ -36,9 +36,9 @@ typedef struct emu_server_s {
     struct event *drain_timer;      /* bounds the graceful shutdown */
     struct event *checkpoint_timer; /* durable storage: snapshots a long commit log */
     struct event *checkpoint_step;  /* durable storage: the next slice of a checkpoint */
-    struct event *synced;           /* --fsync always: the sync thread finished a round */
-    bool group_commit;              /* responses wait for the fdatasync covering them */
-    size_t acks_waiting;            /* responses parked until their fdatasync (conn.c) */
+    struct event *synced;           /* durable: the commit log thread finished a round */
+    bool acks_wait_log;             /* responses wait for the log write (fdatasync) covering them */
+    size_t acks_waiting;            /* responses parked until then (conn.c) */
     SSL_CTX *ssl;                   /* NULL with --no-tls */
     storage_db_t *db;
     bool restored;           /* durable: the schema claimed all data (else no checkpoint at exit) */

@@ -10,11 +10,14 @@
  * 29% of a durable insert, so records gather in d->enc instead, and the
  * caller writes them with one storage_db_log_flush before it acknowledges
  * any of them (the emulator does at the end of each connection's read);
- * past STORAGE__WRITE_BEHIND_MAX they are written at once. Table records
- * are written at once with what is pending before them. A kill -9 costs
- * only changes nobody was told about, and a gathered record that cannot
- * be written marks the log failed (its change is in memory) and makes the
- * next flush fail, so those writes are never acknowledged.
+ * past STORAGE__WRITE_BEHIND_MAX they are written at once. With a log
+ * thread (GROUP, PERIODIC) "written" means handed over: the thread does
+ * the write(2), and the caller acknowledges once storage_db_ack_position
+ * passes the record. Table records are written at once with what is
+ * pending before them. A kill -9 costs only changes nobody was told
+ * about, and a gathered record that cannot be written marks the log
+ * failed (its change is in memory) and makes the next flush fail, so
+ * those writes are never acknowledged.
  *
  * Invariants: d->log_bytes is the size of the current log and ends on a
  * record boundary; a failed write truncates the log back to it, so the
@@ -44,16 +47,21 @@ void storage__log_failed(storage__durable_t *d)
 }
 
 
-static void report(storage__durable_t *d, const char *what, int errnum)
+/* until: how long writes are refused. */
+static void report_until(storage__durable_t *d, const char *what, int errnum, const char *until)
 {
     if (d->reported) {
         return;
     }
     d->reported = true;
-    fprintf(stderr,
-            "storage: %s/commitlog-%" PRIu64 ".log: %s: %s; writes fail until a checkpoint "
-            "succeeds\n",
-            d->dir, d->gen, what, strerror(errnum));
+    fprintf(stderr, "storage: %s/commitlog-%" PRIu64 ".log: %s: %s; writes fail until %s\n", d->dir,
+            d->gen, what, strerror(errnum), until);
+}
+
+
+static void report(storage__durable_t *d, const char *what, int errnum)
+{
+    report_until(d, what, errnum, "a checkpoint succeeds");
 }
 
 
@@ -93,11 +101,27 @@ static int write_out(storage__durable_t *d, size_t from)
 }
 
 
+/* Write-behind with a log thread: it gets what is gathered. */
+static bool threaded(const storage__durable_t *d)
+{
+    return d->syncer != NULL && d->syncer->writes;
+}
+
+
+static void hand_over(storage__durable_t *d, bool wake)
+{
+    d->log_bytes += d->enc.len;
+    d->appended += d->enc.len;
+    storage__syncer_queue(d->syncer, &d->enc, d->appended, wake);
+}
+
+
 int storage__log_append(storage__durable_t *d, size_t start)
 {
     if (d->failed || (d->syncer != NULL && atomic_load(&d->syncer->failed))) {
         if (!d->failed && d->syncer != NULL) {
-            report(d, "fdatasync failed", d->syncer->errnum);
+            /* the thread's failure is for good: what it dropped is unknown */
+            report_until(d, d->syncer->what, d->syncer->errnum, "the database is reopened");
         }
         d->enc.len = start;
         return BASE_EIO;
@@ -107,6 +131,10 @@ int storage__log_append(storage__durable_t *d, size_t start)
     }
     if (d->enc.len < STORAGE__WRITE_BEHIND_MAX) {
         return BASE_OK; /* written by the next flush */
+    }
+    if (threaded(d)) {
+        hand_over(d, true);
+        return BASE_OK;
     }
     if (write_out(d, 0) != BASE_OK) {
         /* This record's change is refused (memory is unchanged), but the
@@ -124,9 +152,14 @@ int storage__log_append(storage__durable_t *d, size_t start)
 /* Writes what is gathered. Those records' changes are in memory already:
  * if they cannot be written, the log no longer describes memory, and lost
  * stays set until the caller that acknowledges writes hears it
- * (storage__log_flush), whoever wrote them out. */
-static void write_gathered(storage__durable_t *d)
+ * (storage__log_flush), whoever wrote them out. A log thread gets them,
+ * woken now or by the caller's storage_db_log_wake. */
+static void write_gathered(storage__durable_t *d, bool wake)
 {
+    if (d->enc.len > 0 && !d->failed && threaded(d)) {
+        hand_over(d, wake);
+        return;
+    }
     if (d->enc.len > 0 && (d->failed || write_out(d, 0) != BASE_OK)) {
         d->enc.len = 0;
         storage__log_failed(d);
@@ -135,20 +168,41 @@ static void write_gathered(storage__durable_t *d)
 }
 
 
-int storage__log_flush(storage__durable_t *d)
+static int flush(storage__durable_t *d, bool wake)
 {
-    write_gathered(d);
+    write_gathered(d, wake);
     if (d->lost) {
         d->lost = false;
         return BASE_EIO;
     }
-    return BASE_OK;
+    /* The thread failed: what it had not written yet never will be. */
+    return threaded(d) && atomic_load(&d->syncer->failed) ? BASE_EIO : BASE_OK;
+}
+
+
+int storage__log_flush(storage__durable_t *d)
+{
+    return flush(d, true);
 }
 
 
 int storage_db_log_flush(storage_db_t *db)
 {
-    return db->dur != NULL ? storage__log_flush(db->dur) : BASE_OK;
+    return db->dur != NULL ? flush(db->dur, true) : BASE_OK;
+}
+
+
+int storage_db_log_flush_later(storage_db_t *db)
+{
+    return db->dur != NULL ? flush(db->dur, false) : BASE_OK;
+}
+
+
+void storage_db_log_wake(storage_db_t *db)
+{
+    if (db->dur != NULL && threaded(db->dur)) {
+        storage__syncer_wake(db->dur->syncer);
+    }
 }
 
 
@@ -156,7 +210,7 @@ int storage__log_next(storage__durable_t *d, base_error_t *err)
 {
     /* What is gathered belongs to the old log. Should it fail, the next
      * flush tells the caller; the snapshot to come holds it anyway. */
-    write_gathered(d);
+    write_gathered(d, true);
     uint64_t size;
     return storage__log_open(d->dir, d->gen + 1, true, &size, err);
 }
@@ -208,7 +262,10 @@ void storage__log_table(storage_db_t *db, uint8_t kind, uint64_t id, uint32_t ar
     if (storage__log_append(d, start) != BASE_OK) {
         storage__log_failed(d); /* memory changes anyway */
     }
-    write_gathered(d);
+    write_gathered(d, true);
+    if (threaded(d) && !storage__syncer_wait_written(d->syncer, d->appended)) {
+        storage__log_failed(d);
+    }
 }
 
 

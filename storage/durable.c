@@ -319,7 +319,8 @@ storage_db_t *storage_db_open_cfg(const char *dir, const storage_sync_cfg_t *cfg
             d->log_fd < 0 ? BASE_ERROR : base_error_set(err, 0, "storage: cannot fsync %s", d->dir);
         goto done;
     }
-    if (sync == STORAGE_SYNC_GROUP || sync == STORAGE_SYNC_PERIODIC) {
+    if (sync == STORAGE_SYNC_GROUP || sync == STORAGE_SYNC_PERIODIC ||
+        (sync == STORAGE_SYNC_NONE && cfg->write_behind && cfg->log_thread)) {
         rc = storage__syncer_start(d, cfg, err);
     }
 

@@ -83,8 +83,8 @@ typedef enum {
      * storage_db_synced_position passes the storage_db_log_position taken
      * after it (storage_db_sync_notify_fd says when to look). */
     STORAGE_SYNC_GROUP,
-    /* A sync thread fdatasyncs every interval: writes are acknowledged at
-     * once, and a power loss may cost the last interval of them. */
+    /* A sync thread fdatasyncs every interval: writes are acknowledged
+     * once written, and a power loss may cost the last interval of them. */
     STORAGE_SYNC_PERIODIC,
 } storage_sync_t;
 
@@ -96,11 +96,19 @@ typedef struct storage_sync_cfg_s {
     /* Tests only: run on the sync thread before each round of fdatasyncs
      * (may block to hold acknowledgements back). NULL for none. */
     void (*before_sync)(void *arg);
+    /* Tests only: the same, on the log's writer thread before each round
+     * of writes (write-behind with GROUP or PERIODIC). */
+    void (*before_write)(void *arg);
     void *hook_arg;
     /* Gather records and write them with one write(2) at
      * storage_db_log_flush (or once 256 KB gather) instead of one per
      * record: the caller must flush before it acknowledges a write. */
     bool write_behind;
+    /* With write_behind (any mode but ALWAYS): a thread of the log does
+     * that write(2), so a file system stall holds acknowledgements back,
+     * never the caller; a flush only hands the records over, and the
+     * caller acknowledges a write once storage_db_ack_position passes it. */
+    bool log_thread;
 } storage_sync_cfg_t;
 
 /* Opens (or creates) a durable database in dir. NULL with err on failure. */
@@ -118,11 +126,23 @@ uint64_t storage_db_log_position(const storage_db_t *db);
  * so it must not be acknowledged (and writes are refused until a
  * checkpoint, which makes it durable after all). */
 int storage_db_log_flush(storage_db_t *db);
+/* The same, except that with a log thread the records handed over wait for
+ * the next storage_db_log_wake (or flush): an event loop calls this as it
+ * answers each connection and wakes the thread once per iteration, so one
+ * write(2) and one wake-up cover every connection served meanwhile. */
+int storage_db_log_flush_later(storage_db_t *db);
+/* Wakes the log thread for what was handed over (no-op without one). */
+void storage_db_log_wake(storage_db_t *db);
 /* Up to which position the sync mode's promise holds: what the sync thread
  * fdatasynced (GROUP, PERIODIC), else everything written. Thread-safe. */
 uint64_t storage_db_synced_position(const storage_db_t *db);
-/* GROUP: an eventfd that becomes readable after every sync round (read it
- * with storage_db_sync_drain); -1 otherwise. */
+/* Up to which position a write may be acknowledged: synced (GROUP); with
+ * a log thread, what it has written (a flush only hands records over to
+ * it); else everything flushed. Thread-safe. */
+uint64_t storage_db_ack_position(const storage_db_t *db);
+/* GROUP, and with a log thread: an eventfd that becomes readable after
+ * every round acknowledgements wait for (read it with
+ * storage_db_sync_drain); -1 otherwise. */
 int storage_db_sync_notify_fd(const storage_db_t *db);
 void storage_db_sync_drain(const storage_db_t *db);
 /* An fdatasync failed: the synced position stops and writes are refused

@@ -468,28 +468,46 @@ const char *storage__rec_apply(storage_db_t *db, storage__replay_t *rp, const ui
 
 /* ---- durability: files (file.c, commitlog.c, snapshot.c, durable.c) ---- */
 
-/* The sync thread of STORAGE_SYNC_GROUP and _PERIODIC (syncer.c). Fields
- * below mu are guarded by it; synced and failed are also read without it. */
+/* The log threads of STORAGE_SYNC_GROUP and _PERIODIC, and of write-behind
+ * with a log thread (syncer.c). Fields
+ * below mu are guarded by it; written, synced and failed are also read
+ * without it. */
 #define STORAGE__RETIRED_MAX 16
+typedef struct storage__retired_s {
+    int fd;
+    uint64_t end; /* the log position where this log ends */
+} storage__retired_t;
+
 typedef struct storage__syncer_s {
     storage_sync_t mode;
     int interval_ms;
     void (*before_sync)(void *arg);
+    void (*before_write)(void *arg);
     void *hook_arg;
-    pthread_t thread;
-    int notify_fd; /* eventfd written after every round (GROUP), else -1 */
+    pthread_t syncer;
+    pthread_t writer;
+    bool writes;              /* write-behind: the writer thread writes the log, not the caller */
+    int notify_fd;            /* eventfd written after rounds acknowledgements wait for, else -1 */
+    _Atomic uint64_t written; /* bytes written to the logs since open */
     _Atomic uint64_t synced;
     atomic_bool failed;
     pthread_mutex_t mu;
-    pthread_cond_t cond;
-    uint64_t written;                  /* bytes written to the logs since open */
-    uint64_t writeback;                /* PERIODIC: written when writeback last started */
-    int fd;                            /* the current log */
-    int retired[STORAGE__RETIRED_MAX]; /* older logs to sync once more, then close */
+    pthread_cond_t sync_cond;  /* the sync thread waits on it */
+    pthread_cond_t write_cond; /* the writer and the caller wait on it */
+    uint64_t queued;           /* bytes handed over since open (>= written) */
+    base_buf_t queue;          /* handed over for fd, not taken yet */
+    base_buf_t tail;           /* handed over for tail_fd (a retired log), not taken yet */
+    int tail_fd;
+    base_buf_t spare;   /* the writer's own buffer, swapped with queue */
+    uint64_t writeback; /* PERIODIC: written when writeback last started */
+    int fd;             /* the current log */
+    storage__retired_t retired[STORAGE__RETIRED_MAX]; /* older logs, oldest first */
     size_t n_retired;
     uint64_t syncs;
+    const char *what; /* the call that failed */
     int errnum;
-    bool stop;
+    bool stop_writing; /* the writer writes what is queued, then ends */
+    bool stop_syncing; /* the sync thread syncs what is written, then ends */
 } storage__syncer_t;
 
 struct storage__durable_s {
@@ -523,6 +541,13 @@ int storage__syncer_start(storage__durable_t *d, const storage_sync_cfg_t *cfg, 
 void storage__syncer_stop(storage__durable_t *d);
 /* The logs now hold written bytes since open (wakes a GROUP thread). */
 void storage__syncer_written(storage__syncer_t *s, uint64_t written);
+/* Write-behind: hands the records in *b (whole, in order) to the writer,
+ * which writes them to the current log once woken (now, with wake); *b is
+ * left empty. queued is the log position after them. */
+void storage__syncer_queue(storage__syncer_t *s, base_buf_t *b, uint64_t queued, bool wake);
+void storage__syncer_wake(storage__syncer_t *s);
+/* Waits until the thread wrote everything up to pos; false if it failed. */
+bool storage__syncer_wait_written(storage__syncer_t *s, uint64_t pos);
 /* A log switch: the thread syncs the current log once more and closes it. */
 void storage__syncer_switch(storage__syncer_t *s, int new_fd);
 /* A checkpoint's new log: flushes what is gathered into the current one

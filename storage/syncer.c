@@ -1,74 +1,84 @@
 /*
- * syncer.c - the commit log's sync thread, part of storage/: group commit
- * (STORAGE_SYNC_GROUP) and periodic sync (STORAGE_SYNC_PERIODIC).
+ * syncer.c - the commit log's threads, part of storage/: the writer
+ * (write-behind with storage_sync_cfg_t.log_thread) and the sync thread of
+ * group commit (STORAGE_SYNC_GROUP) and periodic sync
+ * (STORAGE_SYNC_PERIODIC); with STORAGE_SYNC_NONE the sync thread only
+ * closes the logs a checkpoint switched out.
  *
- * The caller's thread appends records with write(2) and moves the written
- * position; this thread fdatasyncs the log and then publishes the position
- * that fdatasync covered. GROUP: the thread wakes at every append and one
- * fdatasync covers every record written while the previous one ran
- * (Cassandra's group commit log, PostgreSQL's commit_delay idea), so the
- * caller acknowledges a write once the synced position reaches it. PERIODIC:
- * the thread syncs every interval; the caller acknowledges at once, and a
- * power loss can cost the last interval of writes. Between syncs it starts
- * the writeback of every STORAGE__WRITEBACK_BYTES written (sync_file_range, as
- * RocksDB's wal_bytes_per_sync): left to the interval, a gigabyte of dirty
- * log made each fdatasync take half a second, and the caller's own writes
- * to the log waited on the journal meanwhile for tens of milliseconds.
+ * Writing. Without write-behind the caller's thread appends records with
+ * write(2) and moves the written position. With it, the caller hands each
+ * flush's records over (storage__syncer_queue) and the writer thread writes
+ * them, so a write(2) that waits on the file system (an ext4 journal
+ * commit, a page under writeback) stalls no request: on the event loop such
+ * writes took 5-30 ms under a sustained load. The caller holds its
+ * acknowledgements until the written position passes them
+ * (storage_db_ack_position; the notify fd says when to look). Records handed
+ * over before a log switch belong to the old log: they move to the tail,
+ * which the writer writes to the old descriptor before anything newer.
+ *
+ * Syncing is a thread of its own, so that neither an fdatasync nor closing
+ * a deleted log (which frees its blocks: 50-230 ms for a few hundred MB)
+ * ever holds a write back. GROUP: a round fdatasyncs whatever was written
+ * while the previous one ran (Cassandra's group commit log, PostgreSQL's
+ * commit_delay idea), and the caller acknowledges a write once the synced
+ * position reaches it. PERIODIC: a round runs once the interval is up, and
+ * a power loss can cost the last interval of writes; between rounds the
+ * writeback of every STORAGE__WRITEBACK_BYTES written is started
+ * (sync_file_range, as RocksDB's wal_bytes_per_sync): left to the interval,
+ * a gigabyte of dirty log made each fdatasync take half a second. A log
+ * switched out by a checkpoint is synced and closed as soon as all of it is
+ * written, before the checkpoint deletes it, so the unlink frees its
+ * blocks on the checkpoint's thread; one deleted already is not synced (the
+ * snapshot holds it).
  *
  * Invariants:
- *   - synced <= written, both monotonic over the life of the database
- *     (they count bytes over every log generation);
- *   - a log file this thread may be syncing is never closed by the caller:
- *     a log switch hands the old descriptor over (retired), and this thread
- *     closes it after a last fdatasync, so synced never claims bytes of a
- *     log generation that were not synced;
- *   - after a failed fdatasync synced never moves again and the log refuses
- *     writes (the kernel may have dropped the dirty pages).
+ *   - synced <= written <= queued, all monotonic over the life of the
+ *     database (they count bytes over every log generation);
+ *   - bytes reach the files in the order they were handed over: the tail
+ *     (older log) before the queue, one round at a time;
+ *   - every byte below written is in the current log or a retired one, and
+ *     a retired log is closed only once written passes its end: so a
+ *     round that syncs the retired logs and the current one covers the
+ *     written position it read first;
+ *   - after a failed write or fdatasync written and synced never move
+ *     again and the log refuses writes (the kernel may have dropped the
+ *     dirty pages; a record may be half written).
  */
 #define _GNU_SOURCE /* sync_file_range */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <sys/eventfd.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "storage/storage_int.h"
 
+/* A buffer this large is freed after its round rather than kept. */
+#define KEEP_MAX (8u << 20)
 
-/* One round: sync the retired logs and the current one up to written. */
-static void sync_round(storage__syncer_t *s)
+
+static void buf_swap(base_buf_t *a, base_buf_t *b)
 {
-    if (s->before_sync != NULL) {
-        s->before_sync(s->hook_arg); /* before reading written: a held round covers it all */
-    }
-    pthread_mutex_lock(&s->mu);
-    uint64_t target = s->written;
-    int fd = s->fd;
-    int retired[STORAGE__RETIRED_MAX];
-    size_t n_retired = s->n_retired;
-    memcpy(retired, s->retired, n_retired * sizeof(int));
-    s->n_retired = 0;
-    pthread_mutex_unlock(&s->mu);
+    base_buf_t t = *a;
+    *a = *b;
+    *b = t;
+}
 
-    bool ok = true;
-    for (size_t i = 0; i < n_retired; i++) {
-        ok = fdatasync(retired[i]) == 0 && ok;
-        close(retired[i]);
-    }
-    ok = ok && (fd < 0 || fdatasync(fd) == 0);
-    int errnum = errno;
 
-    pthread_mutex_lock(&s->mu);
-    s->syncs++;
-    if (!ok) {
-        atomic_store(&s->failed, true);
-        s->errnum = errnum;
-    } else if (!atomic_load(&s->failed)) {
-        atomic_store(&s->synced, target);
+static void buf_done(base_buf_t *b)
+{
+    if (b->cap > KEEP_MAX) {
+        base_buf_fini(b);
+        base_buf_init(b);
     }
-    pthread_cond_broadcast(&s->cond);
-    pthread_mutex_unlock(&s->mu);
+    base_buf_reset(b);
+}
+
+
+static void notify(storage__syncer_t *s)
+{
     if (s->notify_fd >= 0) {
         uint64_t one = 1;
         ssize_t w = write(s->notify_fd, &one, sizeof(one));
@@ -77,66 +87,254 @@ static void sync_round(storage__syncer_t *s)
 }
 
 
-/* PERIODIC, between syncs: starts writing back what the log holds, so the
- * next fdatasync finds little to do. Asynchronous: it waits for nothing
- * but a full device queue, and it promises nothing (synced stays). */
-static void start_writeback(storage__syncer_t *s)
+/* Under mu: the failing thread records why. */
+static void fail(storage__syncer_t *s, const char *what, int errnum)
 {
-    int fd = s->fd;
-    s->writeback = s->written;
-    pthread_mutex_unlock(&s->mu);
-    if (fd >= 0) {
-        (void)sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE); /* advice: the sync follows */
+    if (!atomic_load(&s->failed)) {
+        s->what = what;
+        s->errnum = errnum;
+        atomic_store(&s->failed, true);
     }
-    pthread_mutex_lock(&s->mu);
 }
 
 
-static bool pending(storage__syncer_t *s)
+static void run_hook(storage__syncer_t *s, void (*hook)(void *arg))
 {
-    return s->n_retired > 0 || s->written > atomic_load(&s->synced);
+    if (hook != NULL) {
+        /* before taking the work: a held round covers all that came meanwhile */
+        pthread_mutex_unlock(&s->mu);
+        hook(s->hook_arg);
+        pthread_mutex_lock(&s->mu);
+    }
+}
+
+
+static struct timespec due_after(int ms)
+{
+    struct timespec at;
+    clock_gettime(CLOCK_MONOTONIC, &at);
+    at.tv_sec += ms / 1000;
+    at.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (at.tv_nsec >= 1000000000L) {
+        at.tv_sec++;
+        at.tv_nsec -= 1000000000L;
+    }
+    return at;
+}
+
+
+static bool past(const struct timespec *at)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec > at->tv_sec || (now.tv_sec == at->tv_sec && now.tv_nsec >= at->tv_nsec);
+}
+
+
+/* Under mu, PERIODIC: starts writing back what the log holds, so the next
+ * fdatasync finds little to do. Asynchronous: it waits for nothing but a
+ * full device queue (without mu), and it promises nothing (synced stays). */
+static void start_writeback(storage__syncer_t *s, int fd)
+{
+    uint64_t written = atomic_load(&s->written);
+    if (s->mode != STORAGE_SYNC_GROUP && fd >= 0 &&
+        written - s->writeback >= STORAGE__WRITEBACK_BYTES) {
+        s->writeback = written;
+        pthread_mutex_unlock(&s->mu);
+        (void)sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE); /* advice: the sync follows */
+        pthread_mutex_lock(&s->mu);
+    }
+}
+
+
+/* ---- the writer ---------------------------------------------------------- */
+
+static bool has_writes(const storage__syncer_t *s)
+{
+    return s->queue.len > 0 || s->tail.len > 0;
+}
+
+
+static bool write_to(int fd, const base_buf_t *b, int *errnum)
+{
+    if (b->len > 0 && storage__write_all(fd, b->data, b->len) != BASE_OK) {
+        *errnum = errno;
+        return false;
+    }
+    return true;
+}
+
+
+static bool closable(storage__syncer_t *s)
+{
+    return s->n_retired > 0 && s->retired[0].end <= atomic_load(&s->written);
+}
+
+
+static void *writer_main(void *arg)
+{
+    storage__syncer_t *s = arg;
+    base_buf_t tail;
+    base_buf_init(&tail);
+    pthread_mutex_lock(&s->mu);
+    for (;;) {
+        while (!s->stop_writing && !has_writes(s)) {
+            pthread_cond_wait(&s->write_cond, &s->mu);
+        }
+        if (!has_writes(s)) {
+            break; /* stopping, and everything handed over is written */
+        }
+        run_hook(s, s->before_write);
+        buf_swap(&s->tail, &tail);
+        buf_swap(&s->queue, &s->spare);
+        int tail_fd = s->tail_fd;
+        int fd = s->fd;
+        uint64_t target = s->queued;
+        pthread_cond_broadcast(&s->write_cond); /* a log switch may wait for the tail's room */
+        pthread_mutex_unlock(&s->mu);
+
+        int errnum = 0;
+        bool ok = !atomic_load(&s->failed) && write_to(tail_fd, &tail, &errnum) &&
+                  write_to(fd, &s->spare, &errnum);
+        buf_done(&tail);
+        buf_done(&s->spare);
+
+        pthread_mutex_lock(&s->mu);
+        if (ok) {
+            atomic_store(&s->written, target);
+        } else if (errnum != 0) {
+            fail(s, "write failed", errnum);
+        }
+        pthread_cond_broadcast(&s->write_cond); /* storage__syncer_wait_written */
+        if (s->mode == STORAGE_SYNC_GROUP || closable(s)) {
+            pthread_cond_signal(&s->sync_cond);
+        }
+        pthread_mutex_unlock(&s->mu);
+        if (s->mode != STORAGE_SYNC_GROUP || !ok) {
+            notify(s); /* PERIODIC acknowledges what is written; a failure closes */
+        }
+        pthread_mutex_lock(&s->mu);
+        if (ok) {
+            start_writeback(s, fd);
+        }
+    }
+    pthread_mutex_unlock(&s->mu);
+    base_buf_fini(&tail);
+    return NULL;
+}
+
+
+/* ---- the sync thread ------------------------------------------------------ */
+
+/* Under mu: waits for a round; whether it is a full one (the current log
+ * too, publishing synced) or one that only closes written retired logs. */
+static bool wait_round(storage__syncer_t *s, struct timespec *due)
+{
+    for (;;) {
+        if (s->stop_syncing) {
+            return true;
+        }
+        if (!atomic_load(&s->failed)) {
+            if (s->mode == STORAGE_SYNC_GROUP &&
+                (atomic_load(&s->written) > atomic_load(&s->synced) || closable(s))) {
+                return true;
+            }
+            if (s->mode == STORAGE_SYNC_PERIODIC && past(due)) {
+                *due = due_after(s->interval_ms);
+                return true;
+            }
+            if (closable(s)) {
+                return false;
+            }
+            if (!s->writes) {
+                start_writeback(s, s->fd); /* the caller writes: see storage__syncer_written */
+            }
+        }
+        if (s->mode == STORAGE_SYNC_PERIODIC) {
+            (void)pthread_cond_timedwait(&s->sync_cond, &s->mu, due);
+        } else {
+            pthread_cond_wait(&s->sync_cond, &s->mu);
+        }
+    }
+}
+
+
+/* A log a checkpoint has deleted needs no sync: its snapshot holds it. */
+static bool deleted(int fd)
+{
+    struct stat st;
+    return fstat(fd, &st) == 0 && st.st_nlink == 0;
 }
 
 
 static void *syncer_main(void *arg)
 {
     storage__syncer_t *s = arg;
+    struct timespec due = due_after(s->interval_ms);
+    pthread_mutex_lock(&s->mu);
     for (;;) {
-        pthread_mutex_lock(&s->mu);
-        if (s->mode == STORAGE_SYNC_PERIODIC) {
-            struct timespec at;
-            clock_gettime(CLOCK_MONOTONIC, &at);
-            at.tv_sec += s->interval_ms / 1000;
-            at.tv_nsec += (long)(s->interval_ms % 1000) * 1000000L;
-            if (at.tv_nsec >= 1000000000L) {
-                at.tv_sec++;
-                at.tv_nsec -= 1000000000L;
+        bool full = wait_round(s, &due);
+        bool stop = s->stop_syncing;
+        run_hook(s, s->before_sync);
+        uint64_t target = atomic_load(&s->written);
+        int fd = s->fd;
+        storage__retired_t retired[STORAGE__RETIRED_MAX];
+        size_t n = s->n_retired;
+        memcpy(retired, s->retired, n * sizeof(retired[0]));
+        bool ok = !atomic_load(&s->failed);
+        full = full && ok && (n > 0 || target > atomic_load(&s->synced));
+        pthread_mutex_unlock(&s->mu);
+
+        /* Retired logs first, oldest first: close those written to their end. */
+        const char *what = "fdatasync failed";
+        int errnum = 0;
+        size_t closed = 0;
+        for (size_t i = 0; i < n && ok; i++) {
+            bool done = retired[i].end <= target;
+            if (!done && !full) {
+                break;
             }
-            while (!s->stop) {
-                if (pthread_cond_timedwait(&s->cond, &s->mu, &at) == ETIMEDOUT) {
-                    break;
-                }
-                if (s->written - s->writeback >= STORAGE__WRITEBACK_BYTES) {
-                    start_writeback(s);
-                }
+            if (s->mode != STORAGE_SYNC_NONE && !deleted(retired[i].fd) &&
+                fdatasync(retired[i].fd) != 0) {
+                ok = false;
+                errnum = errno;
+                break;
             }
-        } else {
-            while (!s->stop && !pending(s)) {
-                pthread_cond_wait(&s->cond, &s->mu);
+            if (done && closed == i) {
+                close(retired[i].fd);
+                closed++;
             }
         }
-        bool stop = s->stop;
-        bool work = pending(s) && !atomic_load(&s->failed);
-        pthread_mutex_unlock(&s->mu);
-        if (work) {
-            sync_round(s);
+        if (ok && full && s->mode != STORAGE_SYNC_NONE && fd >= 0 && fdatasync(fd) != 0) {
+            ok = false;
+            errnum = errno;
+        }
+
+        pthread_mutex_lock(&s->mu);
+        memmove(s->retired, s->retired + closed, (s->n_retired - closed) * sizeof(s->retired[0]));
+        s->n_retired -= closed;
+        if (!ok && errnum != 0) {
+            fail(s, what, errnum);
+        } else if (ok && full) {
+            s->syncs += s->mode != STORAGE_SYNC_NONE;
+            atomic_store(&s->synced, target);
+        }
+        pthread_cond_broadcast(&s->write_cond); /* a log switch may wait for room */
+        if (s->mode == STORAGE_SYNC_GROUP || !ok) {
+            pthread_mutex_unlock(&s->mu);
+            notify(s);
+            pthread_mutex_lock(&s->mu);
         }
         if (stop) {
-            return NULL; /* the last round above covered everything written */
+            break; /* the last round above covered everything written */
         }
     }
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
 }
 
+
+/* ---- the caller's side ------------------------------------------------------ */
 
 int storage__syncer_start(storage__durable_t *d, const storage_sync_cfg_t *cfg, base_error_t *err)
 {
@@ -144,31 +342,55 @@ int storage__syncer_start(storage__durable_t *d, const storage_sync_cfg_t *cfg, 
     s->mode = cfg->mode;
     s->interval_ms = cfg->interval_ms > 0 ? cfg->interval_ms : STORAGE_SYNC_INTERVAL_DEFAULT_MS;
     s->before_sync = cfg->before_sync;
+    s->before_write = cfg->before_write;
     s->hook_arg = cfg->hook_arg;
+    s->writes = cfg->write_behind && cfg->log_thread;
     s->fd = d->log_fd;
-    s->written = d->appended;
+    s->tail_fd = -1;
+    s->queued = d->appended;
     s->writeback = d->appended;
+    atomic_store(&s->written, d->appended);
     atomic_store(&s->synced, d->appended);
+    base_buf_init(&s->queue);
+    base_buf_init(&s->tail);
+    base_buf_init(&s->spare);
     s->notify_fd = -1;
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&s->cond, &ca);
+    pthread_cond_init(&s->sync_cond, &ca);
+    pthread_cond_init(&s->write_cond, &ca);
     pthread_condattr_destroy(&ca);
     pthread_mutex_init(&s->mu, NULL);
-    if (s->mode == STORAGE_SYNC_GROUP) {
+    int e = 0;
+    if (s->mode == STORAGE_SYNC_GROUP || s->writes) {
         s->notify_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+        e = s->notify_fd < 0 ? errno : 0;
     }
-    if ((s->mode == STORAGE_SYNC_GROUP && s->notify_fd < 0) ||
-        pthread_create(&s->thread, NULL, syncer_main, s) != 0) {
-        int e = errno;
+    bool syncer = false;
+    if (e == 0) {
+        e = pthread_create(&s->syncer, NULL, syncer_main, s);
+        syncer = e == 0;
+    }
+    if (e == 0 && s->writes) {
+        e = pthread_create(&s->writer, NULL, writer_main, s);
+    }
+    if (e != 0) {
+        if (syncer) {
+            pthread_mutex_lock(&s->mu);
+            s->stop_syncing = true;
+            pthread_cond_signal(&s->sync_cond);
+            pthread_mutex_unlock(&s->mu);
+            pthread_join(s->syncer, NULL);
+        }
         if (s->notify_fd >= 0) {
             close(s->notify_fd);
         }
-        pthread_cond_destroy(&s->cond);
+        pthread_cond_destroy(&s->sync_cond);
+        pthread_cond_destroy(&s->write_cond);
         pthread_mutex_destroy(&s->mu);
         base_free(s);
-        return base_error_set(err, 0, "storage: cannot start the commit log sync thread: %s",
+        return base_error_set(err, 0, "storage: cannot start the commit log threads: %s",
                               strerror(e));
     }
     d->syncer = s;
@@ -182,18 +404,29 @@ void storage__syncer_stop(storage__durable_t *d)
     if (s == NULL) {
         return;
     }
+    if (s->writes) {
+        pthread_mutex_lock(&s->mu);
+        s->stop_writing = true;
+        pthread_cond_broadcast(&s->write_cond);
+        pthread_mutex_unlock(&s->mu);
+        pthread_join(s->writer, NULL);
+    }
     pthread_mutex_lock(&s->mu);
-    s->stop = true;
-    pthread_cond_broadcast(&s->cond);
+    s->stop_syncing = true;
+    pthread_cond_signal(&s->sync_cond);
     pthread_mutex_unlock(&s->mu);
-    pthread_join(s->thread, NULL);
+    pthread_join(s->syncer, NULL);
     for (size_t i = 0; i < s->n_retired; i++) {
-        close(s->retired[i]); /* only after a failed sync: nothing more to save */
+        close(s->retired[i].fd); /* only after a failed round: nothing more to save */
     }
     if (s->notify_fd >= 0) {
         close(s->notify_fd);
     }
-    pthread_cond_destroy(&s->cond);
+    base_buf_fini(&s->queue);
+    base_buf_fini(&s->tail);
+    base_buf_fini(&s->spare);
+    pthread_cond_destroy(&s->sync_cond);
+    pthread_cond_destroy(&s->write_cond);
     pthread_mutex_destroy(&s->mu);
     base_free(s);
     d->syncer = NULL;
@@ -203,25 +436,70 @@ void storage__syncer_stop(storage__durable_t *d)
 void storage__syncer_written(storage__syncer_t *s, uint64_t written)
 {
     pthread_mutex_lock(&s->mu);
-    s->written = written;
-    if (s->mode == STORAGE_SYNC_GROUP || written - s->writeback >= STORAGE__WRITEBACK_BYTES) {
-        pthread_cond_signal(&s->cond);
+    atomic_store(&s->written, written);
+    s->queued = written;
+    if (s->mode == STORAGE_SYNC_GROUP || written - s->writeback >= STORAGE__WRITEBACK_BYTES ||
+        closable(s)) {
+        pthread_cond_signal(&s->sync_cond);
     }
     pthread_mutex_unlock(&s->mu);
+}
+
+
+void storage__syncer_queue(storage__syncer_t *s, base_buf_t *b, uint64_t queued, bool wake)
+{
+    pthread_mutex_lock(&s->mu);
+    if (s->queue.len == 0) {
+        buf_swap(&s->queue, b); /* b gets the empty buffer back, capacity and all */
+    } else {
+        base_buf_put(&s->queue, b->data, b->len); /* the writer is still writing the last */
+    }
+    base_buf_reset(b);
+    s->queued = queued;
+    if (wake) {
+        pthread_cond_signal(&s->write_cond);
+    }
+    pthread_mutex_unlock(&s->mu);
+}
+
+
+void storage__syncer_wake(storage__syncer_t *s)
+{
+    pthread_mutex_lock(&s->mu);
+    if (has_writes(s)) {
+        pthread_cond_signal(&s->write_cond);
+    }
+    pthread_mutex_unlock(&s->mu);
+}
+
+
+bool storage__syncer_wait_written(storage__syncer_t *s, uint64_t pos)
+{
+    pthread_mutex_lock(&s->mu);
+    while (atomic_load(&s->written) < pos && !atomic_load(&s->failed)) {
+        pthread_cond_wait(&s->write_cond, &s->mu);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return !atomic_load(&s->failed);
 }
 
 
 void storage__syncer_switch(storage__syncer_t *s, int new_fd)
 {
     pthread_mutex_lock(&s->mu);
-    while (s->n_retired == STORAGE__RETIRED_MAX) {
-        /* checkpoints faster than fdatasync: wait for the thread to catch up */
-        pthread_cond_signal(&s->cond);
-        pthread_cond_wait(&s->cond, &s->mu);
+    while (s->n_retired == STORAGE__RETIRED_MAX || (s->queue.len > 0 && s->tail.len > 0)) {
+        /* checkpoints faster than the threads: wait for them to catch up */
+        pthread_cond_signal(&s->sync_cond);
+        pthread_cond_wait(&s->write_cond, &s->mu);
     }
-    s->retired[s->n_retired++] = s->fd;
+    if (s->queue.len > 0) {
+        buf_swap(&s->queue, &s->tail); /* the old log's records, written before the new ones */
+        s->tail_fd = s->fd;
+    }
+    s->retired[s->n_retired++] = (storage__retired_t){s->fd, s->queued};
     s->fd = new_fd;
-    pthread_cond_signal(&s->cond);
+    pthread_cond_signal(&s->sync_cond);
+    pthread_cond_signal(&s->write_cond);
     pthread_mutex_unlock(&s->mu);
 }
 
@@ -241,6 +519,22 @@ uint64_t storage_db_synced_position(const storage_db_t *db)
     }
     storage__syncer_t *s = db->dur->syncer;
     return s != NULL ? atomic_load(&s->synced) : db->dur->appended;
+}
+
+
+uint64_t storage_db_ack_position(const storage_db_t *db)
+{
+    if (db->dur == NULL) {
+        return 0;
+    }
+    storage__syncer_t *s = db->dur->syncer;
+    if (s == NULL) {
+        return db->dur->appended;
+    }
+    if (s->mode == STORAGE_SYNC_GROUP) {
+        return atomic_load(&s->synced);
+    }
+    return s->writes ? atomic_load(&s->written) : db->dur->appended;
 }
 
 

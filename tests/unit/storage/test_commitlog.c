@@ -6,6 +6,9 @@
  * on its timer; and the data of every mode comes back after a crash.
  * Write-behind gathers records until a flush, a table record, a checkpoint
  * or its limit, and never lets a record it could not write be
+ * acknowledged; with a log thread, a flush hands the records over and the
+ * acknowledgeable position waits for the thread's write, a switch keeps
+ * handed-over records in the old log, and a failed write is never
  * acknowledged. Each
  * test works in its own directory under /tmp.
  */
@@ -65,21 +68,31 @@ static void hook(void *arg)
 }
 
 
-static storage_db_t *open_cfg(log_fixture_t *f, storage_sync_t mode, int interval_ms,
-                              bool write_behind)
+typedef enum { BY_RECORD, WRITE_BEHIND, LOG_THREAD } writes_t;
+
+static storage_db_t *open_how(log_fixture_t *f, storage_sync_t mode, int interval_ms, writes_t how)
 {
     base_error_t err = {0};
     storage_sync_cfg_t cfg = {.mode = mode,
                               .interval_ms = interval_ms,
                               .before_sync = hook,
+                              .before_write = hook,
                               .hook_arg = f,
-                              .write_behind = write_behind};
+                              .write_behind = how != BY_RECORD,
+                              .log_thread = how == LOG_THREAD};
     storage__db_abandon(f->db);
     f->db = storage_db_open_cfg(f->dir, &cfg, &err);
     if (f->db == NULL) {
         fail_msg("open failed: %s", err.msg);
     }
     return f->db;
+}
+
+
+static storage_db_t *open_cfg(log_fixture_t *f, storage_sync_t mode, int interval_ms,
+                              bool write_behind)
+{
+    return open_how(f, mode, interval_ms, write_behind ? WRITE_BEHIND : BY_RECORD);
 }
 
 
@@ -560,6 +573,142 @@ static void a_table_record_does_not_swallow_the_loss_of_gathered_writes(void **s
     assert_int_equal(storage_db_log_flush(db), BASE_OK); /* once */
 }
 
+
+/* Waits on the notify fd until the position writes may be acknowledged at
+ * reaches pos. */
+static void wait_acked(storage_db_t *db, uint64_t pos)
+{
+    struct pollfd p = {storage_db_sync_notify_fd(db), POLLIN, 0};
+    assert_true(p.fd >= 0);
+    while (storage_db_ack_position(db) < pos) {
+        assert_false(storage_db_sync_failed(db));
+        assert_true(poll(&p, 1, 10000) == 1); /* a round always ends with a notification */
+        storage_db_sync_drain(db);
+    }
+}
+
+
+static void a_log_thread_writes_what_a_flush_hands_it(void **state)
+{
+    log_fixture_t *f = *state;
+    storage_db_t *db = open_how(f, STORAGE_SYNC_PERIODIC, 3600 * 1000, LOG_THREAD);
+    storage_table_t *t =
+        storage_table_create(db, 7); /* a table record: written before it returns */
+    assert_int_equal(storage_db_ack_position(db), storage_db_log_position(db));
+    off_t created = log_size(f, 1);
+    assert_true(created > 0);
+
+    atomic_store(&f->gate, true); /* the writer is held before its next round */
+    for (int k = 0; k < 50; k++) {
+        test_insert(t, k, NULL, 1, "handed over", 100);
+    }
+    assert_int_equal(storage_db_log_flush(db), BASE_OK);
+    uint64_t pos = storage_db_log_position(db);
+    /* handed over, not written: nothing to acknowledge yet, nothing in the file */
+    assert_true(storage_db_ack_position(db) < pos);
+    assert_int_equal(log_size(f, 1), created);
+    atomic_store(&f->gate, false);
+    wait_acked(db, pos);
+    size_t last;
+    assert_int_equal(count_records(f, 1, &last), 51);
+    assert_int_equal(storage_db_syncs(db), 0); /* written, not synced: the interval is an hour */
+
+    open_cfg(f, STORAGE_SYNC_NONE, 0, true); /* a crash after the write */
+    assert_int_equal(storage_table_partition_count(storage_table_create(f->db, 7)), 50);
+}
+
+
+static void records_handed_over_before_a_switch_reach_the_old_log(void **state)
+{
+    log_fixture_t *f = *state;
+    base_error_t err;
+    storage_db_t *db = open_how(f, STORAGE_SYNC_PERIODIC, 3600 * 1000, LOG_THREAD);
+    storage_table_t *t = storage_table_create(db, 7);
+    atomic_store(&f->gate, true);
+    test_insert(t, 1, NULL, 1, "old log", 100);
+    assert_int_equal(storage_db_log_flush(db), BASE_OK);
+    /* A background checkpoint switches logs while the writer holds the insert. */
+    assert_int_equal(storage_db_checkpoint_start(db, &err), BASE_OK);
+    test_insert(t, 2, NULL, 1, "new log", 100);
+    assert_int_equal(storage_db_log_flush(db), BASE_OK);
+    uint64_t pos = storage_db_log_position(db);
+    atomic_store(&f->gate, false);
+    wait_acked(db, pos);
+    size_t last;
+    assert_int_equal(count_records(f, 1, &last), 2); /* the table and the first insert */
+    assert_int_equal(count_records(f, 2, &last), 1); /* the second insert */
+
+    open_cfg(f, STORAGE_SYNC_NONE, 0, true); /* a crash before the checkpoint finished */
+    assert_int_equal(storage_table_partition_count(storage_table_create(f->db, 7)), 2);
+}
+
+
+static void a_write_the_log_thread_could_not_make_is_never_acknowledged(void **state)
+{
+    log_fixture_t *f = *state;
+    storage_db_t *db = open_how(f, STORAGE_SYNC_PERIODIC, 3600 * 1000, LOG_THREAD);
+    storage_table_t *t = storage_table_create(db, 7);
+    uint64_t before = storage_db_ack_position(db);
+    close(fill_the_disk(db)); /* the thread writes to the same descriptor */
+    atomic_store(&f->gate, true);
+    test_insert(t, 1, NULL, 1, "lost", 100);
+    assert_int_equal(storage_db_log_flush(db), BASE_OK); /* handed over: the thread finds out */
+    atomic_store(&f->gate, false);
+    struct pollfd p = {storage_db_sync_notify_fd(db), POLLIN, 0};
+    while (!storage_db_sync_failed(db)) {
+        assert_true(poll(&p, 1, 10000) == 1);
+        storage_db_sync_drain(db);
+    }
+    assert_int_equal(storage_db_ack_position(db), before);
+    assert_int_equal(storage_db_log_flush(db), BASE_EIO); /* nothing more is acknowledged */
+    test_key_t k = test_key(2);
+    storage_cell_t c = test_cell(1, "refused", 100);
+    storage_mutation_t m = test_mut(&k, NULL);
+    m.cells = &c;
+    m.n_cells = 1;
+    storage_write_stats_t ws;
+    assert_int_equal(storage_apply(t, &m, 0, &ws), BASE_EIO);
+}
+
+
+static void group_commit_through_the_log_thread_acknowledges_after_the_fsync(void **state)
+{
+    log_fixture_t *f = *state;
+    storage_db_t *db = open_how(f, STORAGE_SYNC_GROUP, 0, LOG_THREAD);
+    storage_table_t *t = storage_table_create(db, 7);
+    for (int k = 0; k < 100; k++) {
+        test_insert(t, k, NULL, 1, "v", 100);
+    }
+    assert_int_equal(storage_db_log_flush(db), BASE_OK);
+    uint64_t pos = storage_db_log_position(db);
+    wait_acked(db, pos);
+    assert_true(storage_db_synced_position(db) >= pos); /* acknowledged means synced */
+    assert_true(storage_db_syncs(db) >= 1);
+
+    open_cfg(f, STORAGE_SYNC_NONE, 0, true);
+    assert_int_equal(storage_table_partition_count(storage_table_create(f->db, 7)), 100);
+}
+
+
+static void without_sync_the_log_thread_writes_and_never_syncs(void **state)
+{
+    log_fixture_t *f = *state;
+    base_error_t err;
+    storage_db_t *db = open_how(f, STORAGE_SYNC_NONE, 0, LOG_THREAD);
+    storage_table_t *t = storage_table_create(db, 7);
+    test_insert(t, 1, NULL, 1, "old log", 100);
+    assert_int_equal(storage_db_log_flush(db), BASE_OK);
+    assert_int_equal(storage_db_checkpoint_start(db, &err), BASE_OK);
+    test_insert(t, 2, NULL, 1, "new log", 100);
+    assert_int_equal(storage_db_log_flush(db), BASE_OK);
+    wait_acked(db, storage_db_log_position(db));
+    assert_int_equal(storage_db_checkpoint_poll(db, true, &err), BASE_OK);
+    assert_int_equal(storage_db_syncs(db), 0); /* the switched-out log closed, unsynced */
+
+    open_cfg(f, STORAGE_SYNC_NONE, 0, true); /* a crash */
+    assert_int_equal(storage_table_partition_count(storage_table_create(f->db, 7)), 2);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -578,6 +727,11 @@ int main(void)
         T(write_behind_refuses_to_acknowledge_what_it_could_not_write),
         T(a_table_record_does_not_swallow_the_loss_of_gathered_writes),
         T(a_checkpoint_is_due_once_the_log_outgrows_the_data),
+        T(a_log_thread_writes_what_a_flush_hands_it),
+        T(records_handed_over_before_a_switch_reach_the_old_log),
+        T(a_write_the_log_thread_could_not_make_is_never_acknowledged),
+        T(group_commit_through_the_log_thread_acknowledges_after_the_fsync),
+        T(without_sync_the_log_thread_writes_and_never_syncs),
         T(periodic_sync_starts_writeback_between_syncs),
         T(without_a_sync_thread_the_log_starts_its_own_writeback),
     };
