@@ -161,7 +161,8 @@ static bool continue_partition(storage__ckpt_t *c, uint64_t id, const storage_pa
         const uint8_t *ck = storage__blk_ck(blk, &len);
         remember(&c->last_ck, ck, len);
         c->in_part = true;
-        if (base_mono_us() >= deadline || storage__snap_failed(c->snap)) {
+        if (base_mono_us() >= deadline || storage__snap_failed(c->snap) ||
+            storage__snap_busy(c->snap)) {
             return false;
         }
     }
@@ -223,7 +224,8 @@ static bool write_partitions(storage__ckpt_t *c, storage_table_t *t, int64_t dea
         if (!continue_partition(c, t->id, p, deadline)) {
             return false;
         }
-        if ((n % CHECK_EVERY == 0 && base_mono_us() >= deadline) || storage__snap_failed(c->snap)) {
+        if ((n % CHECK_EVERY == 0 && (base_mono_us() >= deadline || storage__snap_busy(c->snap))) ||
+            storage__snap_failed(c->snap)) {
             return false; /* resumes after p */
         }
     }
@@ -315,6 +317,8 @@ int storage_db_checkpoint_step(storage_db_t *db, int64_t budget_us, int *next_ms
         c->in_part = false;
     }
     if (!storage__snap_failed(c->snap) && c->at < c->n_ids) {
+        /* the writer's thread has enough to compress: give it a moment */
+        *next_ms = storage__snap_busy(c->snap) ? 1 : 0;
         return BASE_AGAIN;
     }
     if (storage__snap_failed(c->snap) || start_finish(c) != BASE_OK) {

@@ -19,13 +19,25 @@
  *
  * The writer is incremental (storage__snap_*): checkpoint.c feeds it a
  * table or a slice of a partition at a time between requests (a checkpoint
- * at shutdown is the same walk run to its end). Input is compressed every
- * CHUNK bytes, in 256 KB blocks, so no call holds the loop for more than a
- * millisecond or so of compression.
+ * at shutdown is the same walk run to its end). The caller only encodes
+ * records: every CHUNK of them goes to the writer's thread, which
+ * compresses it (256 KB LZ4 blocks) and writes it. Compression was two
+ * thirds of the loop's share of a checkpoint, and every millisecond of it
+ * stretched the latency of the requests waiting behind a slice. At most
+ * QUEUE_SOFT chunks wait for the thread before storage__snap_stalled asks
+ * the caller to come back later; the thread hands emptied chunks back, so
+ * a checkpoint cycles a few buffers instead of mapping fresh ones.
+ *
+ * Invariants: the thread alone touches the LZ4 context, the out buffer and
+ * the file from the first chunk until it is joined (storage__snap_commit,
+ * storage__snap_free); chunks are compressed in the order they were
+ * queued; failed is set once, before has_failed.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <unistd.h>
 
 #include <lz4frame.h>
@@ -36,7 +48,13 @@
 #define CHUNK            (256u << 10)
 /* Rows with more cell bytes are written as several mutations. */
 #define ROW_RECORD_BYTES (8u << 20)
+/* Chunks waiting for the thread before the caller is asked to wait. */
+#define QUEUE_SOFT       4
 
+typedef struct chunk_s {
+    struct chunk_s *next;
+    base_buf_t buf;
+} chunk_t;
 
 struct storage__snap_s {
     int fd;
@@ -54,6 +72,17 @@ struct storage__snap_s {
     uint64_t size;      /* bytes written to the file */
     uint64_t writeback; /* of which writeback was started (storage__writeback) */
     bool committed;
+    atomic_bool has_failed;
+    /* The compressing thread and what it is handed, under mu. */
+    pthread_t thread;
+    bool running; /* started and not joined */
+    pthread_mutex_t mu;
+    pthread_cond_t cond;
+    chunk_t *head, *tail; /* queued, oldest first */
+    size_t queued;
+    chunk_t *spare; /* emptied by the thread, for the caller to reuse */
+    bool ending;    /* the last chunk is queued: end the frame, then stop */
+    bool abort;     /* stop now, writing nothing more */
 };
 
 static void fail(storage__snap_t *w, const char *what, int errnum)
@@ -61,6 +90,7 @@ static void fail(storage__snap_t *w, const char *what, int errnum)
     if (w->failed == NULL) {
         w->failed = what;
         w->errnum = errnum;
+        atomic_store(&w->has_failed, true);
     }
 }
 
@@ -76,22 +106,136 @@ static void write_out(storage__snap_t *w)
 }
 
 
-static void compress_in(storage__snap_t *w)
+/* On the thread: compresses and writes b, leaving it empty. */
+static void compress(storage__snap_t *w, base_buf_t *b)
 {
-    if (w->in.len == 0 || w->failed != NULL) {
-        base_buf_reset(&w->in);
+    if (b->len == 0 || atomic_load(&w->has_failed)) {
+        base_buf_reset(b);
         return;
     }
-    base_buf_reserve(&w->out, LZ4F_compressBound(w->in.len, &w->prefs));
+    base_buf_reserve(&w->out, LZ4F_compressBound(b->len, &w->prefs));
     size_t n = LZ4F_compressUpdate(w->cctx, w->out.data + w->out.len, w->out.cap - w->out.len,
-                                   w->in.data, w->in.len, NULL);
+                                   b->data, b->len, NULL);
     if (LZ4F_isError(n)) {
         fail(w, LZ4F_getErrorName(n), 0);
     } else {
         w->out.len += n;
         write_out(w);
     }
-    base_buf_reset(&w->in);
+    base_buf_reset(b);
+}
+
+
+/* On the thread, after the last chunk: the end of the LZ4 frame. */
+static void end_frame(storage__snap_t *w)
+{
+    if (atomic_load(&w->has_failed)) {
+        return;
+    }
+    base_buf_reserve(&w->out, LZ4F_compressBound(0, &w->prefs));
+    size_t rc = LZ4F_compressEnd(w->cctx, w->out.data + w->out.len, w->out.cap - w->out.len, NULL);
+    if (LZ4F_isError(rc)) {
+        fail(w, LZ4F_getErrorName(rc), 0);
+    } else {
+        w->out.len += rc;
+        write_out(w);
+    }
+}
+
+
+static void *compress_main(void *arg)
+{
+    storage__snap_t *w = arg;
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        while (w->head == NULL && !w->ending && !w->abort) {
+            pthread_cond_wait(&w->cond, &w->mu);
+        }
+        if (w->abort) {
+            break;
+        }
+        if (w->head == NULL) {
+            pthread_mutex_unlock(&w->mu);
+            end_frame(w);
+            pthread_mutex_lock(&w->mu);
+            break;
+        }
+        chunk_t *c = w->head;
+        w->head = c->next;
+        if (w->head == NULL) {
+            w->tail = NULL;
+        }
+        w->queued--;
+        pthread_mutex_unlock(&w->mu);
+        compress(w, &c->buf);
+        pthread_mutex_lock(&w->mu);
+        c->next = w->spare;
+        w->spare = c;
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+
+/* Hands what is encoded to the thread (compresses it here if there is
+ * none), swapping in a spare chunk's empty buffer. */
+static void hand_over(storage__snap_t *w)
+{
+    if (w->in.len == 0) {
+        return;
+    }
+    if (!w->running) {
+        compress(w, &w->in);
+        return;
+    }
+    pthread_mutex_lock(&w->mu);
+    chunk_t *c = w->spare;
+    if (c != NULL) {
+        w->spare = c->next;
+    } else {
+        c = base_calloc(1, sizeof(*c));
+        base_buf_init(&c->buf);
+    }
+    base_buf_t t = c->buf;
+    c->buf = w->in;
+    w->in = t;
+    c->next = NULL;
+    if (w->tail != NULL) {
+        w->tail->next = c;
+    } else {
+        w->head = c;
+    }
+    w->tail = c;
+    w->queued++;
+    pthread_cond_signal(&w->cond);
+    pthread_mutex_unlock(&w->mu);
+}
+
+
+/* Joins the thread, which first does everything queued unless abort. */
+static void join(storage__snap_t *w, bool abort)
+{
+    if (!w->running) {
+        return;
+    }
+    pthread_mutex_lock(&w->mu);
+    w->ending = true;
+    w->abort = abort;
+    pthread_cond_signal(&w->cond);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->thread, NULL);
+    w->running = false;
+}
+
+
+static void chunks_free(chunk_t *c)
+{
+    while (c != NULL) {
+        chunk_t *next = c->next;
+        base_buf_fini(&c->buf);
+        base_free(c);
+        c = next;
+    }
 }
 
 
@@ -102,7 +246,7 @@ static void emit_mutation(storage__snap_t *w, uint64_t id, const storage_mutatio
     storage__rec_end(&w->in, start);
     w->n_records++;
     if (w->in.len >= CHUNK) {
-        compress_in(w);
+        hand_over(w);
     }
 }
 
@@ -211,6 +355,8 @@ void storage__snap_table(storage__snap_t *w, const storage_table_t *t)
 storage__snap_t *storage__snap_open(const char *dir, uint64_t gen, base_error_t *err)
 {
     storage__snap_t *w = base_calloc(1, sizeof(*w));
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->cond, NULL);
     w->fd = -1;
     w->dir = dir;
     storage__path(w->tmp, sizeof(w->tmp), dir, "snapshot-", gen, ".lz4.tmp");
@@ -237,6 +383,8 @@ storage__snap_t *storage__snap_open(const char *dir, uint64_t gen, base_error_t 
         goto done;
     }
     w->out.len = rc;
+    /* Without a thread (none to be had) the caller compresses as it goes. */
+    w->running = pthread_create(&w->thread, NULL, compress_main, w) == 0;
 
 done:
     if (w->failed != NULL) {
@@ -250,7 +398,19 @@ done:
 
 bool storage__snap_failed(const storage__snap_t *w)
 {
-    return w->failed != NULL;
+    return atomic_load(&w->has_failed);
+}
+
+
+bool storage__snap_busy(storage__snap_t *w)
+{
+    if (!w->running) {
+        return false;
+    }
+    pthread_mutex_lock(&w->mu);
+    bool busy = w->queued >= QUEUE_SOFT;
+    pthread_mutex_unlock(&w->mu);
+    return busy;
 }
 
 
@@ -267,21 +427,22 @@ int storage__snap_finish(storage__snap_t *w)
     uint64_t count = w->n_records;
     size_t start = storage__rec_begin(&w->in, STORAGE__REC_END, count);
     storage__rec_end(&w->in, start);
-    compress_in(w);
-    base_buf_reserve(&w->out, LZ4F_compressBound(0, &w->prefs));
-    size_t rc = LZ4F_compressEnd(w->cctx, w->out.data + w->out.len, w->out.cap - w->out.len, NULL);
-    if (LZ4F_isError(rc)) {
-        fail(w, LZ4F_getErrorName(rc), 0);
+    hand_over(w);
+    if (!w->running) {
+        end_frame(w);
     } else {
-        w->out.len += rc;
-        write_out(w);
+        pthread_mutex_lock(&w->mu);
+        w->ending = true; /* the thread ends the frame after the last chunk */
+        pthread_cond_signal(&w->cond);
+        pthread_mutex_unlock(&w->mu);
     }
-    return w->failed == NULL ? BASE_OK : BASE_ERROR;
+    return storage__snap_failed(w) ? BASE_ERROR : BASE_OK;
 }
 
 
 int storage__snap_commit(storage__snap_t *w)
 {
+    join(w, false); /* everything compressed and written first */
     if (w->failed == NULL && fsync(w->fd) != 0) {
         fail(w, "fsync", errno);
     }
@@ -305,6 +466,11 @@ void storage__snap_free(storage__snap_t *w)
     if (w == NULL) {
         return;
     }
+    join(w, true);
+    chunks_free(w->head);
+    chunks_free(w->spare);
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->cond);
     if (w->fd >= 0) {
         close(w->fd);
     }

@@ -650,13 +650,18 @@ void storage__snap_table(storage__snap_t *w, const storage_table_t *t);
 const uint8_t *storage__snap_partition(storage__snap_t *w, uint64_t id,
                                        const storage_partition_t *p, const storage_bound_t *after,
                                        size_t max_rows);
-/* The END record and the end of the LZ4 frame; BASE_ERROR if anything of
- * the snapshot failed. */
+/* The END record, after which the writer's thread ends the LZ4 frame;
+ * BASE_ERROR if anything of the snapshot failed already (later failures
+ * surface at commit). */
 int storage__snap_finish(storage__snap_t *w);
-/* fsync, rename to the final name, fsync the directory: blocking, and
- * touching nothing but w (checkpoint.c runs it on a thread). */
+/* Waits for the writer's thread to write everything, then fsync, rename to
+ * the final name, fsync the directory: blocking, and touching nothing but
+ * w (checkpoint.c runs it on a thread). */
 int storage__snap_commit(storage__snap_t *w);
 bool storage__snap_failed(const storage__snap_t *w);
+/* The writer's thread has enough queued: come back later (the caller's
+ * loop should not encode more meanwhile). */
+bool storage__snap_busy(storage__snap_t *w);
 /* The first failure, as an error (BASE_ERROR). */
 int storage__snap_error(const storage__snap_t *w, base_error_t *err);
 /* Closes and frees w; the temp file is removed unless committed. */
