@@ -9,9 +9,10 @@
  * shares is such a fault: a durable insert ran at half the in-memory rate
  * while a snapshot was written, and forking a large process paused the loop
  * for milliseconds. Here nothing is shared: the loop calls
- * storage_db_checkpoint_step, which writes partitions in token order until
- * its time budget is spent; only the final fsync and rename, and deleting
- * the files the snapshot replaces, run on a thread.
+ * storage_db_checkpoint_step, which encodes partitions in token order until
+ * its time budget is spent (or the snapshot writer's compressing thread has
+ * enough queued); the final fsync and rename, and deleting the files the
+ * snapshot replaces, run on a thread.
  *
  * The snapshot is fuzzy: each partition is written as it is when the
  * cursor reaches it, some before and some after writes made during the
