@@ -13,7 +13,9 @@
 
 storage_db_t *storage_db_new(void)
 {
-    return base_calloc(1, sizeof(storage_db_t));
+    storage_db_t *db = base_calloc(1, sizeof(storage_db_t));
+    db->reserve = storage__reserve_new();
+    return db;
 }
 
 

@@ -409,5 +409,6 @@ void storage__db_abandon(storage_db_t *db)
     }
     storage__db_clear(db);
     durable_free(db->dur);
+    storage__reserve_free(db->reserve);
     base_free(db);
 }

@@ -17,8 +17,10 @@
  * and advised for transparent huge pages: a large table is reached at
  * random, and with 4 KB pages a lookup paid a TLB miss (a two-dimensional
  * page walk under virtualization) for its leaf and its partition on top of
- * the cache misses. Small tables (the system keyspaces) stay in small
- * chunks, so idle memory does not grow.
+ * the cache misses. Those come already touched from the database's reserve
+ * (reserve.c) when it has one ready: faulting 2 MB in took milliseconds.
+ * Small tables (the system keyspaces) stay in small chunks, so idle memory
+ * does not grow.
  *
  * Invariants: used is the bytes handed out and not freed, class-rounded
  * (large allocations at their size); reserved is chunk bytes plus large.
@@ -28,7 +30,6 @@
 #include "storage/storage_int.h"
 
 #define SLAB_CHUNK (64 * 1024)
-#define HUGE_CHUNK (2u * 1024 * 1024)
 /* A table holding this much takes its chunks in huge pages. */
 #define HUGE_AFTER (4u * 1024 * 1024)
 
@@ -36,36 +37,12 @@
 #define CHUNK_HDR (2 * sizeof(void *))
 
 
-/* 2 MB aligned and advised for transparent huge pages: the rows of a large
- * table are reached at random, and with 4 KB pages nearly every access was
- * a TLB miss (a two-dimensional page walk under virtualization) on top of
- * the cache miss. NULL when the system will not map it. */
-static uint8_t *huge_chunk(void)
-{
-    size_t len = 2 * HUGE_CHUNK;
-    uint8_t *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) {
-        return NULL;
-    }
-    uintptr_t a = ((uintptr_t)m + HUGE_CHUNK - 1) & ~(uintptr_t)(HUGE_CHUNK - 1);
-    uint8_t *c = (uint8_t *)a;
-    if (c > m) {
-        (void)munmap(m, (size_t)(c - m));
-    }
-    if (c + HUGE_CHUNK < m + len) {
-        (void)munmap(c + HUGE_CHUNK, (size_t)(m + len - (c + HUGE_CHUNK)));
-    }
-    (void)madvise(c, HUGE_CHUNK, MADV_HUGEPAGE); /* advice: without it, small pages */
-    return c;
-}
-
-
 static void chunk_free(void *c)
 {
     size_t size;
     memcpy(&size, (uint8_t *)c + sizeof(void *), sizeof(size));
-    if (size == HUGE_CHUNK) {
-        (void)munmap(c, HUGE_CHUNK);
+    if (size == STORAGE__HUGE_CHUNK) {
+        (void)munmap(c, STORAGE__HUGE_CHUNK);
     } else {
         base_free(c);
     }
@@ -78,9 +55,10 @@ static size_t class_of(size_t size)
 }
 
 
-void storage__slab_init(storage__slab_t *s)
+void storage__slab_init(storage__slab_t *s, storage__reserve_t *ahead)
 {
     memset(s, 0, sizeof(*s));
+    s->ahead = ahead;
 }
 
 
@@ -93,7 +71,9 @@ void storage__slab_fini(storage__slab_t *s)
         chunk_free(c);
         c = next;
     }
+    storage__reserve_t *ahead = s->ahead;
     memset(s, 0, sizeof(*s));
+    s->ahead = ahead;
 }
 
 
@@ -124,8 +104,12 @@ void *storage__slab_alloc(storage__slab_t *s, size_t size)
         if (s->left > 0) { /* the tail of the old chunk serves its own class */
             push(s, s->cur, class_of(s->left));
         }
-        size_t csize = HUGE_CHUNK;
-        uint8_t *c = s->reserved >= HUGE_AFTER ? huge_chunk() : NULL;
+        size_t csize = STORAGE__HUGE_CHUNK;
+        uint8_t *c = NULL;
+        if (s->reserved >= HUGE_AFTER) {
+            c = storage__reserve_take(s->ahead); /* touched ahead, off this thread */
+            c = c != NULL ? c : storage__huge_chunk();
+        }
         if (c == NULL) {
             csize = SLAB_CHUNK;
             c = base_malloc(SLAB_CHUNK);

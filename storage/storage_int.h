@@ -99,16 +99,33 @@ uint64_t storage__key_hint(const uint8_t *k, size_t len);
 #define STORAGE__SLAB_GRAIN 8
 #define STORAGE__SLAB_MAX   2048
 
+/* Huge chunks touched ahead by a thread of the database (reserve.c). */
+#define STORAGE__HUGE_CHUNK (2u * 1024 * 1024)
+typedef struct storage__reserve_s storage__reserve_t;
+storage__reserve_t *storage__reserve_new(void);
+/* A touched chunk, or NULL (map one with storage__huge_chunk): r (may be
+ * NULL) prepares the next. The chunk is the caller's, to munmap. */
+uint8_t *storage__reserve_take(storage__reserve_t *r);
+/* Stops the thread and unmaps what it holds. */
+void storage__reserve_free(storage__reserve_t *r);
+/* Chunks taken ready so far. */
+uint64_t storage__reserve_handed(storage__reserve_t *r);
+/* A 2 MB-aligned chunk advised for transparent huge pages, untouched; NULL
+ * when the system will not map it. */
+uint8_t *storage__huge_chunk(void);
+
 typedef struct storage__slab_s {
     void *free[STORAGE__SLAB_MAX / STORAGE__SLAB_GRAIN]; /* per class of 8 bytes */
     uint8_t *cur;                                        /* the unused end of the newest chunk */
     size_t left;
-    void *chunks;    /* linked through each chunk's first word */
-    size_t used;     /* bytes handed out, class-rounded */
-    size_t reserved; /* bytes taken from base_malloc */
+    void *chunks;              /* linked through each chunk's first word */
+    size_t used;               /* bytes handed out, class-rounded */
+    size_t reserved;           /* bytes taken from base_malloc */
+    storage__reserve_t *ahead; /* the database's, for huge chunks (may be NULL) */
 } storage__slab_t;
 
-void storage__slab_init(storage__slab_t *s);
+/* ahead: where huge chunks come from first (NULL: mapped on demand). */
+void storage__slab_init(storage__slab_t *s, storage__reserve_t *ahead);
 /* Frees every chunk: everything allocated from s dies. */
 void storage__slab_fini(storage__slab_t *s);
 void *storage__slab_alloc(storage__slab_t *s, size_t size);
@@ -394,8 +411,9 @@ uint64_t storage__table_next_seed(storage_table_t *t);
 typedef struct storage__durable_s storage__durable_t;
 
 struct storage_db_s {
-    storage_table_t *tables; /* doubly linked through prev/next */
-    storage__durable_t *dur; /* NULL for an in-memory database */
+    storage_table_t *tables;     /* doubly linked through prev/next */
+    storage__durable_t *dur;     /* NULL for an in-memory database */
+    storage__reserve_t *reserve; /* huge chunks for the tables' slabs */
 };
 
 /* Links a new table without logging it. */

@@ -26,7 +26,7 @@ uint64_t storage__table_next_seed(storage_table_t *t)
 
 static void index_init(storage_table_t *t)
 {
-    storage__slab_init(&t->mem);
+    storage__slab_init(&t->mem, t->db->reserve);
     storage__pt_init(&t->parts, &t->mem);
     t->n_visible = 0;
     t->bytes = 0;

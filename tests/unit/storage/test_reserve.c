@@ -1,0 +1,89 @@
+/*
+ * test_reserve.c - the database's reserve of huge chunks (reserve.c): the
+ * first take starts its thread and gets nothing, later takes get whole,
+ * aligned, touched chunks; a growing table's slab takes them; freeing a
+ * reserve whose thread is at work neither hangs nor leaks.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "storage/storage_int.h"
+#include "storage_test.h"
+
+
+/* Takes until a chunk comes (the thread runs only on an idle CPU). */
+static uint8_t *take_ready(storage__reserve_t *r)
+{
+    for (int i = 0; i < 20000; i++) {
+        uint8_t *c = storage__reserve_take(r);
+        if (c != NULL) {
+            return c;
+        }
+        usleep(500);
+    }
+    fail_msg("the reserve never had a chunk ready");
+    return NULL;
+}
+
+
+static void the_first_take_starts_the_thread_and_later_ones_get_chunks(void **state)
+{
+    (void)state;
+    storage__reserve_t *r = storage__reserve_new();
+    assert_null(storage__reserve_take(r)); /* nothing is mapped before anyone asks */
+    for (int k = 0; k < 3; k++) {
+        uint8_t *c = take_ready(r);
+        assert_int_equal((uintptr_t)c % STORAGE__HUGE_CHUNK, 0);
+        assert_int_equal(c[0], 0);
+        assert_int_equal(c[STORAGE__HUGE_CHUNK - 1], 0);
+        c[STORAGE__HUGE_CHUNK - 1] = 1; /* the caller's to write and unmap */
+        assert_int_equal(munmap(c, STORAGE__HUGE_CHUNK), 0);
+    }
+    storage__reserve_free(r); /* with a chunk ready or being made: unmapped, joined */
+}
+
+
+static void a_reserve_never_used_has_no_thread_to_stop(void **state)
+{
+    (void)state;
+    storage__reserve_free(storage__reserve_new());
+    storage__reserve_free(NULL);
+}
+
+
+static void a_growing_table_takes_touched_chunks(void **state)
+{
+    (void)state;
+    storage_db_t *db = storage_db_new();
+    storage_table_t *t = storage_table_create(db, 1);
+    static char value[1000];
+    memset(value, 'v', sizeof(value) - 1);
+    /* Past the slab's huge threshold, then on, pausing now and then so the
+     * thread (idle priority) gets a CPU even on a busy machine. */
+    for (int k = 0; k < 200000 && storage__reserve_handed(db->reserve) == 0; k++) {
+        test_insert(t, k, NULL, 1, value, 10);
+        if (k % 1000 == 999) {
+            usleep(2000);
+        }
+    }
+    assert_true(storage__reserve_handed(db->reserve) >= 1);
+    assert_non_null(test_part(t, 7)); /* rows in reserve chunks read back */
+    storage_db_free(db);
+}
+
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(the_first_take_starts_the_thread_and_later_ones_get_chunks),
+        cmocka_unit_test(a_reserve_never_used_has_no_thread_to_stop),
+        cmocka_unit_test(a_growing_table_takes_touched_chunks),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
