@@ -11,13 +11,15 @@
  * thread prepares the next while the loop fills this one.
  *
  * The thread starts at the first take (whose caller maps its chunk itself),
- * so a database whose tables never grow past the slab's huge threshold has
- * neither thread nor spare chunk: idle memory stays small. At most one
- * chunk (2 MB) waits, and it is never counted as any table's memory.
+ * and the slab takes only for a table past 64 MB, so a database whose
+ * tables stay smaller has neither thread nor spare chunk: idle memory stays
+ * small, and the spare is at most 3% of a table's. At most one chunk (2 MB)
+ * waits, and it is never counted as any table's memory.
  *
  * Invariants: ready is NULL or a whole, touched chunk from
  * storage__huge_chunk; the thread is started at most once and joined by
- * storage__reserve_free, which unmaps what it holds.
+ * storage__reserve_free, which unmaps what it holds; the taker never waits
+ * for the thread (trylock).
  */
 #define _GNU_SOURCE /* SCHED_IDLE */
 #include <sched.h>
@@ -100,10 +102,13 @@ storage__reserve_t *storage__reserve_new(void)
 
 uint8_t *storage__reserve_take(storage__reserve_t *r)
 {
-    if (r == NULL) {
+    /* Never wait for the lock: its holder runs at idle priority, and on a
+     * busy machine it can sit preempted inside its few lines for as long as
+     * no CPU is idle; the loop blocked behind it stalled for hundreds of
+     * milliseconds. Busy, the caller maps its own chunk. */
+    if (r == NULL || pthread_mutex_trylock(&r->mu) != 0) {
         return NULL;
     }
-    pthread_mutex_lock(&r->mu);
     if (!r->started) {
         r->started = true;
         if (pthread_create(&r->thread, NULL, reserve_main, r) != 0) {

@@ -17,8 +17,9 @@
  * and advised for transparent huge pages: a large table is reached at
  * random, and with 4 KB pages a lookup paid a TLB miss (a two-dimensional
  * page walk under virtualization) for its leaf and its partition on top of
- * the cache misses. Those come already touched from the database's reserve
- * (reserve.c) when it has one ready: faulting 2 MB in took milliseconds.
+ * the cache misses. Past AHEAD_AFTER they come already touched from the
+ * database's reserve (reserve.c) when it has one ready: faulting 2 MB in
+ * took milliseconds.
  * Small tables (the system keyspaces) stay in small chunks, so idle memory
  * does not grow.
  *
@@ -29,9 +30,12 @@
 
 #include "storage/storage_int.h"
 
-#define SLAB_CHUNK (64 * 1024)
+#define SLAB_CHUNK  (64 * 1024)
 /* A table holding this much takes its chunks in huge pages. */
-#define HUGE_AFTER (4u * 1024 * 1024)
+#define HUGE_AFTER  (4u * 1024 * 1024)
+/* ... and from this much on, faulted in ahead by the database's reserve,
+ * whose one spare chunk is then at most 3% of the table's memory. */
+#define AHEAD_AFTER (64u * 1024 * 1024)
 
 /* A chunk starts with the link to the previous one and its own size. */
 #define CHUNK_HDR (2 * sizeof(void *))
@@ -107,7 +111,8 @@ void *storage__slab_alloc(storage__slab_t *s, size_t size)
         size_t csize = STORAGE__HUGE_CHUNK;
         uint8_t *c = NULL;
         if (s->reserved >= HUGE_AFTER) {
-            c = storage__reserve_take(s->ahead); /* touched ahead, off this thread */
+            /* touched ahead, off this thread */
+            c = s->reserved >= AHEAD_AFTER ? storage__reserve_take(s->ahead) : NULL;
             c = c != NULL ? c : storage__huge_chunk();
         }
         if (c == NULL) {
