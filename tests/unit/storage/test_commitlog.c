@@ -102,16 +102,30 @@ static storage_db_t *open_mode(log_fixture_t *f, storage_sync_t mode, int interv
 }
 
 
-/* Waits on the notify fd until the synced position reaches pos. */
-static void wait_synced(storage_db_t *db, uint64_t pos)
+/* Waits on the notify fd until position (synced, or where writes may be
+ * acknowledged) reaches pos. */
+static void wait_position(storage_db_t *db, uint64_t (*position)(const storage_db_t *db),
+                          uint64_t pos)
 {
     struct pollfd p = {storage_db_sync_notify_fd(db), POLLIN, 0};
     assert_true(p.fd >= 0);
-    while (storage_db_synced_position(db) < pos) {
+    while (position(db) < pos) {
         assert_false(storage_db_sync_failed(db));
         assert_true(poll(&p, 1, 10000) == 1); /* a round always ends with a notification */
         storage_db_sync_drain(db);
     }
+}
+
+
+static void wait_synced(storage_db_t *db, uint64_t pos)
+{
+    wait_position(db, storage_db_synced_position, pos);
+}
+
+
+static void wait_acked(storage_db_t *db, uint64_t pos)
+{
+    wait_position(db, storage_db_ack_position, pos);
 }
 
 
@@ -457,6 +471,19 @@ static int fill_the_disk(storage_db_t *db)
 }
 
 
+/* storage_apply of one cell at key k, as it answers. */
+static int apply_one(storage_table_t *t, int32_t k, const char *value)
+{
+    test_key_t key = test_key(k);
+    storage_cell_t c = test_cell(1, value, 100);
+    storage_mutation_t m = test_mut(&key, NULL);
+    m.cells = &c;
+    m.n_cells = 1;
+    storage_write_stats_t ws;
+    return storage_apply(t, &m, 0, &ws);
+}
+
+
 static void write_behind_refuses_to_acknowledge_what_it_could_not_write(void **state)
 {
     log_fixture_t *f = *state;
@@ -467,19 +494,13 @@ static void write_behind_refuses_to_acknowledge_what_it_could_not_write(void **s
     int saved = fill_the_disk(db); /* the gathered insert cannot be written */
     assert_int_equal(storage_db_log_flush(db), BASE_EIO);
     /* The log no longer describes memory: writes are refused. */
-    test_key_t k = test_key(2);
-    storage_cell_t c = test_cell(1, "refused", 100);
-    storage_mutation_t m = test_mut(&k, NULL);
-    m.cells = &c;
-    m.n_cells = 1;
-    storage_write_stats_t ws;
-    assert_int_equal(storage_apply(t, &m, 0, &ws), BASE_EIO);
+    assert_int_equal(apply_one(t, 2, "refused"), BASE_EIO);
     assert_int_equal(storage_db_log_flush(db), BASE_OK); /* reported once */
     /* A checkpoint holds memory whole, the insert included, and writes resume. */
     assert_true(dup2(saved, db->dur->log_fd) >= 0);
     close(saved);
     assert_int_equal(storage_db_checkpoint(db, &err), BASE_OK);
-    assert_int_equal(storage_apply(t, &m, 0, &ws), BASE_OK);
+    assert_int_equal(apply_one(t, 2, "refused"), BASE_OK);
     assert_int_equal(storage_db_log_flush(db), BASE_OK);
     open_cfg(f, STORAGE_SYNC_NONE, 0, true);
     storage_table_t *r = storage_table_create(f->db, 7);
@@ -574,26 +595,12 @@ static void a_table_record_does_not_swallow_the_loss_of_gathered_writes(void **s
 }
 
 
-/* Waits on the notify fd until the position writes may be acknowledged at
- * reaches pos. */
-static void wait_acked(storage_db_t *db, uint64_t pos)
-{
-    struct pollfd p = {storage_db_sync_notify_fd(db), POLLIN, 0};
-    assert_true(p.fd >= 0);
-    while (storage_db_ack_position(db) < pos) {
-        assert_false(storage_db_sync_failed(db));
-        assert_true(poll(&p, 1, 10000) == 1); /* a round always ends with a notification */
-        storage_db_sync_drain(db);
-    }
-}
-
-
 static void a_log_thread_writes_what_a_flush_hands_it(void **state)
 {
     log_fixture_t *f = *state;
     storage_db_t *db = open_how(f, STORAGE_SYNC_PERIODIC, 3600 * 1000, LOG_THREAD);
-    storage_table_t *t =
-        storage_table_create(db, 7); /* a table record: written before it returns */
+    /* a table record: written before the call returns */
+    storage_table_t *t = storage_table_create(db, 7);
     assert_int_equal(storage_db_ack_position(db), storage_db_log_position(db));
     off_t created = log_size(f, 1);
     assert_true(created > 0);
@@ -661,13 +668,7 @@ static void a_write_the_log_thread_could_not_make_is_never_acknowledged(void **s
     }
     assert_int_equal(storage_db_ack_position(db), before);
     assert_int_equal(storage_db_log_flush(db), BASE_EIO); /* nothing more is acknowledged */
-    test_key_t k = test_key(2);
-    storage_cell_t c = test_cell(1, "refused", 100);
-    storage_mutation_t m = test_mut(&k, NULL);
-    m.cells = &c;
-    m.n_cells = 1;
-    storage_write_stats_t ws;
-    assert_int_equal(storage_apply(t, &m, 0, &ws), BASE_EIO);
+    assert_int_equal(apply_one(t, 2, "refused"), BASE_EIO);
 }
 
 
