@@ -490,6 +490,7 @@ void storage__syncer_switch(storage__syncer_t *s, int new_fd)
     while (s->n_retired == STORAGE__RETIRED_MAX || (s->queue.len > 0 && s->tail.len > 0)) {
         /* checkpoints faster than the threads: wait for them to catch up */
         pthread_cond_signal(&s->sync_cond);
+        pthread_cond_signal(&s->write_cond); /* what it waits for may not be woken yet */
         pthread_cond_wait(&s->write_cond, &s->mu);
     }
     if (s->queue.len > 0) {
