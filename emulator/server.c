@@ -86,6 +86,9 @@
  * each fdatasync, so a test can see that --fsync always holds answers back
  * until their fdatasync, without depending on how long one takes. */
 #define SYNC_GATE_ENV        "COSMOS_EMULATOR_TEST_SYNC_GATE"
+/* Tests only: the same for the commit log's writer thread, before each write:
+ * answers wait for the write that covers them, the loop goes on. */
+#define WRITE_GATE_ENV       "COSMOS_EMULATOR_TEST_WRITE_GATE"
 /* Tests only: the worker waits this long first, so a test can watch /healthz say
  * "starting" or "recovering" without depending on how long a recovery takes. */
 #define START_DELAY_ENV      "COSMOS_EMULATOR_TEST_START_DELAY_MS"
@@ -491,14 +494,29 @@ const char *emu_server_fsync_name(storage_sync_t mode)
     }
 }
 
-/* The sync thread's test hook (SYNC_GATE_ENV). */
-static void sync_gate(void *arg)
+/* The test gates' files (SYNC_GATE_ENV, WRITE_GATE_ENV), NULL when unset. */
+typedef struct gates_s {
+    const char *sync;
+    const char *write;
+} gates_t;
+
+static void wait_gate(const char *path)
 {
-    const char *path = arg;
     struct timespec ts = {0, 5 * 1000000L};
     while (access(path, F_OK) == 0) {
         nanosleep(&ts, NULL);
     }
+}
+
+/* The log threads' test hooks. */
+static void sync_gate(void *arg)
+{
+    wait_gate(((const gates_t *)arg)->sync);
+}
+
+static void write_gate(void *arg)
+{
+    wait_gate(((const gates_t *)arg)->write);
 }
 
 /* On the loop: the log thread finished a round; send what it covered. */
@@ -547,11 +565,13 @@ static int open_durable(emu_server_t *s, char *dir, size_t cap)
     }
     int64_t t0 = base_mono_us();
     s->open_started_us = t0;
-    const char *gate = getenv(SYNC_GATE_ENV);
+    static gates_t gates; /* the environment's, for the life of the process */
+    gates = (gates_t){getenv(SYNC_GATE_ENV), getenv(WRITE_GATE_ENV)};
     storage_sync_cfg_t sc = {.mode = s->cfg->fsync,
                              .interval_ms = s->cfg->fsync_interval_ms,
-                             .before_sync = gate != NULL ? sync_gate : NULL,
-                             .hook_arg = (void *)gate,
+                             .before_sync = gates.sync != NULL ? sync_gate : NULL,
+                             .before_write = gates.write != NULL ? write_gate : NULL,
+                             .hook_arg = &gates,
                              .write_behind = true, /* conn.c flushes before answering */
                              .log_thread = true};
     s->db = storage_db_open_cfg(dir, &sc, &err);

@@ -6,8 +6,10 @@ concurrent writes are all held back while the sync thread is held (the
 COSMOS_EMULATOR_TEST_SYNC_GATE file exists), then all answered after a few
 fdatasyncs (commitlog_syncs_total in /metrics), and every one of them is there
 after kill -9 right after the acknowledgements. With --fsync periodic writes
-are answered at once, fsync or not, and survive kill -9 as well (the page
-cache outlives the process). Behaviour only: no timings are asserted."""
+are answered at once, fsync or not (but only once the commit log's writer
+thread has written them: held by COSMOS_EMULATOR_TEST_WRITE_GATE, they run and
+wait), and survive kill -9 as well (the page cache outlives the process).
+Behaviour only: no timings are asserted."""
 
 import logging
 import os
@@ -24,6 +26,7 @@ logging.getLogger("cassandra").setLevel(logging.ERROR)
 KS = "group_commit"
 N = 256
 GATE_ENV = "COSMOS_EMULATOR_TEST_SYNC_GATE"
+WRITE_GATE_ENV = "COSMOS_EMULATOR_TEST_WRITE_GATE"
 EXECUTED = 'requests_total{opcode="EXECUTE"}'  # counted once a request has run
 
 
@@ -59,14 +62,18 @@ class GroupCommitTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="emu-group-commit-")
         self.gate = os.path.join(self.dir, "gate")
+        self.write_gate = os.path.join(self.dir, "write-gate")
         self.emus = []
         self.clusters = []
         os.environ[GATE_ENV] = self.gate
+        os.environ[WRITE_GATE_ENV] = self.write_gate
 
     def tearDown(self):
         os.environ.pop(GATE_ENV, None)
-        if os.path.exists(self.gate):
-            os.unlink(self.gate)
+        os.environ.pop(WRITE_GATE_ENV, None)
+        for gate in (self.gate, self.write_gate):
+            if os.path.exists(gate):
+                os.unlink(gate)
         for c in self.clusters:
             c.shutdown()
         for e in self.emus:
@@ -158,6 +165,26 @@ class GroupCommitTest(unittest.TestCase):
         emu, cluster, session = self.start("--fsync", "periodic")
         self.assert_all_rows(session)
         self.assertIn("(fsync periodic)", emu.log())
+
+    def test_answers_wait_for_the_log_write_while_the_loop_serves_on(self):
+        # --fsync periodic: the commit log's writer thread is held before its next write
+        emu, cluster, session = self.start("--fsync", "periodic")
+        insert = self.make_schema(session)
+        open(self.write_gate, "w").close()
+        executed = metric(emu.admin, EXECUTED)
+        writes = [track(session.execute_async(insert, (i, "value-%d" % i))) for i in range(N)]
+        # every write runs (the loop is not blocked), none is answered before its record
+        # is written
+        wait_until(lambda: metric(emu.admin, EXECUTED) == executed + N, "the writes run")
+        self.assertGreaterEqual(metric(emu.admin, "commitlog_acks_waiting"), 1)
+        self.assertFalse(any(w.finished.is_set() for w in writes))
+        os.unlink(self.write_gate)
+        for w in writes:
+            w.result()
+        self.kill(emu, cluster)  # kill -9 right after: the written log is all there is
+
+        emu, cluster, session = self.start("--fsync", "periodic")
+        self.assert_all_rows(session)
 
 
 if __name__ == "__main__":
