@@ -142,11 +142,41 @@ struct emu_conn_s {
     held_t *held;   /* statements waiting for a server-side retry */
     size_t n_held;
     size_t out_responses; /* responses in out */
-    parked_t *parked;     /* group commit: output waiting for its fdatasync, oldest first */
+    parked_t *parked;     /* output waiting for the commit log to cover it, oldest first */
     parked_t *parked_tail;
     emu_conn_t *prev;
     emu_conn_t *next;
+    emu_conn_t *wait_prev; /* in the server's waiting list while parked is not NULL */
+    emu_conn_t *wait_next;
 };
+
+
+/* The server's list of connections with parked output: a round of the log
+ * thread looks at those, not at every connection open. */
+static void waiting_link(emu_conn_t *c)
+{
+    emu_server_t *s = c->srv;
+    c->wait_prev = NULL;
+    c->wait_next = s->waiting;
+    if (s->waiting != NULL) {
+        s->waiting->wait_prev = c;
+    }
+    s->waiting = c;
+}
+
+static void waiting_unlink(emu_conn_t *c)
+{
+    emu_server_t *s = c->srv;
+    if (c->wait_prev != NULL) {
+        c->wait_prev->wait_next = c->wait_next;
+    } else {
+        s->waiting = c->wait_next;
+    }
+    if (c->wait_next != NULL) {
+        c->wait_next->wait_prev = c->wait_prev;
+    }
+    c->wait_prev = c->wait_next = NULL;
+}
 
 static void on_read(struct bufferevent *bev, void *arg);
 static void on_write(struct bufferevent *bev, void *arg);
@@ -193,6 +223,9 @@ void emu_conn_free(emu_conn_t *c)
         held_free(c->held);
     }
     s->inflight_bytes -= c->reserved;
+    if (c->parked != NULL) {
+        waiting_unlink(c);
+    }
     while (c->parked != NULL) {
         parked_t *p = c->parked;
         c->parked = p->next;
@@ -242,6 +275,11 @@ void emu_conn_shutdown(emu_conn_t *c)
 emu_conn_t *emu_conn_next(const emu_conn_t *c)
 {
     return c->next;
+}
+
+emu_conn_t *emu_conn_next_waiting(const emu_conn_t *c)
+{
+    return c->wait_next;
 }
 
 static void start_protocol(emu_conn_t *c, struct bufferevent *bev)
@@ -466,6 +504,7 @@ static bool park(emu_conn_t *c)
         c->parked_tail->next = p;
     } else {
         c->parked = p;
+        waiting_link(c);
     }
     c->parked_tail = p;
     s->acks_waiting += p->n_responses;
@@ -480,6 +519,7 @@ void emu_conn_release(emu_conn_t *c, uint64_t acked, bool failed)
         c->parked = p->next;
         if (c->parked == NULL) {
             c->parked_tail = NULL;
+            waiting_unlink(c);
         }
         s->acks_waiting -= p->n_responses;
         if (c->bev != NULL) {

@@ -27,6 +27,9 @@ void emu_conn_push_event(emu_conn_t *c, void (*encode)(base_buf_t *b, const void
                          const void *arg);
 
 emu_conn_t *emu_conn_next(const emu_conn_t *c);
+/* The next connection with answers parked for the commit log
+ * (emu_server_t.waiting), NULL after the last. */
+emu_conn_t *emu_conn_next_waiting(const emu_conn_t *c);
 
 /* Sends the responses parked until the commit log position acked
  * (storage_db_ack_position). After a failed write or fdatasync (failed) a

@@ -528,8 +528,8 @@ static void on_synced(evutil_socket_t fd, short what, void *arg)
     storage_db_sync_drain(s->db);
     uint64_t acked = storage_db_ack_position(s->db);
     bool failed = storage_db_sync_failed(s->db);
-    for (emu_conn_t *c = s->conns, *next; c != NULL; c = next) {
-        next = emu_conn_next(c);
+    for (emu_conn_t *c = s->waiting, *next; c != NULL; c = next) {
+        next = emu_conn_next_waiting(c); /* c may leave the list, or be freed */
         emu_conn_release(c, acked, failed);
     }
 }

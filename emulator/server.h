@@ -50,7 +50,8 @@ typedef struct emu_server_s {
     struct emu_admin_s *admin;     /* HTTP admin endpoint, NULL when off (admin.c) */
     struct emu_startup_s *startup; /* the start-up worker while it runs (server.c) */
     emu_events_t *events;
-    emu_conn_t *conns; /* every open connection, newest first */
+    emu_conn_t *conns;   /* every open connection, newest first */
+    emu_conn_t *waiting; /* those with answers parked for the commit log (conn.c) */
     size_t n_conns;
     uint64_t next_conn_id;
     bool stopping;
