@@ -16,9 +16,11 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -672,6 +674,47 @@ static void a_write_the_log_thread_could_not_make_is_never_acknowledged(void **s
 }
 
 
+static void a_torn_write_to_a_switched_out_log_is_cut_off(void **state)
+{
+    log_fixture_t *f = *state;
+    base_error_t err;
+    storage_db_t *db = open_how(f, STORAGE_SYNC_PERIODIC, 3600 * 1000, LOG_THREAD);
+    storage_table_t *t = storage_table_create(db, 7);
+    test_insert(t, 1, NULL, 1, "written", 100);
+    assert_int_equal(storage_db_log_flush(db), BASE_OK);
+    wait_acked(db, storage_db_log_position(db));
+    off_t good = log_size(f, 1);
+
+    atomic_store(&f->gate, true);
+    static char big[4000];
+    memset(big, 'b', sizeof(big) - 1);
+    test_insert(t, 2, NULL, 1, big, 100);
+    assert_int_equal(storage_db_log_flush(db), BASE_OK);
+    assert_int_equal(storage_db_checkpoint_start(db, &err), BASE_OK); /* the insert: the tail */
+    /* Files may grow 100 bytes past the old log: its tail is written in part, then fails. */
+    struct rlimit was;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &was), 0);
+    void (*xfsz)(int) = signal(SIGXFSZ, SIG_IGN);
+    struct rlimit small = {(rlim_t)good + 100, was.rlim_max};
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+    atomic_store(&f->gate, false);
+    struct pollfd p = {storage_db_sync_notify_fd(db), POLLIN, 0};
+    while (!storage_db_sync_failed(db)) {
+        assert_true(poll(&p, 1, 10000) == 1);
+        storage_db_sync_drain(db);
+    }
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &was), 0);
+    signal(SIGXFSZ, xfsz);
+    assert_int_equal(log_size(f, 1), good); /* not a byte of the torn record left */
+
+    /* a crash: the old log, whole, then the new one; the unacknowledged insert is gone */
+    open_cfg(f, STORAGE_SYNC_NONE, 0, true);
+    storage_table_t *r = storage_table_create(f->db, 7);
+    assert_non_null(test_part(r, 1));
+    assert_null(test_part(r, 2));
+}
+
+
 static void group_commit_through_the_log_thread_acknowledges_after_the_fsync(void **state)
 {
     log_fixture_t *f = *state;
@@ -731,6 +774,7 @@ int main(void)
         T(a_log_thread_writes_what_a_flush_hands_it),
         T(records_handed_over_before_a_switch_reach_the_old_log),
         T(a_write_the_log_thread_could_not_make_is_never_acknowledged),
+        T(a_torn_write_to_a_switched_out_log_is_cut_off),
         T(group_commit_through_the_log_thread_acknowledges_after_the_fsync),
         T(without_sync_the_log_thread_writes_and_never_syncs),
         T(periodic_sync_starts_writeback_between_syncs),
