@@ -559,6 +559,9 @@ int storage__syncer_start(storage__durable_t *d, const storage_sync_cfg_t *cfg, 
 void storage__syncer_stop(storage__durable_t *d);
 /* The logs now hold written bytes since open (wakes a GROUP thread). */
 void storage__syncer_written(storage__syncer_t *s, uint64_t written);
+/* Records waiting for the writer past which a hand-over waits for it to
+ * take them: the caller's memory stays bounded when the disk stalls. */
+#define STORAGE__LOG_QUEUE_MAX (64u << 20)
 /* Write-behind: hands the records in *b (whole, in order) to the writer,
  * which writes them to the current log once woken (now, with wake); *b is
  * left empty. queued is the log position after them. */

@@ -15,6 +15,8 @@
  * (storage_db_ack_position; the notify fd says when to look). Records handed
  * over before a log switch belong to the old log: they move to the tail,
  * which the writer writes to the old descriptor before anything newer.
+ * Past STORAGE__LOG_QUEUE_MAX waiting, a hand-over waits for the writer to
+ * take them, so a stalled disk bounds memory as a write(2) of its own would.
  *
  * Syncing is a thread of its own, so that neither an fdatasync nor closing
  * a deleted log (which frees its blocks: 50-230 ms for a few hundred MB)
@@ -465,8 +467,12 @@ void storage__syncer_queue(storage__syncer_t *s, base_buf_t *b, uint64_t queued,
     }
     base_buf_reset(b);
     s->queued = queued;
-    if (wake) {
+    if (wake || s->queue.len > STORAGE__LOG_QUEUE_MAX) {
         pthread_cond_signal(&s->write_cond);
+    }
+    while (s->queue.len > STORAGE__LOG_QUEUE_MAX && !atomic_load(&s->failed)) {
+        /* The disk is that far behind: wait, as a write(2) of our own would. */
+        pthread_cond_wait(&s->write_cond, &s->mu);
     }
     pthread_mutex_unlock(&s->mu);
 }

@@ -15,6 +15,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -37,6 +38,7 @@ typedef struct log_fixture_s {
     /* the before_sync hook: counts rounds, and holds them while gate is set */
     atomic_int rounds;
     atomic_bool gate;
+    atomic_bool opened; /* set by a thread just before it opens the gate */
 } log_fixture_t;
 
 
@@ -715,6 +717,41 @@ static void a_torn_write_to_a_switched_out_log_is_cut_off(void **state)
 }
 
 
+static void *open_gate_later(void *arg)
+{
+    log_fixture_t *f = arg;
+    usleep(1000 * 1000); /* far longer than handing 72 MB over takes */
+    atomic_store(&f->opened, true);
+    atomic_store(&f->gate, false);
+    return NULL;
+}
+
+
+static void a_hand_over_past_the_queue_limit_waits_for_the_writer(void **state)
+{
+    log_fixture_t *f = *state;
+    storage_db_t *db = open_how(f, STORAGE_SYNC_PERIODIC, 3600 * 1000, LOG_THREAD);
+    storage_table_t *t = storage_table_create(db, 7);
+    static char big[1 << 20];
+    memset(big, 'q', sizeof(big) - 1);
+    atomic_store(&f->gate, true); /* the writer holds its next round */
+    test_insert(t, 0, NULL, 1, big, 100);
+    pthread_t opener;
+    assert_int_equal(pthread_create(&opener, NULL, open_gate_later, f), 0);
+    /* Each 1 MB record is handed over at once (past the write-behind limit);
+     * past the queue's limit the hand-over must wait for the writer, which
+     * the gate holds until the other thread opens it. */
+    int k = 1;
+    while ((uint64_t)k * sizeof(big) <= STORAGE__LOG_QUEUE_MAX + (8u << 20)) {
+        test_insert(t, k++, NULL, 1, big, 100);
+    }
+    assert_true(atomic_load(&f->opened)); /* it waited for the writer, not for memory */
+    pthread_join(opener, NULL);
+    assert_int_equal(storage_db_log_flush(db), BASE_OK);
+    wait_acked(db, storage_db_log_position(db));
+}
+
+
 static void group_commit_through_the_log_thread_acknowledges_after_the_fsync(void **state)
 {
     log_fixture_t *f = *state;
@@ -775,6 +812,7 @@ int main(void)
         T(records_handed_over_before_a_switch_reach_the_old_log),
         T(a_write_the_log_thread_could_not_make_is_never_acknowledged),
         T(a_torn_write_to_a_switched_out_log_is_cut_off),
+        T(a_hand_over_past_the_queue_limit_waits_for_the_writer),
         T(group_commit_through_the_log_thread_acknowledges_after_the_fsync),
         T(without_sync_the_log_thread_writes_and_never_syncs),
         T(periodic_sync_starts_writeback_between_syncs),
