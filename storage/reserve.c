@@ -145,6 +145,10 @@ void storage__reserve_free(storage__reserve_t *r)
     pthread_cond_signal(&r->cond);
     pthread_mutex_unlock(&r->mu);
     if (started) {
+        /* A normal share to finish its chunk: at idle priority, on a machine
+         * kept busy by others, the join could wait for seconds. */
+        struct sched_param normal = {0};
+        (void)pthread_setschedparam(r->thread, SCHED_OTHER, &normal);
         pthread_join(r->thread, NULL);
     }
     if (r->ready != NULL) {
