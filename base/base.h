@@ -152,7 +152,8 @@ typedef struct base_buf_s {
 
 void base_buf_init(base_buf_t *b);
 void base_buf_fini(base_buf_t *b);
-void base_buf_reset(base_buf_t *b); /* len = 0, keeps capacity */
+void base_buf_reset(base_buf_t *b);               /* len = 0, keeps capacity */
+void base_buf_swap(base_buf_t *a, base_buf_t *b); /* contents, lengths and capacities */
 void base_buf_reserve(base_buf_t *b, size_t extra);
 void base_buf_put(base_buf_t *b, const void *p, size_t n);
 void base_buf_put_u8(base_buf_t *b, uint8_t v);

@@ -27,6 +27,14 @@ void base_buf_reset(base_buf_t *b)
 }
 
 
+void base_buf_swap(base_buf_t *a, base_buf_t *b)
+{
+    base_buf_t t = *a;
+    *a = *b;
+    *b = t;
+}
+
+
 void base_buf_reserve(base_buf_t *b, size_t extra)
 {
     if (b->cap - b->len >= extra) {

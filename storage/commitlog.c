@@ -188,7 +188,7 @@ int storage__log_flush(storage__durable_t *d)
 
 int storage_db_log_flush(storage_db_t *db)
 {
-    return db->dur != NULL ? flush(db->dur, true) : BASE_OK;
+    return db->dur != NULL ? storage__log_flush(db->dur) : BASE_OK;
 }
 
 

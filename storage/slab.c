@@ -75,9 +75,7 @@ void storage__slab_fini(storage__slab_t *s)
         chunk_free(c);
         c = next;
     }
-    storage__reserve_t *ahead = s->ahead;
     memset(s, 0, sizeof(*s));
-    s->ahead = ahead;
 }
 
 

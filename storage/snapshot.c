@@ -196,9 +196,7 @@ static void hand_over(storage__snap_t *w)
         c = base_calloc(1, sizeof(*c));
         base_buf_init(&c->buf);
     }
-    base_buf_t t = c->buf;
-    c->buf = w->in;
-    w->in = t;
+    base_buf_swap(&c->buf, &w->in);
     c->next = NULL;
     if (w->tail != NULL) {
         w->tail->next = c;

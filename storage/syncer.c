@@ -61,14 +61,6 @@
 #define KEEP_MAX (8u << 20)
 
 
-static void buf_swap(base_buf_t *a, base_buf_t *b)
-{
-    base_buf_t t = *a;
-    *a = *b;
-    *b = t;
-}
-
-
 static void buf_done(base_buf_t *b)
 {
     if (b->cap > KEEP_MAX) {
@@ -133,9 +125,9 @@ static bool past(const struct timespec *at)
 }
 
 
-/* Under mu, PERIODIC: starts writing back what the log holds, so the next
- * fdatasync finds little to do. Asynchronous: it waits for nothing but a
- * full device queue (without mu), and it promises nothing (synced stays). */
+/* Under mu, PERIODIC and NONE: starts writing back what the log holds, so
+ * the next fdatasync (or the kernel's flusher) finds little to do. Asynchronous: it waits for
+ * nothing but a full device queue (without mu), and it promises nothing (synced stays). */
 static void start_writeback(storage__syncer_t *s, int fd)
 {
     uint64_t written = atomic_load(&s->written);
@@ -196,8 +188,8 @@ static void *writer_main(void *arg)
             break; /* stopping, and everything handed over is written */
         }
         run_hook(s, s->before_write);
-        buf_swap(&s->tail, &tail);
-        buf_swap(&s->queue, &s->spare);
+        base_buf_swap(&s->tail, &tail);
+        base_buf_swap(&s->queue, &s->spare);
         int tail_fd = s->tail_fd;
         int fd = s->fd;
         uint64_t target = s->queued;
@@ -461,7 +453,7 @@ void storage__syncer_queue(storage__syncer_t *s, base_buf_t *b, uint64_t queued,
 {
     pthread_mutex_lock(&s->mu);
     if (s->queue.len == 0) {
-        buf_swap(&s->queue, b); /* b gets the empty buffer back, capacity and all */
+        base_buf_swap(&s->queue, b); /* b gets the empty buffer back, capacity and all */
     } else {
         base_buf_put(&s->queue, b->data, b->len); /* the writer is still writing the last */
     }
@@ -509,7 +501,7 @@ void storage__syncer_switch(storage__syncer_t *s, int new_fd)
         pthread_cond_wait(&s->write_cond, &s->mu);
     }
     if (s->queue.len > 0) {
-        buf_swap(&s->queue, &s->tail); /* the old log's records, written before the new ones */
+        base_buf_swap(&s->queue, &s->tail); /* the old log's records, written before the new ones */
         s->tail_fd = s->fd;
     }
     s->retired[s->n_retired++] = (storage__retired_t){s->fd, s->queued};
@@ -540,17 +532,11 @@ uint64_t storage_db_synced_position(const storage_db_t *db)
 
 uint64_t storage_db_ack_position(const storage_db_t *db)
 {
-    if (db->dur == NULL) {
-        return 0;
+    storage__syncer_t *s = db->dur != NULL ? db->dur->syncer : NULL;
+    if (s != NULL && s->mode == STORAGE_SYNC_GROUP) {
+        return storage_db_synced_position(db);
     }
-    storage__syncer_t *s = db->dur->syncer;
-    if (s == NULL) {
-        return db->dur->appended;
-    }
-    if (s->mode == STORAGE_SYNC_GROUP) {
-        return atomic_load(&s->synced);
-    }
-    return s->writes ? atomic_load(&s->written) : db->dur->appended;
+    return s != NULL && s->writes ? atomic_load(&s->written) : storage_db_log_position(db);
 }
 
 

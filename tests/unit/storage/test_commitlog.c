@@ -133,6 +133,17 @@ static void wait_acked(storage_db_t *db, uint64_t pos)
 }
 
 
+/* Waits on the notify fd until the log's threads report a failure. */
+static void wait_failed(storage_db_t *db)
+{
+    struct pollfd p = {storage_db_sync_notify_fd(db), POLLIN, 0};
+    while (!storage_db_sync_failed(db)) {
+        assert_true(poll(&p, 1, 10000) == 1); /* a failed round notifies too */
+        storage_db_sync_drain(db);
+    }
+}
+
+
 static void group_commit_publishes_positions_only_after_their_fsync(void **state)
 {
     log_fixture_t *f = *state;
@@ -665,11 +676,7 @@ static void a_write_the_log_thread_could_not_make_is_never_acknowledged(void **s
     test_insert(t, 1, NULL, 1, "lost", 100);
     assert_int_equal(storage_db_log_flush(db), BASE_OK); /* handed over: the thread finds out */
     atomic_store(&f->gate, false);
-    struct pollfd p = {storage_db_sync_notify_fd(db), POLLIN, 0};
-    while (!storage_db_sync_failed(db)) {
-        assert_true(poll(&p, 1, 10000) == 1);
-        storage_db_sync_drain(db);
-    }
+    wait_failed(db);
     assert_int_equal(storage_db_ack_position(db), before);
     assert_int_equal(storage_db_log_flush(db), BASE_EIO); /* nothing more is acknowledged */
     assert_int_equal(apply_one(t, 2, "refused"), BASE_EIO);
@@ -700,11 +707,7 @@ static void a_torn_write_to_a_switched_out_log_is_cut_off(void **state)
     struct rlimit small = {(rlim_t)good + 100, was.rlim_max};
     assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
     atomic_store(&f->gate, false);
-    struct pollfd p = {storage_db_sync_notify_fd(db), POLLIN, 0};
-    while (!storage_db_sync_failed(db)) {
-        assert_true(poll(&p, 1, 10000) == 1);
-        storage_db_sync_drain(db);
-    }
+    wait_failed(db);
     assert_int_equal(setrlimit(RLIMIT_FSIZE, &was), 0);
     signal(SIGXFSZ, xfsz);
     assert_int_equal(log_size(f, 1), good); /* not a byte of the torn record left */
