@@ -73,9 +73,10 @@ static int write_out(storage__durable_t *d, size_t from)
     const uint8_t *p = d->enc.data + from;
     size_t n = d->enc.len - from;
     d->enc.len = from;
-    if (storage__write_all(d->log_fd, p, n) != BASE_OK) {
+    int rc = storage__append(d->log_fd, p, n);
+    if (rc != BASE_OK) {
         report(d, "write failed", errno);
-        if (ftruncate(d->log_fd, (off_t)d->log_bytes) != 0) {
+        if (rc != BASE_EIO) {
             storage__log_failed(d);
         }
         return BASE_EIO;

@@ -345,11 +345,11 @@ void storage__remove_before(const char *dir, uint64_t gen)
     char path[4096];
     for (size_t i = 0; i < s.snaps.n && s.snaps.v[i] < gen; i++) {
         storage__path(path, sizeof(path), dir, "snapshot-", s.snaps.v[i], ".lz4");
-        unlink(path);
+        storage__unlink(path);
     }
     for (size_t i = 0; i < s.logs.n && s.logs.v[i] < gen; i++) {
         storage__path(path, sizeof(path), dir, "commitlog-", s.logs.v[i], ".log");
-        unlink(path);
+        storage__unlink(path);
     }
     base_free(s.snaps.v);
     base_free(s.logs.v);

@@ -593,9 +593,18 @@ void storage__log_failed(storage__durable_t *d);
 void storage__path(char *out, size_t size, const char *dir, const char *prefix, uint64_t gen,
                    const char *suffix);
 int storage__write_all(int fd, const void *p, size_t n);
+/* Appends p to fd, the file's only writer: BASE_OK; BASE_EIO when it failed
+ * and the part that made it was cut off again, so the next record does not
+ * follow garbage; BASE_ERROR when even that failed. errno is the write's. */
+int storage__append(int fd, const void *p, size_t n);
 /* The whole file into *data (caller frees; tests); BASE_ERROR with err. */
 int storage__read_file(const char *path, uint8_t **data, size_t *len, base_error_t *err);
 int storage__fsync_dir(const char *dir);
+/* Deletes path, freeing a large file's blocks STORAGE__UNLINK_STEP at a
+ * time (slow: for a thread that may wait, never the loop). Best effort. */
+void storage__unlink(const char *path);
+#define STORAGE__UNLINK_STEP     (32u << 20)
+#define STORAGE__UNLINK_PAUSE_US 2000
 /* Writeback of a file written sequentially starts every this many bytes. */
 #define STORAGE__WRITEBACK_BYTES (8u << 20)
 /* The file fd is size bytes long, of which [0, *mark) had its writeback

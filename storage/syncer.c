@@ -151,17 +151,11 @@ static bool has_writes(const storage__syncer_t *s)
 
 static bool write_to(int fd, const base_buf_t *b, int *errnum)
 {
-    if (b->len == 0) {
-        return true;
-    }
-    off_t before = lseek(fd, 0, SEEK_END); /* O_APPEND: the size */
-    if (storage__write_all(fd, b->data, b->len) != BASE_OK) {
+    /* A torn record is cut off again (storage__append): in a log another one
+     * follows (the tail of a switched-out log), replay would refuse to open
+     * over it. */
+    if (b->len > 0 && storage__append(fd, b->data, b->len) != BASE_OK) {
         *errnum = errno;
-        /* A torn record is cut off again: in a log another one follows (the
-         * tail of a switched-out log), replay would refuse to open over it. */
-        if (before >= 0) {
-            (void)ftruncate(fd, before);
-        }
         return false;
     }
     return true;

@@ -4,10 +4,12 @@
  * of thousands of rows changing between its slices, the fuzzy snapshot
  * plus the new log reopen to exactly the state the database had; a crash
  * in the middle of one loses nothing; a checkpoint at shutdown replaces a
- * running one, and writes nothing when nothing changed since the last. Each test works in its own
- * directory under /tmp.
+ * running one, and writes nothing when nothing changed since the last; an
+ * old file is deleted a step at a time, even one the sync thread still
+ * holds open. Each test works in its own directory under /tmp.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -320,6 +322,25 @@ static void a_checkpoint_with_nothing_new_writes_nothing(void **state)
     assert_int_equal(v.cells[0].ts, 99);
 }
 
+static void a_deleted_file_is_freed_in_steps_though_still_open(void **state)
+{
+    ck_fixture_t *f = *state;
+    storage__path(f->path, sizeof(f->path), f->dir, "commitlog-", 1, ".log");
+    int fd = open(f->path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    assert_true(fd >= 0);
+    off_t big = (off_t)STORAGE__UNLINK_STEP * 3 + 12345;
+    assert_int_equal(ftruncate(fd, big), 0); /* sparse: the steps are what is tested */
+    storage__unlink(f->path);
+    struct stat st;
+    assert_int_not_equal(stat(f->path, &st), 0); /* gone by name at once */
+    /* The holder's last close would free only what the steps left. */
+    assert_int_equal(fstat(fd, &st), 0);
+    assert_true(st.st_size <= (off_t)STORAGE__UNLINK_STEP);
+    assert_int_equal(st.st_size, big % (off_t)STORAGE__UNLINK_STEP);
+    close(fd);
+    storage__unlink(f->path); /* already gone: nothing to do, nothing fails */
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -328,6 +349,7 @@ int main(void)
         T(a_crash_in_the_middle_of_a_checkpoint_loses_nothing),
         T(a_checkpoint_now_replaces_a_running_one),
         T(a_checkpoint_with_nothing_new_writes_nothing),
+        T(a_deleted_file_is_freed_in_steps_though_still_open),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
