@@ -31,6 +31,7 @@
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <event2/bufferevent_ssl.h>
+#include <event2/bufferevent_struct.h> /* ev_write: see send_out */
 #include <event2/event.h>
 #include <event2/listener.h>
 #include <openssl/err.h>
@@ -393,6 +394,17 @@ static void conn_free(nconn_t *c)
 
 
 /* Answers every complete frame; returns false when the stream is lost. */
+/* The answers so far, written in this turn of the loop, as the emulator's
+ * send_bytes (emulator/conn.c) does: the yardstick's I/O is the emulator's. */
+static void send_out(nconn_t *c)
+{
+    if (bufferevent_write(c->bev, c->out.data, c->out.len) == 0) {
+        event_active(&c->bev->ev_write, EV_WRITE, 1);
+    }
+    base_buf_reset(&c->out);
+}
+
+
 static bool process(nconn_t *c, struct evbuffer *in)
 {
     for (;;) {
@@ -436,8 +448,7 @@ static bool process(nconn_t *c, struct evbuffer *in)
         base_arena_reset(&c->arena);
         evbuffer_drain(in, WIRE_HEADER_SIZE + h.length);
         if (c->out.len >= OUT_FLUSH_AT) {
-            bufferevent_write(c->bev, c->out.data, c->out.len);
-            base_buf_reset(&c->out);
+            send_out(c);
         }
     }
 }
@@ -448,8 +459,7 @@ static void on_read(struct bufferevent *bev, void *arg)
     nconn_t *c = arg;
     bool keep = process(c, bufferevent_get_input(bev));
     if (c->out.len > 0) {
-        bufferevent_write(bev, c->out.data, c->out.len);
-        base_buf_reset(&c->out);
+        send_out(c);
     }
     if (!keep) {
         bufferevent_disable(bev, EV_READ);
