@@ -121,6 +121,10 @@ typedef enum {
     CONN_READY,
 } conn_state_t;
 
+typedef struct conn_link_s {
+    emu_conn_t *prev, *next;
+} conn_link_t;
+
 struct emu_conn_s {
     emu_server_t *srv;
     uint64_t id;
@@ -146,38 +150,44 @@ struct emu_conn_s {
     size_t out_responses; /* responses in out */
     parked_t *parked;     /* output waiting for the commit log to cover it, oldest first */
     parked_t *parked_tail;
-    emu_conn_t *prev;
-    emu_conn_t *next;
-    emu_conn_t *wait_prev; /* in the server's waiting list while parked is not NULL */
-    emu_conn_t *wait_next;
+    conn_link_t all;     /* in the server's list of open connections */
+    conn_link_t waiting; /* in its waiting list while parked is not NULL: a round of
+                            the log thread looks at those, not at every connection */
 };
 
+#define ALL     offsetof(emu_conn_t, all)
+#define WAITING offsetof(emu_conn_t, waiting)
 
-/* The server's list of connections with parked output: a round of the log
- * thread looks at those, not at every connection open. */
-static void waiting_link(emu_conn_t *c)
+/* The link at offset off of c: one pair of list functions serves both lists. */
+static conn_link_t *link_of(emu_conn_t *c, size_t off)
 {
-    emu_server_t *s = c->srv;
-    c->wait_prev = NULL;
-    c->wait_next = s->waiting;
-    if (s->waiting != NULL) {
-        s->waiting->wait_prev = c;
-    }
-    s->waiting = c;
+    return (conn_link_t *)(void *)((char *)c + off);
 }
 
-static void waiting_unlink(emu_conn_t *c)
+/* Pushes c at the head of the list *head threaded through its link at off. */
+static void list_push(emu_conn_t **head, emu_conn_t *c, size_t off)
 {
-    emu_server_t *s = c->srv;
-    if (c->wait_prev != NULL) {
-        c->wait_prev->wait_next = c->wait_next;
+    conn_link_t *l = link_of(c, off);
+    l->prev = NULL;
+    l->next = *head;
+    if (*head != NULL) {
+        link_of(*head, off)->prev = c;
+    }
+    *head = c;
+}
+
+static void list_remove(emu_conn_t **head, emu_conn_t *c, size_t off)
+{
+    conn_link_t *l = link_of(c, off);
+    if (l->prev != NULL) {
+        link_of(l->prev, off)->next = l->next;
     } else {
-        s->waiting = c->wait_next;
+        *head = l->next;
     }
-    if (c->wait_next != NULL) {
-        c->wait_next->wait_prev = c->wait_prev;
+    if (l->next != NULL) {
+        link_of(l->next, off)->prev = l->prev;
     }
-    c->wait_prev = c->wait_next = NULL;
+    l->prev = l->next = NULL;
 }
 
 static void on_read(struct bufferevent *bev, void *arg);
@@ -211,14 +221,7 @@ static void format_peer(char *out, size_t cap, const struct sockaddr *sa)
 void emu_conn_free(emu_conn_t *c)
 {
     emu_server_t *s = c->srv;
-    if (c->prev != NULL) {
-        c->prev->next = c->next;
-    } else {
-        s->conns = c->next;
-    }
-    if (c->next != NULL) {
-        c->next->prev = c->prev;
-    }
+    list_remove(&s->conns, c, ALL);
     s->n_conns--;
     emu_events_unregister(s->events, c);
     while (c->held != NULL) {
@@ -226,7 +229,7 @@ void emu_conn_free(emu_conn_t *c)
     }
     s->inflight_bytes -= c->reserved;
     if (c->parked != NULL) {
-        waiting_unlink(c);
+        list_remove(&s->waiting, c, WAITING);
     }
     while (c->parked != NULL) {
         parked_t *p = c->parked;
@@ -276,12 +279,12 @@ void emu_conn_shutdown(emu_conn_t *c)
 
 emu_conn_t *emu_conn_next(const emu_conn_t *c)
 {
-    return c->next;
+    return c->all.next;
 }
 
 emu_conn_t *emu_conn_next_waiting(const emu_conn_t *c)
 {
-    return c->wait_next;
+    return c->waiting.next;
 }
 
 static void start_protocol(emu_conn_t *c, struct bufferevent *bev)
@@ -437,11 +440,7 @@ void emu_conn_accept(emu_server_t *s, evutil_socket_t fd, const struct sockaddr 
     format_peer(c->peer, sizeof(c->peer), addr);
     base_arena_init(&c->arena, ARENA_BLOCK);
     base_buf_init(&c->out);
-    c->next = s->conns;
-    if (s->conns != NULL) {
-        s->conns->prev = c;
-    }
-    s->conns = c;
+    list_push(&s->conns, c, ALL);
     s->n_conns++;
     evutil_make_socket_nonblocking(fd);
     emu_log(EMU_LOG_DEBUG, c->id, "accepted %s", c->peer);
@@ -506,7 +505,7 @@ static bool park(emu_conn_t *c)
         c->parked_tail->next = p;
     } else {
         c->parked = p;
-        waiting_link(c);
+        list_push(&c->srv->waiting, c, WAITING);
     }
     c->parked_tail = p;
     s->acks_waiting += p->n_responses;
@@ -537,7 +536,7 @@ void emu_conn_release(emu_conn_t *c, uint64_t acked, bool failed)
         c->parked = p->next;
         if (c->parked == NULL) {
             c->parked_tail = NULL;
-            waiting_unlink(c);
+            list_remove(&c->srv->waiting, c, WAITING);
         }
         s->acks_waiting -= p->n_responses;
         if (c->bev != NULL) {

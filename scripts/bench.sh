@@ -187,6 +187,7 @@ done
 # the snapshot between requests), so CKPT_DURATION seconds of 1 KB inserts cross several.
 ckpts() { grep -c 'checkpoint (commit log past the data)' "$WORK/durable.log" || true; }
 CK_BEFORE=$(ckpts)
+sync # what the earlier runs left dirty goes to disk first: this run's stalls are its own
 run "insert 1 KB, durable periodic, ${CKPT_DURATION} s" durable "$DUR_PORT" --workload insert \
     --value-size $VALUE --keys "$CKPT_KEYS" --duration "$CKPT_DURATION" --warmup 0
 sleep 2 # the last checkpoint finishes
