@@ -1,7 +1,7 @@
 /*
  * base.h - the bottom layer: status codes, errors, allocation, arenas, byte
- * buffers and string slices. Every other layer includes this header and
- * nothing here includes anything of theirs.
+ * buffers, string slices and intrusive lists. Every other layer includes this
+ * header and nothing here includes anything of theirs.
  *
  * Invariants:
  *  - base_malloc/base_calloc/base_realloc never return NULL: an internal
@@ -92,6 +92,36 @@ static inline int base__error_result(int ignored)
         }                                                \
     } while (0)
 _Noreturn void base_assert_fail(const char *expr, const char *file, int line);
+
+/* ---- intrusive lists ------------------------------------------------- */
+
+/* A doubly linked list threaded through its items: *head points to the
+ * first, NULL ends it, and prev/next name the item's two link members (a
+ * path such as all.prev when an item is on several lists). Push and remove
+ * are O(1) and allocate nothing; iterate with the next member. Each
+ * argument is evaluated more than once: pass plain names. */
+#define BASE_LIST_PUSH(head, item, prev, next) \
+    do {                                       \
+        (item)->prev = NULL;                   \
+        (item)->next = *(head);                \
+        if (*(head) != NULL) {                 \
+            (*(head))->prev = (item);          \
+        }                                      \
+        *(head) = (item);                      \
+    } while (0)
+
+#define BASE_LIST_REMOVE(head, item, prev, next) \
+    do {                                         \
+        if ((item)->prev != NULL) {              \
+            (item)->prev->next = (item)->next;   \
+        } else {                                 \
+            *(head) = (item)->next;              \
+        }                                        \
+        if ((item)->next != NULL) {              \
+            (item)->next->prev = (item)->prev;   \
+        }                                        \
+        (item)->prev = (item)->next = NULL;      \
+    } while (0)
 
 /* ---- allocation ------------------------------------------------------ */
 

@@ -378,14 +378,7 @@ static void on_request(nconn_t *c, const wire_header_t *h, const wire_request_t 
 
 static void conn_free(nconn_t *c)
 {
-    if (c->prev != NULL) {
-        c->prev->next = c->next;
-    } else {
-        conns = c->next;
-    }
-    if (c->next != NULL) {
-        c->next->prev = c->prev;
-    }
+    BASE_LIST_REMOVE(&conns, c, prev, next);
     bufferevent_free(c->bev);
     base_arena_fini(&c->arena);
     base_buf_fini(&c->out);
@@ -514,11 +507,7 @@ static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct socka
     c->bev = bev;
     base_arena_init(&c->arena, 64 * 1024);
     base_buf_init(&c->out);
-    c->next = conns;
-    if (conns != NULL) {
-        conns->prev = c;
-    }
-    conns = c;
+    BASE_LIST_PUSH(&conns, c, prev, next);
     bufferevent_setcb(bev, on_read, NULL, on_event, c);
     bufferevent_enable(bev, EV_READ | EV_WRITE);
 }

@@ -155,41 +155,6 @@ struct emu_conn_s {
                             the log thread looks at those, not at every connection */
 };
 
-#define ALL     offsetof(emu_conn_t, all)
-#define WAITING offsetof(emu_conn_t, waiting)
-
-/* The link at offset off of c: one pair of list functions serves both lists. */
-static conn_link_t *link_of(emu_conn_t *c, size_t off)
-{
-    return (conn_link_t *)(void *)((char *)c + off);
-}
-
-/* Pushes c at the head of the list *head threaded through its link at off. */
-static void list_push(emu_conn_t **head, emu_conn_t *c, size_t off)
-{
-    conn_link_t *l = link_of(c, off);
-    l->prev = NULL;
-    l->next = *head;
-    if (*head != NULL) {
-        link_of(*head, off)->prev = c;
-    }
-    *head = c;
-}
-
-static void list_remove(emu_conn_t **head, emu_conn_t *c, size_t off)
-{
-    conn_link_t *l = link_of(c, off);
-    if (l->prev != NULL) {
-        link_of(l->prev, off)->next = l->next;
-    } else {
-        *head = l->next;
-    }
-    if (l->next != NULL) {
-        link_of(l->next, off)->prev = l->prev;
-    }
-    l->prev = l->next = NULL;
-}
-
 static void on_read(struct bufferevent *bev, void *arg);
 static void on_write(struct bufferevent *bev, void *arg);
 static void on_event(struct bufferevent *bev, short what, void *arg);
@@ -221,7 +186,7 @@ static void format_peer(char *out, size_t cap, const struct sockaddr *sa)
 void emu_conn_free(emu_conn_t *c)
 {
     emu_server_t *s = c->srv;
-    list_remove(&s->conns, c, ALL);
+    BASE_LIST_REMOVE(&s->conns, c, all.prev, all.next);
     s->n_conns--;
     emu_events_unregister(s->events, c);
     while (c->held != NULL) {
@@ -229,7 +194,7 @@ void emu_conn_free(emu_conn_t *c)
     }
     s->inflight_bytes -= c->reserved;
     if (c->parked != NULL) {
-        list_remove(&s->waiting, c, WAITING);
+        BASE_LIST_REMOVE(&s->waiting, c, waiting.prev, waiting.next);
     }
     while (c->parked != NULL) {
         parked_t *p = c->parked;
@@ -440,7 +405,7 @@ void emu_conn_accept(emu_server_t *s, evutil_socket_t fd, const struct sockaddr 
     format_peer(c->peer, sizeof(c->peer), addr);
     base_arena_init(&c->arena, ARENA_BLOCK);
     base_buf_init(&c->out);
-    list_push(&s->conns, c, ALL);
+    BASE_LIST_PUSH(&s->conns, c, all.prev, all.next);
     s->n_conns++;
     evutil_make_socket_nonblocking(fd);
     emu_log(EMU_LOG_DEBUG, c->id, "accepted %s", c->peer);
@@ -505,7 +470,7 @@ static bool park(emu_conn_t *c)
         c->parked_tail->next = p;
     } else {
         c->parked = p;
-        list_push(&c->srv->waiting, c, WAITING);
+        BASE_LIST_PUSH(&c->srv->waiting, c, waiting.prev, waiting.next);
     }
     c->parked_tail = p;
     s->acks_waiting += p->n_responses;
@@ -536,7 +501,7 @@ void emu_conn_release(emu_conn_t *c, uint64_t acked, bool failed)
         c->parked = p->next;
         if (c->parked == NULL) {
             c->parked_tail = NULL;
-            list_remove(&c->srv->waiting, c, WAITING);
+            BASE_LIST_REMOVE(&c->srv->waiting, c, waiting.prev, waiting.next);
         }
         s->acks_waiting -= p->n_responses;
         if (c->bev != NULL) {
@@ -724,14 +689,7 @@ static void unexpected(emu_conn_t *c, int16_t stream, uint8_t opcode)
 static void held_free(held_t *h)
 {
     emu_conn_t *c = h->conn;
-    if (h->prev != NULL) {
-        h->prev->next = h->next;
-    } else {
-        c->held = h->next;
-    }
-    if (h->next != NULL) {
-        h->next->prev = h->prev;
-    }
+    BASE_LIST_REMOVE(&c->held, h, prev, next);
     c->n_held--;
     c->srv->inflight_bytes -= h->len;
     if (h->timer != NULL) {
@@ -772,11 +730,7 @@ static void hold(emu_conn_t *c, const wire_header_t *hdr, const uint8_t *body, s
     h->deadline_us = h->started_us + (int64_t)budget_ms * 1000;
     h->read = eh->read;
     h->timer = evtimer_new(c->srv->base, on_retry, h);
-    h->next = c->held;
-    if (c->held != NULL) {
-        c->held->prev = h;
-    }
-    c->held = h;
+    BASE_LIST_PUSH(&c->held, h, prev, next);
     c->n_held++;
     if (h->timer == NULL || !held_arm(h, eh->retry_after_ms)) {
         base_error_t err;

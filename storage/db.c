@@ -55,11 +55,7 @@ void storage_db_discard(storage_db_t *db)
 storage_table_t *storage__db_add_table(storage_db_t *db, uint64_t id)
 {
     storage_table_t *t = storage__table_new(db, id);
-    t->next = db->tables;
-    if (db->tables != NULL) {
-        db->tables->prev = t;
-    }
-    db->tables = t;
+    BASE_LIST_PUSH(&db->tables, t, prev, next);
     return t;
 }
 
@@ -95,14 +91,7 @@ storage_table_t *storage_table_create(storage_db_t *db, uint64_t id)
 void storage__db_remove_table(storage_db_t *db, storage_table_t *t)
 {
     BASE_ASSERT(t->db == db);
-    if (t->prev != NULL) {
-        t->prev->next = t->next;
-    } else {
-        db->tables = t->next;
-    }
-    if (t->next != NULL) {
-        t->next->prev = t->prev;
-    }
+    BASE_LIST_REMOVE(&db->tables, t, prev, next);
     storage__table_free(t);
 }
 
