@@ -386,7 +386,6 @@ static void conn_free(nconn_t *c)
 }
 
 
-/* Answers every complete frame; returns false when the stream is lost. */
 /* The answers so far, written in this turn of the loop, as the emulator's
  * send_bytes (emulator/conn.c) does: the yardstick's I/O is the emulator's. */
 static void send_out(nconn_t *c)
@@ -398,6 +397,7 @@ static void send_out(nconn_t *c)
 }
 
 
+/* Answers every complete frame; returns false when the stream is lost. */
 static bool process(nconn_t *c, struct evbuffer *in)
 {
     for (;;) {

@@ -258,17 +258,11 @@ with open(os.environ["RESULTS"]) as f:
 
 # A series run several times (ROUNDS) is reported by its median run, in the place of its
 # first; spread[(label, target)] keeps every run's ops/s.
-spread = {}
-for label, target, _, r in runs:
-    spread.setdefault((label, target), []).append(r["ops_per_s"])
-rows, seen = [], set()
-for label, target, cmd, r in runs:
-    if (label, target) in seen:
-        continue
-    seen.add((label, target))
-    series = sorted((x for x in runs if x[0] == label and x[1] == target),
-                    key=lambda x: x[3]["ops_per_s"])
-    rows.append(series[(len(series) - 1) // 2])
+series = {}  # (label, target) -> its runs, in the order they ran
+for run in runs:
+    series.setdefault(run[:2], []).append(run)
+spread = {k: [r[3]["ops_per_s"] for r in v] for k, v in series.items()}
+rows = [sorted(v, key=lambda r: r[3]["ops_per_s"])[(len(v) - 1) // 2] for v in series.values()]
 
 null = {label: r for label, target, _, r in rows if target == "null"}
 

@@ -126,8 +126,9 @@ static bool past(const struct timespec *at)
 
 
 /* Under mu, PERIODIC and NONE: starts writing back what the log holds, so
- * the next fdatasync (or the kernel's flusher) finds little to do. Asynchronous: it waits for
- * nothing but a full device queue (without mu), and it promises nothing (synced stays). */
+ * the next fdatasync (or the kernel's flusher) finds little to do.
+ * Asynchronous: it waits for nothing but a full device queue (without mu),
+ * and it promises nothing (synced stays). */
 static void start_writeback(storage__syncer_t *s, int fd)
 {
     uint64_t written = atomic_load(&s->written);
