@@ -250,6 +250,28 @@ int cql_execute(cql_engine_t *e, cql_session_t *s, wire_value_t id,
 int cql_batch(cql_engine_t *e, cql_session_t *s, const wire_batch_t *batch, base_arena_t *a,
               cql_result_t *out, base_error_t *err);
 
+/*
+ * Prefetching (exec/prefetch.c). A connection holding several requests
+ * notes each with cql_prefetch_add before running the first, which asks for
+ * the index entry of the partition it will touch; cql_prefetch_run then asks
+ * for the partitions themselves. Their cache misses overlap instead of
+ * stalling one request after another. Only EXECUTEs of prepared statements
+ * on one partition (every partition key column bound by a marker) are
+ * noted; anything else, or a full pf, is passed over. Advisory: it reads
+ * the engine and changes nothing. A pf holds tables: it is run before any
+ * statement runs, and never after one (which may have dropped them).
+ */
+#define CQL_PREFETCH_MAX 32
+typedef struct cql_prefetch_s {
+    size_t n;
+    storage_table_t *tables[CQL_PREFETCH_MAX];
+    int64_t tokens[CQL_PREFETCH_MAX];
+} cql_prefetch_t;
+
+void cql_prefetch_add(cql_engine_t *e, const cql_session_t *s, wire_value_t id,
+                      const wire_query_params_t *params, cql_prefetch_t *pf);
+void cql_prefetch_run(const cql_prefetch_t *pf);
+
 /* ---- values as text (value/format.c) ---------------------------------------------------- */
 
 typedef enum {

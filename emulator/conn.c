@@ -919,11 +919,63 @@ static bool over_output_cap(const emu_conn_t *c)
     return queued > c->srv->cfg->max_conn_output;
 }
 
+/*
+ * Looks ahead over the frames waiting in the input and has the engine warm
+ * the partitions their statements will touch, all at once, before the first
+ * runs (cql_prefetch_add). Only a hint, so it takes the easy frames: whole,
+ * uncompressed, each inside one of the input's chunks; it stops at the
+ * first header that will not decode, which process_input then answers.
+ */
+static void prefetch_frames(emu_conn_t *c, struct evbuffer *in)
+{
+    struct evbuffer_iovec vec[8];
+    if (c->state != CONN_READY || c->skip > 0) {
+        return;
+    }
+    int n = evbuffer_peek(in, -1, NULL, vec, 8);
+    n = n < 8 ? n : 8;
+    cql_prefetch_t pf = {.n = 0};
+    size_t chunk_start = 0; /* of vec[i] in the input */
+    size_t at = 0;          /* the next frame's start */
+    base_error_t err;
+    for (int i = 0; i < n && pf.n < CQL_PREFETCH_MAX; i++) {
+        const uint8_t *chunk = vec[i].iov_base;
+        size_t len = vec[i].iov_len;
+        /* at >= chunk_start: a body may run past a chunk, a header may not. */
+        while (at - chunk_start + WIRE_HEADER_SIZE <= len && pf.n < CQL_PREFETCH_MAX) {
+            const uint8_t *hdr = chunk + (at - chunk_start);
+            wire_header_t h;
+            if (wire_header_decode(&h, hdr, WIRE_HEADER_SIZE, c->srv->cfg->max_frame, &err) !=
+                BASE_OK) {
+                goto done;
+            }
+            size_t end = at + WIRE_HEADER_SIZE + h.length;
+            wire_request_t req;
+            if (end - chunk_start <= len && h.opcode == WIRE_OP_EXECUTE &&
+                (h.flags & WIRE_FLAG_COMPRESSION) == 0 &&
+                wire_request_decode(&req, &h, hdr + WIRE_HEADER_SIZE, h.length, &c->arena, &err) ==
+                    BASE_OK) {
+                cql_prefetch_add(c->srv->engine, c->session, req.u.execute.id,
+                                 &req.u.execute.params, &pf);
+            }
+            at = end;
+        }
+        if (at - chunk_start < len) {
+            break; /* a header across two chunks */
+        }
+        chunk_start += len;
+    }
+done:
+    cql_prefetch_run(&pf);
+    base_arena_reset(&c->arena);
+}
+
 /* Handles every complete frame in the input; returns false once the
  * connection must close (after flushing). */
 static bool process_input(emu_conn_t *c, struct evbuffer *in)
 {
     base_error_t err;
+    prefetch_frames(c, in);
     for (;;) {
         if (c->skip > 0) {
             size_t n = evbuffer_get_length(in) < c->skip ? evbuffer_get_length(in) : c->skip;

@@ -10,8 +10,9 @@
  *
  * Invariants: one request at a time (the event loop has one thread), so the
  * admission decision of the statement running lives in m->cur from the
- * admit hook until the charge; emu_metering_begin() clears it. Throughput
- * and admission share one clock, base_mono_us.
+ * admit hook until the charge; emu_metering_begin() clears it and reads
+ * the clock the request's admission and charge use. Throughput and
+ * admission share one clock, base_mono_us.
  */
 #include "emulator/metering.h"
 
@@ -36,8 +37,17 @@ struct emu_metering_s {
         bool admitted;
         cql_op_kind_t kind;
         ru_decision_t d;
-        char warning[512];
+        int64_t now_us; /* one clock reading serves the request's admission and charge */
     } cur;
+    /* The last would-throttle warning and what it names: a table over its
+     * budget warns on most answers, and formatting each one anew was a
+     * visible share of a request's cost. */
+    struct {
+        char text[512];
+        char keyspace[64], table[64]; /* "" for longer names: never reused */
+        int32_t partition;
+        int retry_after_ms;
+    } warn;
 };
 
 /* ---- files ------------------------------------------------------------------- */
@@ -290,6 +300,38 @@ static void activity_id(char out[37])
              u[14], u[15]);
 }
 
+static bool same_name(const char *memo, const char *name)
+{
+    return memo[0] != '\0' && strcmp(memo, name != NULL ? name : "") == 0;
+}
+
+static void remember_name(char *memo, size_t cap, const char *name)
+{
+    name = name != NULL ? name : "";
+    size_t len = strlen(name);
+    memo[0] = '\0';
+    if (len < cap) {
+        memcpy(memo, name, len + 1);
+    }
+}
+
+/* m->warn.text made to say that this request would have been throttled. */
+static void warn(emu_metering_t *m, const char *keyspace, const char *table, int32_t partition,
+                 int retry_after_ms)
+{
+    if (m->warn.text[0] != '\0' && m->warn.partition == partition &&
+        m->warn.retry_after_ms == retry_after_ms && same_name(m->warn.keyspace, keyspace) &&
+        same_name(m->warn.table, table)) {
+        return;
+    }
+    ru_throttle_warning(m->warn.text, sizeof(m->warn.text), keyspace, table, partition,
+                        retry_after_ms);
+    remember_name(m->warn.keyspace, sizeof(m->warn.keyspace), keyspace);
+    remember_name(m->warn.table, sizeof(m->warn.table), table);
+    m->warn.partition = partition;
+    m->warn.retry_after_ms = retry_after_ms;
+}
+
 static int hook_admit(void *ud, const cql_admission_t *a, base_error_t *err)
 {
     emu_metering_t *m = ud;
@@ -303,7 +345,7 @@ static int hook_admit(void *ud, const cql_admission_t *a, base_error_t *err)
         .token = a->token,
     };
     ru_decision_t d;
-    ru_meter_admit(m->meter, &req, emu_metering_now_us(), &d);
+    ru_meter_admit(m->meter, &req, m->cur.now_us, &d);
     /* A request is admitted once (a batch as a whole); should cql ask
      * again, the first decision places the charge unless a later one
      * refuses the request. */
@@ -313,8 +355,7 @@ static int hook_admit(void *ud, const cql_admission_t *a, base_error_t *err)
         m->cur.d = d;
     }
     if (d.would_throttle) {
-        ru_throttle_warning(m->cur.warning, sizeof(m->cur.warning), a->keyspace, a->table,
-                            d.partition, d.retry_after_ms);
+        warn(m, a->keyspace, a->table, d.partition, d.retry_after_ms);
     }
     if (!d.throttle) {
         return BASE_OK;
@@ -378,6 +419,7 @@ void emu_metering_attach(emu_metering_t *m, cql_engine_t *e)
 void emu_metering_begin(emu_metering_t *m)
 {
     memset(&m->cur, 0, sizeof(m->cur));
+    m->cur.now_us = emu_metering_now_us();
 }
 
 void emu_metering_admission(const emu_metering_t *m, emu_admission_t *out)
@@ -388,7 +430,7 @@ void emu_metering_admission(const emu_metering_t *m, emu_admission_t *out)
     out->would_throttle = m->cur.d.would_throttle;
     out->retry_after_ms = m->cur.d.retry_after_ms;
     out->read = m->cur.kind == CQL_OP_READ;
-    out->warning = m->cur.d.would_throttle ? m->cur.warning : NULL;
+    out->warning = m->cur.d.would_throttle ? m->warn.text : NULL;
 }
 
 /*
@@ -535,7 +577,7 @@ static double charge_table(emu_metering_t *m, const cql_stats_t *st, const ru_de
         req.keyspace = NULL;
         req.table = NULL;
     }
-    int64_t now = emu_metering_now_us();
+    int64_t now = m->cur.now_us;
     if (st->has_table_bytes && req.table != NULL) {
         /* storage feeds the estimates and splits partitions past 50 GB */
         ru_meter_table_storage(m->meter, req.keyspace, req.table, st->table_bytes, now);
@@ -582,6 +624,6 @@ double emu_metering_charge(emu_metering_t *m, const cql_result_t *res, bool fail
     ru_op_t op;
     emu_metering_op(st, false, &op);
     ru_request_t req = {.keyspace = st->keyspace, .table = st->table, .shape = st->shape};
-    ru_meter_book_request(m->meter, &req, &op, total, emu_metering_now_us());
+    ru_meter_book_request(m->meter, &req, &op, total, m->cur.now_us);
     return total;
 }

@@ -14,7 +14,9 @@
  * entries to a sibling under the same parent with room, so leaves stay
  * about 80% full under random inserts rather than 69%. Nodes come from the
  * table's slab, so a large table's leaves share its huge pages (a lookup's
- * leaf miss was mostly a TLB miss) and cost no malloc header.
+ * leaf miss was mostly a TLB miss) and cost no malloc header. The misses
+ * that remain are taken ahead of time for a batch of requests (prefetch:
+ * the leaf, then the partition it points at).
  *
  * Invariants: entries are strictly increasing in (token, key) along the
  * leaves; in an inner node, every token under child i is <= key[i] <=
@@ -115,18 +117,17 @@ static int entry_cmp(const storage_partition_t *p, int64_t token, const uint8_t 
 }
 
 
-storage__pt_pos_t storage__pt_seek(const storage__ptree_t *t, int64_t token, const uint8_t *pk,
-                                   size_t pk_len)
+/* The leaf where a search for u starts: the leftmost that may hold u, or
+ * with after set, the first that may hold a token above u. */
+static storage__pt_leaf_t *descend(const storage__ptree_t *t, uint64_t u, bool after)
 {
-    uint64_t u = utoken(token);
     void *node = t->root;
     for (int h = t->height; h > 0; h--) {
         inner_t *in = node;
-        /* Leftmost child that may hold u (or, with pk NULL, a token above u). */
         uint32_t lo = 0, hi = in->n;
         while (lo < hi) {
             uint32_t mid = (lo + hi) / 2;
-            if (pk != NULL ? in->key[mid] < u : in->key[mid] <= u) {
+            if (!after ? in->key[mid] < u : in->key[mid] <= u) {
                 lo = mid + 1;
             } else {
                 hi = mid;
@@ -134,8 +135,13 @@ storage__pt_pos_t storage__pt_seek(const storage__ptree_t *t, int64_t token, con
         }
         node = in->child[lo];
     }
-    storage__pt_leaf_t *l = node;
-    uint32_t h32 = (uint32_t)(u >> 32);
+    return node;
+}
+
+
+/* The first entry of l whose token bits are not below h32 (l->n if none). */
+static uint32_t leaf_lower(const storage__pt_leaf_t *l, uint32_t h32)
+{
     uint32_t lo = 0, hi = l->n;
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
@@ -145,6 +151,17 @@ storage__pt_pos_t storage__pt_seek(const storage__ptree_t *t, int64_t token, con
             hi = mid;
         }
     }
+    return lo;
+}
+
+
+storage__pt_pos_t storage__pt_seek(const storage__ptree_t *t, int64_t token, const uint8_t *pk,
+                                   size_t pk_len)
+{
+    uint64_t u = utoken(token);
+    storage__pt_leaf_t *l = descend(t, u, pk == NULL);
+    uint32_t h32 = (uint32_t)(u >> 32);
+    uint32_t lo = leaf_lower(l, h32);
     storage__pt_pos_t pos = {l, lo};
     for (;;) {
         if (pos.idx == pos.leaf->n) {
@@ -159,6 +176,30 @@ storage__pt_pos_t storage__pt_seek(const storage__ptree_t *t, int64_t token, con
             return pos;
         }
         pos.idx++;
+    }
+}
+
+
+void storage__pt_prefetch_leaf(const storage__ptree_t *t, int64_t token)
+{
+    const char *l = (const char *)descend(t, utoken(token), false);
+    for (size_t off = 0; off < sizeof(storage__pt_leaf_t); off += 64) {
+        __builtin_prefetch(l + off);
+    }
+}
+
+
+void storage__pt_prefetch_item(const storage__ptree_t *t, int64_t token)
+{
+    uint64_t u = utoken(token);
+    const storage__pt_leaf_t *l = descend(t, u, false);
+    uint32_t i = leaf_lower(l, (uint32_t)(u >> 32));
+    if (i < l->n) {
+        /* The partition's head and key; the row behind them is read in
+         * order, which the hardware prefetcher follows. */
+        const char *p = (const char *)l->item[i];
+        __builtin_prefetch(p);
+        __builtin_prefetch(p + 64);
     }
 }
 

@@ -352,6 +352,16 @@ size_t storage_partition_bytes(const storage_partition_t *p);
 size_t storage_table_memory(const storage_table_t *t);
 
 /*
+ * Prefetching, for a batch of lookups whose cache misses should overlap
+ * rather than come one after another: storage_prefetch_index asks the CPU
+ * for the index leaf that holds token, and storage_prefetch_partition, called
+ * later once the leaf has had time to arrive, for the partition it points
+ * at. Hints only: they change nothing, and either may be skipped.
+ */
+void storage_prefetch_index(const storage_table_t *t, int64_t token);
+void storage_prefetch_partition(const storage_table_t *t, int64_t token);
+
+/*
  * Physical partitions: the token ring split into n equal ranges, as Cosmos
  * DB splits a container. Index i covers tokens from
  * INT64_MIN + i * (2^64 / n). Default 1.

@@ -352,6 +352,10 @@ storage_partition_t *storage__pt_at_key(storage__pt_pos_t pos, int64_t token, co
                                         size_t pk_len);
 /* Where the pointer at pos (not the end) is kept, to replace a moved partition. */
 storage_partition_t **storage__pt_slot(storage__pt_pos_t pos);
+/* The two steps of storage_prefetch_index and storage_prefetch_partition:
+ * the leaf that holds token, then the partition it points at. */
+void storage__pt_prefetch_leaf(const storage__ptree_t *t, int64_t token);
+void storage__pt_prefetch_item(const storage__ptree_t *t, int64_t token);
 /* Inserts p at pos, a seek's answer for p's key (absent), with no change since. */
 void storage__pt_insert(storage__ptree_t *t, storage__pt_pos_t pos, storage_partition_t *p);
 

@@ -104,6 +104,18 @@ storage__pt_pos_t storage__table_seek(storage_table_t *t, int64_t token, const u
 }
 
 
+void storage_prefetch_index(const storage_table_t *t, int64_t token)
+{
+    storage__pt_prefetch_leaf(&t->parts, token);
+}
+
+
+void storage_prefetch_partition(const storage_table_t *t, int64_t token)
+{
+    storage__pt_prefetch_item(&t->parts, token);
+}
+
+
 storage_partition_t *storage__table_lookup(storage_table_t *t, int64_t token, const uint8_t *pk,
                                            size_t pk_len)
 {

@@ -295,7 +295,7 @@ static size_t bucket_of(const cql_engine_t *e, const uint8_t id[16])
 }
 
 
-static cql_prepared_t *prepared_find(cql_engine_t *e, const uint8_t *id, size_t len)
+cql_prepared_t *cql__prepared_find(cql_engine_t *e, const uint8_t *id, size_t len)
 {
     if (len != 16) {
         return NULL;
@@ -329,7 +329,7 @@ int cql_prepare(cql_engine_t *e, cql_session_t *s, base_str_t query, base_arena_
     ctx_init(&c, e, s, a, NULL, out);
     uint8_t id[16];
     prepared_id(s->keyspace, query.ptr, query.len, id);
-    cql_prepared_t *p = prepared_find(e, id, 16);
+    cql_prepared_t *p = cql__prepared_find(e, id, 16);
     if (p != NULL) {
         fill_prepared_result(out, p);
         return BASE_OK;
@@ -369,7 +369,7 @@ int cql_execute(cql_engine_t *e, cql_session_t *s, wire_value_t id,
 {
     cql_ctx_t c;
     ctx_init(&c, e, s, a, params, out);
-    cql_prepared_t *p = prepared_find(e, id.ptr, id.len > 0 ? (size_t)id.len : 0);
+    cql_prepared_t *p = cql__prepared_find(e, id.ptr, id.len > 0 ? (size_t)id.len : 0);
     if (p == NULL) {
         char hex[33] = "";
         for (int32_t i = 0; i < id.len && i < 16; i++) {
@@ -421,7 +421,7 @@ int cql_batch(cql_engine_t *e, cql_session_t *s, const wire_batch_t *batch, base
         const char *sh;
         if (ws->prepared) {
             size_t id_len = ws->id.len > 0 ? (size_t)ws->id.len : 0;
-            cql_prepared_t *p = prepared_find(e, ws->id.ptr, id_len);
+            cql_prepared_t *p = cql__prepared_find(e, ws->id.ptr, id_len);
             if (p == NULL) {
                 rc = base_error_set(err, WIRE_ERR_UNPREPARED, "Prepared query with ID not found");
                 wire_error_detail_unprepared(err, ws->id.ptr, id_len);

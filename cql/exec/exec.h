@@ -4,7 +4,8 @@
  * (engine.c), bind and result metadata (describe.c), stored rows rebuilt as
  * values (rows.c), WHERE clauses turned into plans (select_plan.c), SELECT
  * (select.c, its selectors in selection.c), writes (modify.c, with UPDATE's
- * SET clause in assign.c), conditions (lwt.c) and BATCH (batch.c). Private
+ * SET clause in assign.c), conditions (lwt.c), BATCH (batch.c) and the
+ * lookahead that prefetches held requests' partitions (prefetch.c). Private
  * to cql/exec/: nothing else in cql/ includes it.
  */
 #ifndef CQL_EXEC_EXEC_H
@@ -27,6 +28,9 @@ typedef struct cql_prepared_s {
     wire_col_spec_t *cols;       /* result metadata (SELECT) */
     struct cql_prepared_s *next; /* hash chain */
 } cql_prepared_t;
+
+/* The prepared statement of id, NULL if none (engine.c). */
+cql_prepared_t *cql__prepared_find(cql_engine_t *e, const uint8_t *id, size_t len);
 
 /* ---- statements (engine.c, select.c, modify.c, batch.c)
  * ------------------------------------------------------------------ */

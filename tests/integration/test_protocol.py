@@ -10,7 +10,8 @@ import time
 import unittest
 import warnings
 
-from cqlwire import OP, RawClient, Reader, bytes_, query_body, string_list, string_map
+from cqlwire import (OP, RawClient, Reader, bytes_, long_string, query_body, string_list,
+                     string_map)
 from emulator import ACCOUNT, KEY, Emulator
 
 EMU = None
@@ -349,6 +350,60 @@ class Statements(unittest.TestCase):
             self.assertTrue(all(f.opcode == OP["RESULT"] for f in got))
         finally:
             c.close()
+
+    def test_pipelined_executes_are_answered_in_order_around_broken_ones(self):
+        # One write of many EXECUTEs, large enough to cross TLS records, with a
+        # truncated one, an unknown id and an OPTIONS among them: the server
+        # looks ahead over waiting frames (to prefetch their partitions), and
+        # that must change no answer.
+        c = ready_client()
+        try:
+            for q in ("CREATE KEYSPACE IF NOT EXISTS pipe WITH replication = "
+                      "{'class': 'SimpleStrategy', 'replication_factor': 1}",
+                      "CREATE TABLE IF NOT EXISTS pipe.kv (k int, s text, v blob, "
+                      "PRIMARY KEY ((k, s)))"):
+                self.assertEqual(c.query(q).opcode, OP["RESULT"])
+            f = c.request(OP["PREPARE"], long_string(
+                "INSERT INTO pipe.kv (k, s, v) VALUES (?, ?, ?)"))
+            r = Reader(f.body)
+            self.assertEqual(r.int(), 4)
+            pid = r.take(r.short())
+
+            def execute(prepared_id, k):
+                values = (bytes_(struct.pack(">i", k)) + bytes_(b"s%d" % k) +
+                          bytes_(bytes([k]) * 3000))
+                return (struct.pack(">H", len(prepared_id)) + prepared_id +
+                        struct.pack(">HBH", 0x0001, 0x01, 3) + values)
+
+            frames, want = [], []
+            for k in range(120):
+                if k == 40:
+                    frames.append(c.frame_bytes(OP["EXECUTE"], execute(pid, k)[:-100], 1000 + k))
+                    want.append((OP["ERROR"], 0x000A))
+                elif k == 41:
+                    frames.append(c.frame_bytes(OP["EXECUTE"], execute(b"\x07" * 16, k), 1000 + k))
+                    want.append((OP["ERROR"], 0x2500))
+                elif k == 42:
+                    frames.append(c.frame_bytes(OP["OPTIONS"], b"", 1000 + k))
+                    want.append((OP["SUPPORTED"], None))
+                else:
+                    frames.append(c.frame_bytes(OP["EXECUTE"], execute(pid, k), 1000 + k))
+                    want.append((OP["RESULT"], None))
+            c.send_raw(b"".join(frames))
+            got = [c.recv() for _ in frames]
+            self.assertEqual([f.stream for f in got], [1000 + k for k in range(120)])
+            self.assertEqual([(f.opcode, f.error()[0] if f.opcode == OP["ERROR"] else None)
+                              for f in got], want)
+        finally:
+            c.close()
+        cluster = EMU.cluster()
+        try:
+            session = cluster.connect()
+            rows = {(r.k, r.s): r.v for r in session.execute("SELECT k, s, v FROM pipe.kv")}
+            self.assertEqual(set(rows), {(k, "s%d" % k) for k in range(120) if k not in (40, 41, 42)})
+            self.assertTrue(all(v == bytes([k]) * 3000 for (k, _), v in rows.items()))
+        finally:
+            cluster.shutdown()
 
     def test_text_with_a_utf8_surrogate_is_refused_bound_or_literal(self):
         c = ready_client()

@@ -558,6 +558,27 @@ static void rate_limiting_off_lets_it_through_with_a_warning(void **state)
     assert_non_null(f->adm.warning);
     assert_non_null(strstr(f->adm.warning, "would have throttled"));
     assert_true(f->charge == 5.5); /* it ran and is charged */
+    /* each warning names its own table and wait, though the text is reused */
+    char want[64];
+    ok(f, "CREATE TABLE ks.u (k int PRIMARY KEY, v text)");
+    const char *order[] = {"u", "t", "t", "u", "t"};
+    for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+        for (int k = 0; k < 200; k++) {
+            snprintf(q, sizeof(q), "INSERT INTO ks.%s (k, v) VALUES (%d, 'x')", order[i], k);
+            ok(f, q);
+            if (f->adm.would_throttle) {
+                break;
+            }
+        }
+        assert_true(f->adm.would_throttle);
+        snprintf(want, sizeof(want), "RetryAfterMs=%d) on ks.%s,", f->adm.retry_after_ms, order[i]);
+        assert_non_null(strstr(f->adm.warning, want));
+        fake_now += 1000; /* another wait */
+    }
+    fake_now += 10 * 1000000;
+    ok(f, "INSERT INTO ks.t (k, v) VALUES (1, 'x')");
+    assert_false(f->adm.would_throttle);
+    assert_null(f->adm.warning);
     fixture_free(f);
 }
 

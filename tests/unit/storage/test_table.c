@@ -401,6 +401,37 @@ static void many_partitions_are_all_found_again(void **state)
 }
 
 
+/* Prefetching reads only what the index holds (ASan watches) and changes
+ * nothing: an empty table, the ends of the ring, keys present and absent. */
+static void prefetch_changes_nothing(void **state)
+{
+    test_fixture_t *f = *state;
+    const int64_t edges[] = {INT64_MIN, -1, 0, 1, INT64_MAX};
+    for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++) {
+        storage_prefetch_index(f->t, edges[i]);
+        storage_prefetch_partition(f->t, edges[i]);
+    }
+    char key[16];
+    for (int i = 0; i < 5000; i++) {
+        snprintf(key, sizeof(key), "%d", i);
+        test_put(f->t, i, NULL, 1, key, 1);
+    }
+    size_t count_before = storage_table_partition_count(f->t);
+    for (int i = 0; i < 6000; i++) { /* the last thousand are absent */
+        int64_t token = test_key(i).token;
+        storage_prefetch_index(f->t, token);
+        storage_prefetch_partition(f->t, token);
+    }
+    for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++) {
+        storage_prefetch_index(f->t, edges[i]);
+        storage_prefetch_partition(f->t, edges[i]);
+    }
+    assert_int_equal(storage_table_partition_count(f->t), count_before);
+    char buf[16];
+    assert_string_equal(test_get(f->t, 4999, NULL, 1, 0, buf, sizeof(buf)), "4999");
+}
+
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, test_teardown)
@@ -420,6 +451,7 @@ int main(void)
         T(keys_sharing_token_bits_are_distinct_partitions),
         T(partition_cursor_sees_partitions_added_after_its_position),
         T(many_partitions_are_all_found_again),
+        T(prefetch_changes_nothing),
     };
 #undef T
     return cmocka_run_group_tests_name("storage/table", tests, NULL, NULL);

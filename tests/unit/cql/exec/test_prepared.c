@@ -1,7 +1,8 @@
 /*
  * Prepared statements: bind metadata and partition key indexes at PREPARE,
  * EXECUTE by id with positional values, Unprepared after the table changes
- * or for an unknown id, and a prepared DROP KEYSPACE of the session's one.
+ * or for an unknown id, and a prepared DROP KEYSPACE of the session's one;
+ * the lookahead (cql_prefetch_add) notes the partition an EXECUTE will touch.
  */
 #include "engine_test.h"
 
@@ -51,10 +52,98 @@ static void prepared_statement_binds_by_position(void **state)
 }
 
 
+/* Prepares q into id. */
+static void prepare(fixture_t *f, const char *q, uint8_t id[16])
+{
+    base_arena_reset(&f->a);
+    assert_int_equal(cql_prepare(f->e, f->s, base_str_from(q), &f->a, &f->r, &f->err), BASE_OK);
+    memcpy(id, f->r.prepared_id, 16);
+}
+
+
+/* The token of the one partition of ks.t, as SELECT token(...) says. */
+static int64_t stored_token(fixture_t *f)
+{
+    ok(f, "SELECT token(a, b) FROM ks.t");
+    assert_int_equal(f->r.n_rows, 1);
+    assert_int_equal(f->r.cells[0].len, 8);
+    return (int64_t)base_load_u64(f->r.cells[0].ptr);
+}
+
+
+static void prefetch_notes_the_partition_an_execute_touches(void **state)
+{
+    fixture_t *f = *state;
+    create_keyspace(f);
+    ok(f, "CREATE TABLE ks.t (a int, b text, c int, v text, PRIMARY KEY ((a, b), c))");
+    uint8_t ins[16], sel[16], part[16];
+    /* key columns out of order: the composite key follows the table's order */
+    prepare(f, "INSERT INTO ks.t (v, c, b, a) VALUES (?, ?, ?, ?)", ins);
+    prepare(f, "SELECT v FROM ks.t WHERE a = ? AND b = ? AND c = ?", sel);
+    prepare(f, "SELECT v FROM ks.t WHERE a = 7 AND b = ?", part);
+    uint8_t a[4] = {0, 0, 0, 7}, c[4] = {0, 0, 0, 1};
+    wire_value_t vals[4] = {{(const uint8_t *)"v", 1}, {c, 4}, {(const uint8_t *)"xy", 2}, {a, 4}};
+    wire_query_params_t p = {
+        .consistency = WIRE_CL_ONE, .n_values = 4, .values = vals, .paging_state = {NULL, -1}};
+    cql_prefetch_t pf = {.n = 0};
+    cql_prefetch_add(f->e, f->s, (wire_value_t){ins, 16}, &p, &pf);
+    assert_int_equal(pf.n, 1);
+    assert_int_equal(cql_execute(f->e, f->s, (wire_value_t){ins, 16}, &p, &f->a, &f->r, &f->err),
+                     BASE_OK);
+    int64_t token = stored_token(f);
+    assert_true(pf.tokens[0] == token);
+
+    wire_value_t keys[3] = {{a, 4}, {(const uint8_t *)"xy", 2}, {c, 4}};
+    wire_query_params_t q = {
+        .consistency = WIRE_CL_ONE, .n_values = 3, .values = keys, .paging_state = {NULL, -1}};
+    cql_prefetch_add(f->e, f->s, (wire_value_t){sel, 16}, &q, &pf);
+    assert_int_equal(pf.n, 2);
+    assert_true(pf.tokens[1] == token && pf.tables[1] == pf.tables[0]);
+    cql_prefetch_run(&pf);
+
+    /* passed over: a key part given as a literal, too few values, named
+     * values, a null key part, an unknown id */
+    q.n_values = 1;
+    cql_prefetch_add(f->e, f->s, (wire_value_t){part, 16}, &q, &pf);
+    cql_prefetch_add(f->e, f->s, (wire_value_t){sel, 16}, &q, &pf);
+    q.n_values = 3;
+    q.flags = WIRE_QF_NAMES_FOR_VALUES;
+    cql_prefetch_add(f->e, f->s, (wire_value_t){sel, 16}, &q, &pf);
+    q.flags = 0;
+    keys[1].len = WIRE_VALUE_NULL;
+    cql_prefetch_add(f->e, f->s, (wire_value_t){sel, 16}, &q, &pf);
+    keys[1].len = 2;
+    uint8_t unknown[16] = {9};
+    cql_prefetch_add(f->e, f->s, (wire_value_t){unknown, 16}, &q, &pf);
+    cql_prefetch_add(f->e, f->s, (wire_value_t){sel, 8}, &q, &pf);
+    assert_int_equal(pf.n, 2);
+
+    /* a statement whose table is gone notes nothing, whatever became of it */
+    ok(f, "DROP TABLE ks.t");
+    cql_prefetch_add(f->e, f->s, (wire_value_t){sel, 16}, &q, &pf);
+    assert_int_equal(pf.n, 2);
+
+    /* a full batch takes no more (a new one: pf holds the dropped table) */
+    pf.n = 0;
+    ok(f, "CREATE TABLE ks.kv (k int PRIMARY KEY, v int)");
+    uint8_t kv[16];
+    prepare(f, "SELECT v FROM ks.kv WHERE k = ?", kv);
+    wire_query_params_t one = {
+        .consistency = WIRE_CL_ONE, .n_values = 1, .values = keys, .paging_state = {NULL, -1}};
+    for (int i = 0; i < CQL_PREFETCH_MAX + 3; i++) {
+        cql_prefetch_add(f->e, f->s, (wire_value_t){kv, 16}, &one, &pf);
+    }
+    assert_int_equal(pf.n, CQL_PREFETCH_MAX);
+    cql_prefetch_run(&pf);
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(prepared_statement_binds_by_position, setup, teardown),
+        cmocka_unit_test_setup_teardown(prefetch_notes_the_partition_an_execute_touches, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests_name("cql/exec/prepared", tests, NULL, NULL);
 }

@@ -1,0 +1,109 @@
+/*
+ * prefetch.c - which partition a held request will touch, part of cql/exec/:
+ * the lookahead behind cql_prefetch_add (see cql.h).
+ *
+ * A request's partition is a cache miss, often two (the index leaf, then
+ * the partition), and on a large table nearly every request pays them: run
+ * one after another they are most of a single-row write's cost. Computed
+ * for a whole batch of held requests first, they are fetched side by side.
+ *
+ * The key is computed from the bound values as they came, without the
+ * checks execution makes: a wrong or absent key costs a wasted prefetch,
+ * never a wrong answer, as nothing here changes state.
+ */
+#include "cql/exec/exec.h"
+
+/* A key longer than this is not worth composing on the stack. */
+#define PK_MAX 256
+
+
+static const cql_qname_t *target(const cql_stmt_t *st)
+{
+    switch (st->kind) {
+    case CQL_STMT_SELECT:
+        return &st->u.select.table;
+    case CQL_STMT_INSERT:
+        return &st->u.insert.table;
+    case CQL_STMT_UPDATE:
+        return &st->u.update.table;
+    case CQL_STMT_DELETE:
+        return &st->u.del.table;
+    default:
+        return NULL;
+    }
+}
+
+
+/* The partition key of p's bound values, as cql__pk_compose makes it, in
+ * buf; -1 if a part is missing, null or too long. */
+static ptrdiff_t compose(const cql_prepared_t *p, const wire_query_params_t *params, uint8_t *buf)
+{
+    if (p->n_pk == 1) {
+        wire_value_t v = params->values[p->pk_indexes[0]];
+        if (v.len < 0 || v.len > PK_MAX) {
+            return -1;
+        }
+        memcpy(buf, v.ptr, (size_t)v.len);
+        return v.len;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < p->n_pk; i++) {
+        wire_value_t v = params->values[p->pk_indexes[i]];
+        if (v.len < 0 || (size_t)v.len + 3 > PK_MAX - n) {
+            return -1;
+        }
+        buf[n] = (uint8_t)(v.len >> 8);
+        buf[n + 1] = (uint8_t)v.len;
+        memcpy(buf + n + 2, v.ptr, (size_t)v.len);
+        buf[n + 2 + (size_t)v.len] = 0x00;
+        n += (size_t)v.len + 3;
+    }
+    return (ptrdiff_t)n;
+}
+
+
+void cql_prefetch_add(cql_engine_t *e, const cql_session_t *s, wire_value_t id,
+                      const wire_query_params_t *params, cql_prefetch_t *pf)
+{
+    if (pf->n == CQL_PREFETCH_MAX || id.len != 16 ||
+        (params->flags & WIRE_QF_NAMES_FOR_VALUES) != 0) {
+        return;
+    }
+    const cql_prepared_t *p = cql__prepared_find(e, id.ptr, 16);
+    if (p == NULL || p->n_pk == 0) {
+        return;
+    }
+    for (size_t i = 0; i < p->n_pk; i++) {
+        if (p->pk_indexes[i] >= params->n_values) {
+            return;
+        }
+    }
+    const cql_qname_t *q = target(p->stmt);
+    const char *ks_name = q == NULL             ? NULL
+                          : q->keyspace != NULL ? q->keyspace
+                          : p->keyspace != NULL ? p->keyspace
+                                                : s->keyspace;
+    cql_keyspace_t *ks = ks_name != NULL ? cql__keyspace_find(e, ks_name) : NULL;
+    cql_table_t *t = ks != NULL ? cql__table_find(ks, q->name) : NULL;
+    if (t == NULL || t->st == NULL) {
+        return;
+    }
+    uint8_t buf[PK_MAX];
+    ptrdiff_t len = compose(p, params, buf);
+    if (len < 0) {
+        return;
+    }
+    int64_t token = storage_token(buf, (size_t)len);
+    storage_prefetch_index(t->st, token);
+    pf->tables[pf->n] = t->st;
+    pf->tokens[pf->n] = token;
+    pf->n++;
+}
+
+
+void cql_prefetch_run(const cql_prefetch_t *pf)
+{
+    for (size_t i = 0; i < pf->n; i++) {
+        storage_prefetch_partition(pf->tables[i], pf->tokens[i]);
+    }
+}
