@@ -138,11 +138,48 @@ static void prefetch_notes_the_partition_an_execute_touches(void **state)
 }
 
 
+/* Keys of every length around the composing limit: whenever a key is noted,
+ * its token is the one the write lands on. */
+static void prefetch_tokens_match_writes_for_keys_of_any_length(void **state)
+{
+    fixture_t *f = *state;
+    create_keyspace(f);
+    ok(f, "CREATE TABLE ks.t (a int, b text, v int, PRIMARY KEY ((a, b)))");
+    uint8_t ins[16];
+    prepare(f, "INSERT INTO ks.t (a, b, v) VALUES (?, ?, 1)", ins);
+    uint8_t a[4] = {0, 0, 1, 2};
+    char b[320];
+    size_t noted = 0;
+    for (size_t len = 1; len < sizeof(b); len += 7) { /* an empty part is refused */
+        memset(b, 'a' + (int)(len % 26), len);
+        wire_value_t vals[2] = {{a, 4}, {(const uint8_t *)b, (int32_t)len}};
+        wire_query_params_t p = {
+            .consistency = WIRE_CL_ONE, .n_values = 2, .values = vals, .paging_state = {NULL, -1}};
+        cql_prefetch_t pf = {.n = 0};
+        cql_prefetch_add(f->e, f->s, (wire_value_t){ins, 16}, &p, &pf);
+        cql_prefetch_run(&pf);
+        ok(f, "TRUNCATE ks.t");
+        base_arena_reset(&f->a);
+        if (cql_execute(f->e, f->s, (wire_value_t){ins, 16}, &p, &f->a, &f->r, &f->err) !=
+            BASE_OK) {
+            fail_msg("key of %zu bytes: %s", len, f->err.msg);
+        }
+        if (pf.n == 1) {
+            assert_true(pf.tokens[0] == stored_token(f));
+            noted++;
+        }
+    }
+    assert_true(noted > 20); /* the short ones at least */
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(prepared_statement_binds_by_position, setup, teardown),
         cmocka_unit_test_setup_teardown(prefetch_notes_the_partition_an_execute_touches, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(prefetch_tokens_match_writes_for_keys_of_any_length, setup,
                                         teardown),
     };
     return cmocka_run_group_tests_name("cql/exec/prepared", tests, NULL, NULL);
