@@ -39,15 +39,9 @@ struct emu_metering_s {
         ru_decision_t d;
         int64_t now_us; /* one clock reading serves the request's admission and charge */
     } cur;
-    /* The last would-throttle warning and what it names: a table over its
-     * budget warns on most answers, and formatting each one anew was a
-     * visible share of a request's cost. */
-    struct {
-        char text[512];
-        char keyspace[64], table[64]; /* "" for longer names: never reused */
-        int32_t partition;
-        int retry_after_ms;
-    } warn;
+    /* The would-throttle warning of the request running, read when
+     * cur.d.would_throttle (apart from cur: not cleared per request). */
+    char warning[512];
 };
 
 /* ---- files ------------------------------------------------------------------- */
@@ -300,38 +294,6 @@ static void activity_id(char out[37])
              u[14], u[15]);
 }
 
-static bool same_name(const char *memo, const char *name)
-{
-    return memo[0] != '\0' && strcmp(memo, name != NULL ? name : "") == 0;
-}
-
-static void remember_name(char *memo, size_t cap, const char *name)
-{
-    name = name != NULL ? name : "";
-    size_t len = strlen(name);
-    memo[0] = '\0';
-    if (len < cap) {
-        memcpy(memo, name, len + 1);
-    }
-}
-
-/* m->warn.text made to say that this request would have been throttled. */
-static void warn(emu_metering_t *m, const char *keyspace, const char *table, int32_t partition,
-                 int retry_after_ms)
-{
-    if (m->warn.text[0] != '\0' && m->warn.partition == partition &&
-        m->warn.retry_after_ms == retry_after_ms && same_name(m->warn.keyspace, keyspace) &&
-        same_name(m->warn.table, table)) {
-        return;
-    }
-    ru_throttle_warning(m->warn.text, sizeof(m->warn.text), keyspace, table, partition,
-                        retry_after_ms);
-    remember_name(m->warn.keyspace, sizeof(m->warn.keyspace), keyspace);
-    remember_name(m->warn.table, sizeof(m->warn.table), table);
-    m->warn.partition = partition;
-    m->warn.retry_after_ms = retry_after_ms;
-}
-
 static int hook_admit(void *ud, const cql_admission_t *a, base_error_t *err)
 {
     emu_metering_t *m = ud;
@@ -355,7 +317,8 @@ static int hook_admit(void *ud, const cql_admission_t *a, base_error_t *err)
         m->cur.d = d;
     }
     if (d.would_throttle) {
-        warn(m, a->keyspace, a->table, d.partition, d.retry_after_ms);
+        ru_throttle_warning(m->warning, sizeof(m->warning), a->keyspace, a->table, d.partition,
+                            d.retry_after_ms);
     }
     if (!d.throttle) {
         return BASE_OK;
@@ -430,7 +393,7 @@ void emu_metering_admission(const emu_metering_t *m, emu_admission_t *out)
     out->would_throttle = m->cur.d.would_throttle;
     out->retry_after_ms = m->cur.d.retry_after_ms;
     out->read = m->cur.kind == CQL_OP_READ;
-    out->warning = m->cur.d.would_throttle ? m->warn.text : NULL;
+    out->warning = m->cur.d.would_throttle ? m->warning : NULL;
 }
 
 /*

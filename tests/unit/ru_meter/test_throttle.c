@@ -118,6 +118,49 @@ static void warning_names_the_table_and_partition(void **state)
 }
 
 
+/* The text as the format it was written with says it, whatever the room. */
+static void warning_is_built_as_snprintf_would(void **state)
+{
+    (void)state;
+    const struct {
+        const char *ks, *t;
+        int32_t partition;
+        int retry;
+    } cases[] = {{"ks", "t", 2, 40},
+                 {"bench", "kv", 71, 1},
+                 {"k", "tbl", RU_PARTITION_ALL, 0},
+                 {NULL, NULL, 0, -5},
+                 {"ks", "t", INT32_MAX, INT32_MAX}};
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char where[40], want[512];
+        if (cases[i].partition >= 0) {
+            snprintf(where, sizeof(where), "physical partition %d", (int)cases[i].partition);
+        } else {
+            snprintf(where, sizeof(where), "all physical partitions");
+        }
+        int full = snprintf(want, sizeof(want),
+                            "Rate limiting is off: Azure Cosmos DB would have throttled this "
+                            "request (0x1001 Request rate is large, RetryAfterMs=%d) on %s.%s, %s "
+                            "is over its RU/s budget",
+                            cases[i].retry < 1 ? 1 : cases[i].retry, cases[i].ks ? cases[i].ks : "",
+                            cases[i].t ? cases[i].t : "", where);
+        for (size_t cap = 0; cap <= (size_t)full + 2; cap += cap < 8 ? 1 : 37) {
+            char got[512], ref[512];
+            memset(got, 'x', sizeof(got));
+            snprintf(ref, cap > 0 ? cap : 1, "%s", want);
+            assert_int_equal(ru_throttle_warning(got, cap, cases[i].ks, cases[i].t,
+                                                 cases[i].partition, cases[i].retry),
+                             full);
+            if (cap > 0) {
+                assert_string_equal(got, ref);
+            } else {
+                assert_true(got[0] == 'x'); /* no room: nothing written */
+            }
+        }
+    }
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -126,6 +169,7 @@ int main(void)
         cmocka_unit_test(activity_ids_that_would_break_parsing_are_refused),
         cmocka_unit_test(truncation_reports_the_full_length),
         cmocka_unit_test(warning_names_the_table_and_partition),
+        cmocka_unit_test(warning_is_built_as_snprintf_would),
     };
     return cmocka_run_group_tests_name("ru_meter/throttle", tests, NULL, NULL);
 }
