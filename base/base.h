@@ -185,12 +185,8 @@ void base_buf_fini(base_buf_t *b);
 void base_buf_reset(base_buf_t *b);               /* len = 0, keeps capacity */
 void base_buf_swap(base_buf_t *a, base_buf_t *b); /* contents, lengths and capacities */
 void base_buf_reserve(base_buf_t *b, size_t extra);
-void base_buf_put(base_buf_t *b, const void *p, size_t n);
-void base_buf_put_u8(base_buf_t *b, uint8_t v);
-void base_buf_put_u16(base_buf_t *b, uint16_t v);
-void base_buf_put_u32(base_buf_t *b, uint32_t v);
-void base_buf_put_u64(base_buf_t *b, uint64_t v);
-void base_buf_set_u32(base_buf_t *b, size_t at, uint32_t v); /* patch a placeholder */
+/* The puts (below, inline) append; base_buf_set_u32 patches a placeholder. */
+void base_buf_set_u32(base_buf_t *b, size_t at, uint32_t v);
 void base_buf_printf(base_buf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Big-endian loads from memory the caller has bounds-checked. */
@@ -215,6 +211,45 @@ static inline void base_store_u64(uint8_t *p, uint64_t v)
         p[i] = (uint8_t)v;
         v >>= 8;
     }
+}
+
+/* The puts are inline with the room check first: encoders call them once
+ * per field (a log record, a response), and as calls they were a visible
+ * share of a durable write. */
+static inline void base_buf_put(base_buf_t *b, const void *p, size_t n)
+{
+    if (n == 0) {
+        return;
+    }
+    if (b->cap - b->len < n) {
+        base_buf_reserve(b, n);
+    }
+    memcpy(b->data + b->len, p, n);
+    b->len += n;
+}
+
+static inline void base_buf_put_u8(base_buf_t *b, uint8_t v)
+{
+    base_buf_put(b, &v, 1);
+}
+
+static inline void base_buf_put_u16(base_buf_t *b, uint16_t v)
+{
+    uint8_t t[2] = {(uint8_t)(v >> 8), (uint8_t)v};
+    base_buf_put(b, t, 2);
+}
+
+static inline void base_buf_put_u32(base_buf_t *b, uint32_t v)
+{
+    uint8_t t[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
+    base_buf_put(b, t, 4);
+}
+
+static inline void base_buf_put_u64(base_buf_t *b, uint64_t v)
+{
+    uint8_t t[8];
+    base_store_u64(t, v);
+    base_buf_put(b, t, 8);
 }
 
 /* ---- clock ----------------------------------------------------------- */

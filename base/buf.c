@@ -1,7 +1,7 @@
 /*
- * buf.c - growable, heap-owned byte buffer with big-endian put helpers: the
- * output side of every encoder. Invariant: len <= cap, data is NULL only
- * while cap is 0.
+ * buf.c - growable, heap-owned byte buffer: the output side of every
+ * encoder (its big-endian puts are inline in base.h). Invariant: len <= cap,
+ * data is NULL only while cap is 0.
  */
 #include "base/base.h"
 
@@ -46,46 +46,6 @@ void base_buf_reserve(base_buf_t *b, size_t extra)
     }
     b->data = base_realloc(b->data, cap);
     b->cap = cap;
-}
-
-
-void base_buf_put(base_buf_t *b, const void *p, size_t n)
-{
-    if (n == 0) {
-        return;
-    }
-    base_buf_reserve(b, n);
-    memcpy(b->data + b->len, p, n);
-    b->len += n;
-}
-
-
-void base_buf_put_u8(base_buf_t *b, uint8_t v)
-{
-    base_buf_reserve(b, 1);
-    b->data[b->len++] = v;
-}
-
-
-void base_buf_put_u16(base_buf_t *b, uint16_t v)
-{
-    uint8_t t[2] = {(uint8_t)(v >> 8), (uint8_t)v};
-    base_buf_put(b, t, 2);
-}
-
-
-void base_buf_put_u32(base_buf_t *b, uint32_t v)
-{
-    uint8_t t[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
-    base_buf_put(b, t, 4);
-}
-
-
-void base_buf_put_u64(base_buf_t *b, uint64_t v)
-{
-    uint8_t t[8];
-    base_store_u64(t, v);
-    base_buf_put(b, t, 8);
 }
 
 
