@@ -924,7 +924,8 @@ static bool over_output_cap(const emu_conn_t *c)
  * the partitions their statements will touch, all at once, before the first
  * runs (cql_prefetch_add). Only a hint, so it takes the easy frames: whole,
  * uncompressed, each inside one of the input's chunks; it stops at the
- * first header that will not decode, which process_input then answers.
+ * first header that will not decode, which process_input then answers. A
+ * lone frame is left alone: it runs at once, before a prefetch could help.
  */
 static void prefetch_frames(emu_conn_t *c, struct evbuffer *in)
 {
@@ -935,6 +936,7 @@ static void prefetch_frames(emu_conn_t *c, struct evbuffer *in)
     int n = evbuffer_peek(in, -1, NULL, vec, 8);
     n = n < 8 ? n : 8;
     cql_prefetch_t pf = {.n = 0};
+    size_t total = evbuffer_get_length(in);
     size_t chunk_start = 0; /* of vec[i] in the input */
     size_t at = 0;          /* the next frame's start */
     base_error_t err;
@@ -950,6 +952,9 @@ static void prefetch_frames(emu_conn_t *c, struct evbuffer *in)
                 goto done;
             }
             size_t end = at + WIRE_HEADER_SIZE + h.length;
+            if (at == 0 && end + WIRE_HEADER_SIZE > total) {
+                goto done; /* one frame: it runs now, a prefetch would not be ahead of it */
+            }
             wire_request_t req;
             if (end - chunk_start <= len && h.opcode == WIRE_OP_EXECUTE &&
                 (h.flags & WIRE_FLAG_COMPRESSION) == 0 &&
