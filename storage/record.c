@@ -100,7 +100,7 @@ void storage__rec_put_mutation(base_buf_t *b, const storage_mutation_t *m, int64
         const storage_cell_t *c = &m->cells[i];
         base_buf_put_u32(b, c->col);
         base_buf_put_u8(b, (c->path != NULL ? C_PATH : 0) | (c->tombstone ? C_TOMBSTONE : 0));
-        put_bytes(b, c->path, c->path_len);
+        put_bytes(b, c->path, c->path != NULL ? c->path_len : 0); /* no path: no bytes */
         put_bytes(b, c->value, c->tombstone ? 0 : c->value_len);
         put_i64(b, c->ts);
         put_i64(b, c->expires_us);
