@@ -14,7 +14,9 @@
 #include "cql/exec/exec.h"
 
 /* A key longer than this is not worth composing on the stack. */
-#define PK_MAX 256
+#define PK_MAX       256
+/* Nor a key of more parts than fit it (each takes 3 bytes or more). */
+#define PK_PARTS_MAX (PK_MAX / 3)
 
 
 static const cql_qname_t *target(const cql_stmt_t *st)
@@ -34,34 +36,6 @@ static const cql_qname_t *target(const cql_stmt_t *st)
 }
 
 
-/* The partition key of p's bound values, as cql__pk_compose makes it, in
- * buf; -1 if a part is missing, null or too long. */
-static ptrdiff_t compose(const cql_prepared_t *p, const wire_query_params_t *params, uint8_t *buf)
-{
-    if (p->n_pk == 1) {
-        wire_value_t v = params->values[p->pk_indexes[0]];
-        if (v.len < 0 || v.len > PK_MAX) {
-            return -1;
-        }
-        memcpy(buf, v.ptr, (size_t)v.len);
-        return v.len;
-    }
-    size_t n = 0;
-    for (size_t i = 0; i < p->n_pk; i++) {
-        wire_value_t v = params->values[p->pk_indexes[i]];
-        if (v.len < 0 || (size_t)v.len + 3 > PK_MAX - n) {
-            return -1;
-        }
-        buf[n] = (uint8_t)(v.len >> 8);
-        buf[n + 1] = (uint8_t)v.len;
-        memcpy(buf + n + 2, v.ptr, (size_t)v.len);
-        buf[n + 2 + (size_t)v.len] = 0x00;
-        n += (size_t)v.len + 3;
-    }
-    return (ptrdiff_t)n;
-}
-
-
 void cql_prefetch_add(cql_engine_t *e, const cql_session_t *s, wire_value_t id,
                       const wire_query_params_t *params, cql_prefetch_t *pf)
 {
@@ -70,13 +44,15 @@ void cql_prefetch_add(cql_engine_t *e, const cql_session_t *s, wire_value_t id,
         return;
     }
     const cql_prepared_t *p = cql__prepared_find(e, id.ptr, 16);
-    if (p == NULL || p->n_pk == 0) {
+    if (p == NULL || p->n_pk == 0 || p->n_pk > PK_PARTS_MAX) {
         return;
     }
+    wire_value_t parts[PK_PARTS_MAX];
     for (size_t i = 0; i < p->n_pk; i++) {
         if (p->pk_indexes[i] >= params->n_values) {
             return;
         }
+        parts[i] = params->values[p->pk_indexes[i]];
     }
     const cql_qname_t *q = target(p->stmt);
     const char *ks_name = q == NULL             ? NULL
@@ -89,8 +65,8 @@ void cql_prefetch_add(cql_engine_t *e, const cql_session_t *s, wire_value_t id,
         return;
     }
     uint8_t buf[PK_MAX];
-    ptrdiff_t len = compose(p, params, buf);
-    if (len < 0) {
+    ptrdiff_t len = cql__pk_compose_into(parts, p->n_pk, buf, sizeof(buf));
+    if (len < 0 || len > PK_MAX) {
         return;
     }
     int64_t token = storage_token(buf, (size_t)len);

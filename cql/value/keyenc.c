@@ -589,6 +589,38 @@ size_t cql__keyenc_decode(const wire_type_t *t, const uint8_t *p, size_t len, bo
 
 /* ---- partition keys ------------------------------------------------------------------ */
 
+ptrdiff_t cql__pk_compose_into(const wire_value_t *parts, size_t n, uint8_t *out, size_t cap)
+{
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (parts[i].len < 0 || (n > 1 && parts[i].len > UINT16_MAX)) {
+            return -1;
+        }
+        len += (size_t)parts[i].len + (n > 1 ? 3 : 0);
+    }
+    if (out == NULL || len > cap) {
+        return (ptrdiff_t)len;
+    }
+    if (n == 1) {
+        if (len > 0) {
+            memcpy(out, parts[0].ptr, len);
+        }
+        return (ptrdiff_t)len;
+    }
+    for (size_t i = 0, at = 0; i < n; i++) {
+        size_t part = (size_t)parts[i].len;
+        out[at] = (uint8_t)(part >> 8);
+        out[at + 1] = (uint8_t)part;
+        if (part > 0) {
+            memcpy(out + at + 2, parts[i].ptr, part);
+        }
+        out[at + 2 + part] = 0x00;
+        at += part + 3;
+    }
+    return (ptrdiff_t)len;
+}
+
+
 wire_value_t cql__pk_compose(const wire_value_t *parts, size_t n, base_arena_t *a)
 {
     if (n == 1) {
@@ -602,23 +634,13 @@ wire_value_t cql__pk_compose(const wire_value_t *parts, size_t n, base_arena_t *
      * value: no composite key is empty (each part takes at least 3 bytes), so
      * it matches no partition, and it is safe to hash. Callers reject such keys
      * with Cassandra's message before writing. */
-    wire_value_t out = {(const uint8_t *)"", 0};
-    base_buf_t b;
-    base_buf_init(&b);
-    for (size_t i = 0; i < n; i++) {
-        if (parts[i].len < 0 || parts[i].len > UINT16_MAX) {
-            goto done;
-        }
-        base_buf_put_u16(&b, (uint16_t)parts[i].len);
-        base_buf_put(&b, parts[i].ptr, (size_t)parts[i].len);
-        base_buf_put_u8(&b, 0x00);
+    ptrdiff_t len = cql__pk_compose_into(parts, n, NULL, 0); /* measure, then write */
+    if (len < 0 || len > INT32_MAX) {
+        return (wire_value_t){(const uint8_t *)"", 0};
     }
-    if (b.len <= INT32_MAX) {
-        out = cql__buf_value(&b, a);
-    }
-done:
-    base_buf_fini(&b);
-    return out;
+    uint8_t *out = base_arena_alloc(a, (size_t)len);
+    cql__pk_compose_into(parts, n, out, (size_t)len);
+    return (wire_value_t){out, (int32_t)len};
 }
 
 

@@ -155,6 +155,11 @@ size_t cql__keyenc_decode(const wire_type_t *t, const uint8_t *p, size_t len, bo
  * key no partition has): callers check "Key length of %d is longer than
  * maximum of 65535" themselves. */
 wire_value_t cql__pk_compose(const wire_value_t *parts, size_t n, base_arena_t *a);
+/* The same bytes written to out when they fit in cap (nothing written
+ * otherwise, or with out NULL); returns their length, or -1 for a null part
+ * (or, with several, one over 65535 bytes). For callers that keep keys on
+ * the stack. */
+ptrdiff_t cql__pk_compose_into(const wire_value_t *parts, size_t n, uint8_t *out, size_t cap);
 /* Splits composed bytes back into n parts; false if malformed. */
 bool cql__pk_decompose(wire_value_t pk, size_t n, wire_value_t *parts);
 
