@@ -113,6 +113,15 @@ static inline int32_t cell_int(const fixture_t *f, size_t row, size_t col)
 }
 
 
+/* The bigint (or counter) in row, col of the last result. */
+static inline int64_t cell_bigint(const fixture_t *f, size_t row, size_t col)
+{
+    const wire_value_t *v = &f->r.cells[row * f->r.n_cols + col];
+    assert_int_equal(v->len, 8);
+    return (int64_t)base_load_u64(v->ptr);
+}
+
+
 /* Whether the last result is an LWT answer with [applied] true. */
 static inline bool applied(const fixture_t *f)
 {
