@@ -673,10 +673,63 @@ static void on_handshake_reply(conn_t *c, const wire_reply_t *r)
 }
 
 
+/* --slow-ms: the current stall, the union of the slow responses whose
+ * [sent, answered] intervals overlap. In a closed loop a server stall shows
+ * as every request in flight answered late, interleaved with quick answers
+ * on other connections, so one line per stall says when it began and how
+ * bad it was. */
+static struct {
+    uint64_t n, worst_ns, first_sent_ns, last_done_ns;
+} slow;
+
+static void slow_report(void)
+{
+    if (slow.n == 0) {
+        return;
+    }
+    struct timespec rt;
+    clock_gettime(CLOCK_REALTIME, &rt);
+    uint64_t real_ns = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
+    uint64_t sent_ns = real_ns - (now_ns() - slow.first_sent_ns);
+    time_t sec = (time_t)(sent_ns / 1000000000u);
+    struct tm tm;
+    gmtime_r(&sec, &tm);
+    fprintf(stderr,
+            "cosmos-bench: slow: %llu responses over %g ms, worst %.1f ms, the first sent at "
+            "%02d:%02d:%02d.%03dZ (+%.3f s)\n",
+            (unsigned long long)slow.n, o.slow_ms, (double)slow.worst_ns / 1e6, tm.tm_hour,
+            tm.tm_min, tm.tm_sec, (int)(sent_ns / 1000000u % 1000u),
+            ((double)slow.first_sent_ns - (double)res.run_start_ns) / 1e9);
+    slow.n = 0;
+}
+
+static void slow_note(uint64_t sent_ns, uint64_t lat)
+{
+    if (lat < (uint64_t)(o.slow_ms * 1e6)) {
+        return;
+    }
+    if (slow.n > 0 && sent_ns > slow.last_done_ns) {
+        slow_report(); /* a new stall: the last one's answers were all in before this left */
+    }
+    if (slow.n == 0) {
+        slow.first_sent_ns = sent_ns;
+        slow.last_done_ns = sent_ns + lat;
+        slow.worst_ns = lat;
+    }
+    slow.first_sent_ns = sent_ns < slow.first_sent_ns ? sent_ns : slow.first_sent_ns;
+    slow.last_done_ns = sent_ns + lat > slow.last_done_ns ? sent_ns + lat : slow.last_done_ns;
+    slow.worst_ns = lat > slow.worst_ns ? lat : slow.worst_ns;
+    slow.n++;
+}
+
+
 static void record(const slot_t *sl, const wire_reply_t *r, uint64_t now)
 {
     uint64_t lat = now > sl->start_ns ? now - sl->start_ns : 0;
     res.last_done_ns = now;
+    if (o.slow_ms > 0) {
+        slow_note(sl->start_ns, lat);
+    }
     if (r->opcode == WIRE_OP_ERROR) {
         count_error(r->u.error.code, r->u.error.message);
         return;
@@ -1007,6 +1060,7 @@ int main(int argc, char **argv)
     if (phase < PH_RUN) {
         loadgen_die("interrupted before the measured phase");
     }
+    slow_report();
     loadgen_report(&o, &res);
 
     for (int i = 0; i < o.connections; i++) {

@@ -44,6 +44,7 @@ typedef struct opts_s {
     const char *keyspace;
     const char *table_options;
     uint64_t seed;
+    double slow_ms; /* 0: no slow-response report */
 } opts_t;
 
 typedef struct err_count_s {

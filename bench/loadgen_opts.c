@@ -72,6 +72,8 @@ static void usage(FILE *f)
             "  --table-options STR   CREATE TABLE ... WITH STR (default "
             "cosmosdb_provisioned_throughput = 1000000; '' for none)\n"
             "  --seed N              random seed (default 1)\n"
+            "  --slow-ms MS          print each run of responses slower than MS to stderr, with "
+            "when the first was sent (UTC, to line up with the server's log)\n"
             "  --help\n\n"
             "Prints a summary and, last, one JSON line with every figure. Exit status: 0 when "
             "every measured request succeeded, 1 when some failed, 2 on a set-up failure.\n");
@@ -147,22 +149,36 @@ void loadgen_parse_args(int argc, char **argv, opts_t *out)
         O_TOPT,
         O_SEED,
         O_TICK,
+        O_SLOW,
         O_HELP
     };
-    static const struct option longopts[] = {
-        {"host", 1, NULL, O_HOST},        {"port", 1, NULL, O_PORT},
-        {"connections", 1, NULL, O_CONN}, {"inflight", 1, NULL, O_INFLIGHT},
-        {"tls", 1, NULL, O_TLS},          {"ca", 1, NULL, O_CA},
-        {"lz4", 0, NULL, O_LZ4},          {"user", 1, NULL, O_USER},
-        {"key", 1, NULL, O_KEY},          {"workload", 1, NULL, O_WORK},
-        {"value-size", 1, NULL, O_VSIZE}, {"keys", 1, NULL, O_KEYS},
-        {"dist", 1, NULL, O_DIST},        {"duration", 1, NULL, O_DUR},
-        {"requests", 1, NULL, O_REQ},     {"warmup", 1, NULL, O_WARM},
-        {"rate", 1, NULL, O_RATE},        {"read-pct", 1, NULL, O_READ},
-        {"preload", 0, NULL, O_PRE},      {"no-preload", 0, NULL, O_NOPRE},
-        {"keyspace", 1, NULL, O_KS},      {"table-options", 1, NULL, O_TOPT},
-        {"seed", 1, NULL, O_SEED},        {"tick-us", 1, NULL, O_TICK},
-        {"help", 0, NULL, O_HELP},        {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {{"host", 1, NULL, O_HOST},
+                                             {"port", 1, NULL, O_PORT},
+                                             {"connections", 1, NULL, O_CONN},
+                                             {"inflight", 1, NULL, O_INFLIGHT},
+                                             {"tls", 1, NULL, O_TLS},
+                                             {"ca", 1, NULL, O_CA},
+                                             {"lz4", 0, NULL, O_LZ4},
+                                             {"user", 1, NULL, O_USER},
+                                             {"key", 1, NULL, O_KEY},
+                                             {"workload", 1, NULL, O_WORK},
+                                             {"value-size", 1, NULL, O_VSIZE},
+                                             {"keys", 1, NULL, O_KEYS},
+                                             {"dist", 1, NULL, O_DIST},
+                                             {"duration", 1, NULL, O_DUR},
+                                             {"requests", 1, NULL, O_REQ},
+                                             {"warmup", 1, NULL, O_WARM},
+                                             {"rate", 1, NULL, O_RATE},
+                                             {"read-pct", 1, NULL, O_READ},
+                                             {"preload", 0, NULL, O_PRE},
+                                             {"no-preload", 0, NULL, O_NOPRE},
+                                             {"keyspace", 1, NULL, O_KS},
+                                             {"table-options", 1, NULL, O_TOPT},
+                                             {"seed", 1, NULL, O_SEED},
+                                             {"tick-us", 1, NULL, O_TICK},
+                                             {"slow-ms", 1, NULL, O_SLOW},
+                                             {"help", 0, NULL, O_HELP},
+                                             {NULL, 0, NULL, 0}};
     int ch;
     int li = -1;
     while ((ch = getopt_long(argc, argv, "", longopts, &li)) != -1) {
@@ -250,6 +266,9 @@ void loadgen_parse_args(int argc, char **argv, opts_t *out)
             break;
         case O_TICK:
             o.tick_us = parse_num(name, optarg, 0);
+            break;
+        case O_SLOW:
+            o.slow_ms = parse_num(name, optarg, 0.001);
             break;
         case O_SEED:
             o.seed = (uint64_t)parse_num(name, optarg, 0);

@@ -24,7 +24,7 @@ from emulator import _SANITIZER_MARKS, Emulator  # noqa: E402
 REQUESTS = 200
 
 
-def bench(port, *args, ca=None, expect_rc=0):
+def bench(port, *args, ca=None, expect_rc=0, stderr_too=False):
     cmd = [os.environ["COSMOS_BENCH"], "--port", str(port), "--requests", str(REQUESTS),
            "--keys", "300"] + list(args)
     if ca:
@@ -40,7 +40,7 @@ def bench(port, *args, ca=None, expect_rc=0):
     if expect_rc != 0:
         return p
     last = p.stdout.strip().splitlines()[-1]
-    return json.loads(last)
+    return (json.loads(last), p.stderr) if stderr_too else json.loads(last)
 
 
 class NullResponder:
@@ -128,6 +128,25 @@ class CommonChecks:
         self.check(r, "ycsb-c", reads=REQUESTS)
         self.assertEqual(r["empty_reads"], 0)
         self.assertEqual(r["rate"], 2000)
+
+    def test_slow_responses_are_reported_once_per_stall(self):
+        # A threshold every response passes: with one request in flight each
+        # is a stall of its own; with many, overlapping ones are one line.
+        slow_line = re.compile(r"^cosmos-bench: slow: (\d+) responses over 0\.001 ms, worst "
+                               r"[\d.]+ ms, the first sent at \d\d:\d\d:\d\d\.\d{3}Z "
+                               r"\(\+[\d.]+ s\)$")
+        for inflight, stalls in (("1", REQUESTS), ("16", None)):
+            r, err = bench(self.port, "--workload", "insert", "--connections", "1",
+                           "--inflight", inflight, "--slow-ms", "0.001", stderr_too=True)
+            self.check(r, "insert", reads=0)
+            counts = [int(m.group(1)) for m in map(slow_line.match, err.splitlines()) if m]
+            self.assertEqual(sum(counts), REQUESTS, err)
+            if stalls is not None:
+                self.assertEqual(len(counts), stalls)
+            else:
+                self.assertLess(len(counts), REQUESTS)
+        r, err = bench(self.port, "--workload", "insert", "--slow-ms", "60000", stderr_too=True)
+        self.assertNotIn("slow:", err)
 
     def test_null_workload_plaintext_inflight_one(self):
         r = bench(self.plain_port, "--workload", "null", "--tls", "off", "--inflight", "1",
