@@ -94,7 +94,8 @@ typedef struct storage_sync_cfg_s {
     storage_sync_t mode;
     int interval_ms; /* PERIODIC; 0: the default */
     /* Tests only: run on the sync thread before each round of fdatasyncs
-     * (may block to hold acknowledgements back). NULL for none. */
+     * and each start of writeback (may block to hold acknowledgements
+     * back). NULL for none. */
     void (*before_sync)(void *arg);
     /* Tests only: the same, on the log's writer thread before each round
      * of writes (write-behind with GROUP or PERIODIC). */

@@ -611,6 +611,9 @@ void storage__unlink(const char *path);
 #define STORAGE__UNLINK_PAUSE_US 2000
 /* Writeback of a file written sequentially starts every this many bytes. */
 #define STORAGE__WRITEBACK_BYTES (8u << 20)
+/* The end of a log being appended to, left to the next fdatasync (a power of
+ * two; the size of the largest page cache folio). */
+#define STORAGE__WRITEBACK_TAIL  (2u << 20)
 /* The file fd is size bytes long, of which [0, *mark) had its writeback
  * started: starts the rest once it is STORAGE__WRITEBACK_BYTES or more
  * (moving *mark). Asynchronous, and no promise of durability. */

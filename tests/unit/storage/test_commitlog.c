@@ -38,7 +38,8 @@ typedef struct log_fixture_s {
     /* the before_sync hook: counts rounds, and holds them while gate is set */
     atomic_int rounds;
     atomic_bool gate;
-    atomic_bool opened; /* set by a thread just before it opens the gate */
+    atomic_bool opened;    /* set by a thread just before it opens the gate */
+    atomic_bool sync_gate; /* holds the sync thread alone (sync_hook) */
 } log_fixture_t;
 
 
@@ -55,6 +56,7 @@ static int teardown(void **state)
 {
     log_fixture_t *f = *state;
     atomic_store(&f->gate, false);
+    atomic_store(&f->sync_gate, false);
     storage__db_abandon(f->db);
     test_dir_remove(f->dir);
     free(f);
@@ -72,6 +74,16 @@ static void hook(void *arg)
 }
 
 
+static void sync_hook(void *arg)
+{
+    log_fixture_t *f = arg;
+    while (atomic_load(&f->sync_gate)) {
+        usleep(1000);
+    }
+    hook(arg);
+}
+
+
 typedef enum { BY_RECORD, WRITE_BEHIND, LOG_THREAD } writes_t;
 
 static storage_db_t *open_how(log_fixture_t *f, storage_sync_t mode, int interval_ms, writes_t how)
@@ -79,7 +91,7 @@ static storage_db_t *open_how(log_fixture_t *f, storage_sync_t mode, int interva
     base_error_t err = {0};
     storage_sync_cfg_t cfg = {.mode = mode,
                               .interval_ms = interval_ms,
-                              .before_sync = hook,
+                              .before_sync = sync_hook,
                               .before_write = hook,
                               .hook_arg = f,
                               .write_behind = how != BY_RECORD,
@@ -755,6 +767,28 @@ static void a_hand_over_past_the_queue_limit_waits_for_the_writer(void **state)
 }
 
 
+static void a_stalled_sync_thread_holds_no_periodic_write_back(void **state)
+{
+    /* Under PERIODIC a write is acknowledged once written. Starting the
+     * writeback of what is written can wait for a full device queue (over
+     * 400 ms under a checkpoint's snapshot writes): the sync thread does
+     * it, and the writer goes on writing while it waits. */
+    log_fixture_t *f = *state;
+    storage_db_t *db = open_how(f, STORAGE_SYNC_PERIODIC, 3600 * 1000, LOG_THREAD);
+    storage_table_t *t = storage_table_create(db, 7);
+    static char big[1 << 20];
+    memset(big, 'w', sizeof(big) - 1);
+    atomic_store(&f->sync_gate, true); /* the sync thread holds its next round or writeback */
+    for (int k = 0; (uint64_t)k * sizeof(big) <= 3 * STORAGE__WRITEBACK_BYTES; k++) {
+        test_insert(t, k, NULL, 1, big, 100);
+        assert_int_equal(storage_db_log_flush(db), BASE_OK);
+        wait_acked(db, storage_db_log_position(db)); /* written, whatever the sync thread does */
+    }
+    assert_int_equal(storage_db_syncs(db), 0);
+    atomic_store(&f->sync_gate, false);
+}
+
+
 static void group_commit_through_the_log_thread_acknowledges_after_the_fsync(void **state)
 {
     log_fixture_t *f = *state;
@@ -816,6 +850,7 @@ int main(void)
         T(a_write_the_log_thread_could_not_make_is_never_acknowledged),
         T(a_torn_write_to_a_switched_out_log_is_cut_off),
         T(a_hand_over_past_the_queue_limit_waits_for_the_writer),
+        T(a_stalled_sync_thread_holds_no_periodic_write_back),
         T(group_commit_through_the_log_thread_acknowledges_after_the_fsync),
         T(without_sync_the_log_thread_writes_and_never_syncs),
         T(periodic_sync_starts_writeback_between_syncs),
