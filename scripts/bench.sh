@@ -189,8 +189,11 @@ ckpts() { grep -c 'checkpoint (commit log past the data)' "$WORK/durable.log" ||
 CK_BEFORE=$(ckpts)
 sync # what the earlier runs left dirty goes to disk first: this run's stalls are its own
 run "insert 1 KB, durable periodic, ${CKPT_DURATION} s" durable "$DUR_PORT" --workload insert \
-    --value-size $VALUE --keys "$CKPT_KEYS" --duration "$CKPT_DURATION" --warmup 0
+    --value-size $VALUE --keys "$CKPT_KEYS" --duration "$CKPT_DURATION" --warmup 0 --slow-ms 20
+STALLS=$WORK/stalls.txt
+cp "$WORK/bench.err" "$STALLS" # one line per stall over 20 ms, lined up with the checkpoints
 sleep 2 # the last checkpoint finishes
+cp "$WORK/durable.log" "$WORK/durable-30s.log"
 CKPT_N=$(($(ckpts) - CK_BEFORE))
 kill -9 "$DUR_PID" 2>/dev/null || true
 wait "$DUR_PID" 2>/dev/null || true
@@ -242,7 +245,8 @@ stop_server "$RSS_PID"
 
 # ---- BENCHMARKS.md ---------------------------------------------------------------------------
 CPU=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
-export CKPT_N RECOVERY RECOVERY_SETTLED COLD_MS CKPT_DURATION ROUNDS
+export CKPT_N RECOVERY RECOVERY_SETTLED COLD_MS CKPT_DURATION ROUNDS STALLS
+export DURABLE_LOG=$WORK/durable-30s.log
 export RESULTS OUT CPU LOAD_BEFORE LOAD_AFTER RSS_IDLE RSS_LOADED ROWS ROW_VALUE RSS_CMD EMU_CMD NULL_CMD DURATION WARMUP
 export NPROC=$(nproc) KERNEL="$(uname -sr)" MEM="$(awk '/MemTotal/ {printf "%.1f GB", $2/1048576}' /proc/meminfo)"
 export COMMIT="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
@@ -350,6 +354,38 @@ if ck:
       % (os.environ["CKPT_DURATION"], ck[0]["ops_per_s"], ms(lat["p50"]), ms(lat["p99"]),
          ms(lat["p999"]), ms(lat["max"]), os.environ["CKPT_N"], os.environ["RECOVERY"] or "?",
          os.environ["RECOVERY_SETTLED"] or "?"))
+    w("")
+    # Each stall (cosmos-bench --slow-ms) against the checkpoints in the server's log, whose
+    # lines end "... in N ms, written between requests" at the checkpoint's end.
+    def clock(hms):
+        h, m, sec = hms.split(":")
+        return int(h) * 3600 + int(m) * 60 + float(sec)
+    ckpt = []
+    with open(os.environ["DURABLE_LOG"]) as f:
+        for line in f:
+            m = re.match(r"\S*T(\d\d:\d\d:[\d.]+)Z .*checkpoint \(commit log past the data\)"
+                         r".* in (\d+) ms", line)
+            if m:
+                end = clock(m.group(1))
+                ckpt.append((end - int(m.group(2)) / 1000.0, end))
+    stalls = []
+    with open(os.environ["STALLS"]) as f:
+        for line in f:
+            m = re.match(r"cosmos-bench: slow: (\d+) responses over .* worst ([\d.]+) ms, the "
+                         r"first sent at (\d\d:\d\d:[\d.]+)Z \(\+([\d.]+) s\)", line)
+            if m:
+                t = clock(m.group(3))
+                during = any(a - 0.05 <= t <= b for a, b in ckpt)
+                stalls.append((float(m.group(2)), int(m.group(1)), float(m.group(4)), during))
+    if stalls:
+        worst = sorted(stalls, reverse=True)[:8]
+        w("Stalls over 20 ms (`--slow-ms 20`: responses late together): %d, %d of them while a "
+          "checkpoint ran. The worst: %s."
+          % (len(stalls), sum(1 for x in stalls if x[3]), "; ".join(
+              "%.0f ms at +%.1f s (%d responses, %s)"
+              % (x[0], x[2], x[1], "checkpoint" if x[3] else "no checkpoint") for x in worst)))
+    else:
+        w("No response took 20 ms or more (`--slow-ms 20`).")
     w("")
     w("Cold start, exec to `ready` with an empty data dir (certificates generated, durable "
       "storage created), best of 5: **%s ms**." % os.environ["COLD_MS"])
