@@ -65,7 +65,8 @@ struct storage__ckpt_s {
     base_buf_t last_pk;
     bool in_part; /* that partition is written up to last_ck only */
     base_buf_t last_ck;
-    bool finishing; /* the thread commits the snapshot */
+    uint64_t prepare_bytes; /* the next log the thread makes ahead; 0: none */
+    bool finishing;         /* the thread commits the snapshot */
     pthread_t thread;
     atomic_bool done;
     int rc; /* the thread's, once done */
@@ -109,6 +110,7 @@ int storage_db_checkpoint_start(storage_db_t *db, base_error_t *err)
         return BASE_ERROR;
     }
     uint64_t gen = d->gen + 1;
+    uint64_t retired_bytes = d->log_bytes;
     storage__snap_t *snap = storage__snap_open(d->dir, gen, err);
     if (snap == NULL) {
         storage__log_unmake(d, fd);
@@ -123,6 +125,11 @@ int storage_db_checkpoint_start(storage_db_t *db, base_error_t *err)
     c->dir = d->dir;
     c->gen = gen;
     c->failures = d->failures;
+    /* The next log ends once it passes the data's size (or the retired
+     * log's, whichever was larger). */
+    uint64_t data_bytes = storage_db_data_bytes(db);
+    c->prepare_bytes =
+        storage__log_prepare_size(retired_bytes > data_bytes ? retired_bytes : data_bytes);
     base_buf_init(&c->last_pk);
     base_buf_init(&c->last_ck);
     for (const storage_table_t *t = db->tables; t != NULL; t = t->next) {
@@ -135,6 +142,14 @@ int storage_db_checkpoint_start(storage_db_t *db, base_error_t *err)
     }
     d->ckpt = c;
     return BASE_OK;
+}
+
+
+void storage__ckpt_final(storage__durable_t *d)
+{
+    if (d->ckpt != NULL) {
+        d->ckpt->prepare_bytes = 0;
+    }
 }
 
 
@@ -243,6 +258,9 @@ static void *finish_thread(void *arg)
          * Nothing else touches these files (the sync thread may still hold
          * a retired log open; its unlinked blocks go when it closes it). */
         storage__remove_before(c->dir, c->gen);
+        if (c->prepare_bytes > 0) {
+            storage__log_prepare(c->dir, c->prepare_bytes);
+        }
     }
     atomic_store(&c->done, true);
     return NULL;
@@ -257,7 +275,8 @@ static int start_finish(storage__ckpt_t *c)
         return BASE_ERROR;
     }
     if (pthread_create(&c->thread, NULL, finish_thread, c) != 0) {
-        finish_thread(c); /* no thread to be had: commit here */
+        c->prepare_bytes = 0; /* allocating may wait on the disk: not here */
+        finish_thread(c);     /* no thread to be had: commit here */
         return BASE_OK;
     }
     c->finishing = true;

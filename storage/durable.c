@@ -18,6 +18,10 @@
  * opens from the older snapshot and both logs, so no state in between
  * loses data.
  *
+ * commitlog.next is the next checkpoint's log made ahead (commitlog.c):
+ * empty, with its blocks allocated; opening deletes one a killed process
+ * left and makes it anew, closing deletes it.
+ *
  * Opening picks the newest snapshot that loads and has every log after it
  * (none at all: every log from generation 1), and replays those logs; if
  * no snapshot is usable it fails with the reason rather than open with
@@ -293,6 +297,7 @@ storage_db_t *storage_db_open_cfg(const char *dir, const storage_sync_cfg_t *cfg
         (rc = scan_dir(d->dir, &s, err)) != BASE_OK) {
         goto done;
     }
+    storage__log_unprepare(d->dir); /* made for a process that is gone */
     uint64_t base;
     if ((rc = load_base(db, &s, &base, err)) != BASE_OK) {
         goto done;
@@ -319,6 +324,8 @@ storage_db_t *storage_db_open_cfg(const char *dir, const storage_sync_cfg_t *cfg
             d->log_fd < 0 ? BASE_ERROR : base_error_set(err, 0, "storage: cannot fsync %s", d->dir);
         goto done;
     }
+    /* The first checkpoint's new log, made ahead like the later ones. */
+    storage__log_prepare(d->dir, storage__log_prepare_size(storage_db_data_bytes(db)));
     if (sync == STORAGE_SYNC_GROUP || sync == STORAGE_SYNC_PERIODIC ||
         (sync == STORAGE_SYNC_NONE && cfg->write_behind && cfg->log_thread)) {
         rc = storage__syncer_start(d, cfg, err);
@@ -379,6 +386,7 @@ int storage_db_checkpoint(storage_db_t *db, base_error_t *err)
     if (storage_db_checkpoint_start(db, err) != BASE_OK) {
         return BASE_ERROR;
     }
+    storage__ckpt_final(d);
     return storage_db_checkpoint_poll(db, true, err);
 }
 

@@ -576,8 +576,23 @@ bool storage__syncer_wait_written(storage__syncer_t *s, uint64_t pos);
 /* A log switch: the thread syncs the current log once more and closes it. */
 void storage__syncer_switch(storage__syncer_t *s, int new_fd);
 /* A checkpoint's new log: flushes what is gathered into the current one
- * and creates commitlog-<gen + 1>.log; its fd, or -1 with err. */
+ * and creates commitlog-<gen + 1>.log, or renames the log made ahead
+ * (STORAGE__LOG_PREPARED) to that name; its fd, or -1 with err. */
 int storage__log_next(storage__durable_t *d, base_error_t *err);
+/* The next log, made ahead by a checkpoint's finish thread: an empty file
+ * with its blocks allocated (fallocate, past its end). */
+#define STORAGE__LOG_PREPARED    "commitlog.next"
+#define STORAGE__LOG_PREPARE_MIN (64u << 20)
+#define STORAGE__LOG_PREPARE_MAX ((uint64_t)4 << 30)
+/* How much to allocate ahead for the log after one that reached last_bytes. */
+uint64_t storage__log_prepare_size(uint64_t last_bytes);
+/* On a thread that may wait (allocating can read bitmaps from a busy disk):
+ * makes STORAGE__LOG_PREPARED in dir with bytes allocated. Best effort:
+ * where fallocate is missing, or the disk would be left with less than
+ * three times that free, nothing is left behind. */
+void storage__log_prepare(const char *dir, uint64_t bytes);
+/* Deletes the log made ahead, if any (opening, closing). */
+void storage__log_unprepare(const char *dir);
 /* The checkpoint failed before using it: closes and deletes the new log. */
 void storage__log_unmake(storage__durable_t *d, int fd);
 /* Writes go to the new log from now on (generation gen + 1). */
@@ -588,6 +603,9 @@ void storage__log_retire(storage__durable_t *d, int new_fd);
 typedef struct storage__ckpt_s storage__ckpt_t;
 /* Drops the background checkpoint, if any (its temp file with it). */
 void storage__ckpt_abandon(storage__durable_t *d);
+/* The checkpoint just started is the last before closing: it makes no log
+ * ahead. */
+void storage__ckpt_final(storage__durable_t *d);
 /* Deletes the snapshots and logs older than generation gen. */
 void storage__remove_before(const char *dir, uint64_t gen);
 /* Marks the log failed: writes are refused until a checkpoint. */

@@ -4,9 +4,10 @@
  * of thousands of rows changing between its slices, the fuzzy snapshot
  * plus the new log reopen to exactly the state the database had; a crash
  * in the middle of one loses nothing; a checkpoint at shutdown replaces a
- * running one, and writes nothing when nothing changed since the last; an
- * old file is deleted a step at a time, even one the sync thread still
- * holds open. Each test works in its own directory under /tmp.
+ * running one, and writes nothing when nothing changed since the last;
+ * each checkpoint's new log is one made ahead, and makes the next; an old
+ * file is deleted a step at a time, even one the sync thread still holds
+ * open. Each test works in its own directory under /tmp.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -322,6 +323,76 @@ static void a_checkpoint_with_nothing_new_writes_nothing(void **state)
     assert_int_equal(v.cells[0].ts, 99);
 }
 
+/* The log made ahead: its size, and the bytes allocated to it (-1, -1: none). */
+static void prepared(ck_fixture_t *f, off_t *size, off_t *allocated)
+{
+    struct stat st;
+    snprintf(f->path, sizeof(f->path), "%s/%s", f->dir, STORAGE__LOG_PREPARED);
+    bool there = stat(f->path, &st) == 0;
+    *size = there ? st.st_size : -1;
+    *allocated = there ? (off_t)st.st_blocks * 512 : -1;
+}
+
+
+static off_t allocated_to(ck_fixture_t *f, const char *prefix, uint64_t gen, const char *suffix)
+{
+    struct stat st;
+    storage__path(f->path, sizeof(f->path), f->dir, prefix, gen, suffix);
+    assert_int_equal(stat(f->path, &st), 0);
+    return (off_t)st.st_blocks * 512;
+}
+
+
+static void each_checkpoint_takes_a_log_made_ahead_and_makes_the_next(void **state)
+{
+    /* A log appended to while its blocks are allocated waits on the
+     * allocating writeback; so the next log is made ahead, off the loop:
+     * at open, then by each background checkpoint's finish thread. */
+    ck_fixture_t *f = *state;
+    base_error_t err;
+    off_t size, allocated;
+    storage_db_t *db = reopen(f);
+    prepared(f, &size, &allocated);
+    assert_int_equal(size, 0);
+    assert_true(allocated >= (off_t)STORAGE__LOG_PREPARE_MIN);
+
+    load(db);
+    assert_int_equal(storage_db_checkpoint_start(db, &err), BASE_OK);
+    prepared(f, &size, &allocated);
+    assert_int_equal(size, -1); /* taken: it is commitlog-2.log */
+    assert_true(allocated_to(f, "commitlog-", 2, ".log") >= (off_t)STORAGE__LOG_PREPARE_MIN);
+    run_with_writes(db, -1);
+    assert_int_equal(storage_db_checkpoint_poll(db, true, &err), BASE_OK);
+    prepared(f, &size, &allocated); /* the next, by the finish thread */
+    assert_int_equal(size, 0);
+    assert_true(allocated >= (off_t)STORAGE__LOG_PREPARE_MIN);
+    assert_int_equal(storage__log_prepare_size(10u << 20), STORAGE__LOG_PREPARE_MIN);
+    assert_int_equal(storage__log_prepare_size(1000u << 20), 1250u << 20);
+    assert_int_equal(storage__log_prepare_size((uint64_t)100 << 30), STORAGE__LOG_PREPARE_MAX);
+
+    /* What went into the taken-over log replays after a crash; reopening
+     * replaces the leftover with a new one. */
+    test_insert(table(db, T_MAIN), 1, "a", 1, "after the checkpoint", 5000);
+    assert_int_equal(storage_db_log_flush(db), BASE_OK);
+    uint64_t ids[] = {T_MAIN, T_TRUNCATED, T_NEW};
+    assert_reopens_the_same(f, ids, 3, 2);
+    storage_row_view_t v;
+    assert_true(test_row(table(f->db, T_MAIN), 1, "a", 0, &v));
+    assert_int_equal(v.cells[0].ts, 5000);
+    prepared(f, &size, &allocated);
+    assert_int_equal(size, 0);
+
+    /* The checkpoint at close takes it and makes none: nothing is left. */
+    storage_db_free(f->db);
+    f->db = NULL;
+    prepared(f, &size, &allocated);
+    assert_int_equal(size, -1);
+    reopen(f);
+    assert_true(test_row(table(f->db, T_MAIN), 1, "a", 0, &v));
+    assert_int_equal(v.cells[0].ts, 5000);
+}
+
+
 static void a_deleted_file_is_freed_in_steps_though_still_open(void **state)
 {
     ck_fixture_t *f = *state;
@@ -349,6 +420,7 @@ int main(void)
         T(a_crash_in_the_middle_of_a_checkpoint_loses_nothing),
         T(a_checkpoint_now_replaces_a_running_one),
         T(a_checkpoint_with_nothing_new_writes_nothing),
+        T(each_checkpoint_takes_a_log_made_ahead_and_makes_the_next),
         T(a_deleted_file_is_freed_in_steps_though_still_open),
     };
 #undef T
