@@ -360,23 +360,16 @@ if ck:
     def clock(hms):
         h, m, sec = hms.split(":")
         return int(h) * 3600 + int(m) * 60 + float(sec)
-    ckpt = []
-    with open(os.environ["DURABLE_LOG"]) as f:
-        for line in f:
-            m = re.match(r"\S*T(\d\d:\d\d:[\d.]+)Z .*checkpoint \(commit log past the data\)"
-                         r".* in (\d+) ms", line)
-            if m:
-                end = clock(m.group(1))
-                ckpt.append((end - int(m.group(2)) / 1000.0, end))
-    stalls = []
-    with open(os.environ["STALLS"]) as f:
-        for line in f:
-            m = re.match(r"cosmos-bench: slow: (\d+) responses over .* worst ([\d.]+) ms, the "
-                         r"first sent at (\d\d:\d\d:[\d.]+)Z \(\+([\d.]+) s\)", line)
-            if m:
-                t = clock(m.group(3))
-                during = any(a - 0.05 <= t <= b for a, b in ckpt)
-                stalls.append((float(m.group(2)), int(m.group(1)), float(m.group(4)), during))
+    def matches(path, pattern):
+        with open(path) as f:
+            return [m for m in map(re.compile(pattern).match, f) if m]
+    ckpt = [(clock(m.group(1)) - int(m.group(2)) / 1000.0, clock(m.group(1))) for m in matches(
+        os.environ["DURABLE_LOG"],
+        r"\S*T(\d\d:\d\d:[\d.]+)Z .*checkpoint \(commit log past the data\).* in (\d+) ms")]
+    stalls = [(float(m.group(2)), int(m.group(1)), float(m.group(4)),
+               any(a - 0.05 <= clock(m.group(3)) <= b for a, b in ckpt)) for m in matches(
+        os.environ["STALLS"], r"cosmos-bench: slow: (\d+) responses over .* worst ([\d.]+) ms, "
+        r"the first sent at (\d\d:\d\d:[\d.]+)Z \(\+([\d.]+) s\)")]
     if stalls:
         worst = sorted(stalls, reverse=True)[:8]
         w("Stalls over 20 ms (`--slow-ms 20`: responses late together): %d, %d of them while a "

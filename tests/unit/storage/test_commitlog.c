@@ -742,23 +742,34 @@ static void *open_gate_later(void *arg)
 }
 
 
+/* A 1 MB value (its last byte the terminator). */
+static char mb_value[1 << 20];
+
+/* PERIODIC through the log thread, no sync in the test; table 7 of the
+ * database opened, its values the letter fill. */
+static storage_table_t *big_writes(log_fixture_t *f, storage_db_t **db, char fill)
+{
+    *db = open_how(f, STORAGE_SYNC_PERIODIC, 3600 * 1000, LOG_THREAD);
+    memset(mb_value, fill, sizeof(mb_value) - 1);
+    return storage_table_create(*db, 7);
+}
+
+
 static void a_hand_over_past_the_queue_limit_waits_for_the_writer(void **state)
 {
     log_fixture_t *f = *state;
-    storage_db_t *db = open_how(f, STORAGE_SYNC_PERIODIC, 3600 * 1000, LOG_THREAD);
-    storage_table_t *t = storage_table_create(db, 7);
-    static char big[1 << 20];
-    memset(big, 'q', sizeof(big) - 1);
+    storage_db_t *db;
+    storage_table_t *t = big_writes(f, &db, 'q');
     atomic_store(&f->gate, true); /* the writer holds its next round */
-    test_insert(t, 0, NULL, 1, big, 100);
+    test_insert(t, 0, NULL, 1, mb_value, 100);
     pthread_t opener;
     assert_int_equal(pthread_create(&opener, NULL, open_gate_later, f), 0);
     /* Each 1 MB record is handed over at once (past the write-behind limit);
      * past the queue's limit the hand-over must wait for the writer, which
      * the gate holds until the other thread opens it. */
     int k = 1;
-    while ((uint64_t)k * sizeof(big) <= STORAGE__LOG_QUEUE_MAX + (8u << 20)) {
-        test_insert(t, k++, NULL, 1, big, 100);
+    while ((uint64_t)k * sizeof(mb_value) <= STORAGE__LOG_QUEUE_MAX + (8u << 20)) {
+        test_insert(t, k++, NULL, 1, mb_value, 100);
     }
     assert_true(atomic_load(&f->opened)); /* it waited for the writer, not for memory */
     pthread_join(opener, NULL);
@@ -774,13 +785,11 @@ static void a_stalled_sync_thread_holds_no_periodic_write_back(void **state)
      * 400 ms under a checkpoint's snapshot writes): the sync thread does
      * it, and the writer goes on writing while it waits. */
     log_fixture_t *f = *state;
-    storage_db_t *db = open_how(f, STORAGE_SYNC_PERIODIC, 3600 * 1000, LOG_THREAD);
-    storage_table_t *t = storage_table_create(db, 7);
-    static char big[1 << 20];
-    memset(big, 'w', sizeof(big) - 1);
+    storage_db_t *db;
+    storage_table_t *t = big_writes(f, &db, 'w');
     atomic_store(&f->sync_gate, true); /* the sync thread holds its next round or writeback */
-    for (int k = 0; (uint64_t)k * sizeof(big) <= 3 * STORAGE__WRITEBACK_BYTES; k++) {
-        test_insert(t, k, NULL, 1, big, 100);
+    for (int k = 0; (uint64_t)k * sizeof(mb_value) <= 3 * STORAGE__WRITEBACK_BYTES; k++) {
+        test_insert(t, k, NULL, 1, mb_value, 100);
         assert_int_equal(storage_db_log_flush(db), BASE_OK);
         wait_acked(db, storage_db_log_position(db)); /* written, whatever the sync thread does */
     }
