@@ -40,8 +40,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -256,6 +258,10 @@ void storage__log_prepare(const char *dir, uint64_t bytes)
     struct statvfs vfs;
     if (statvfs(dir, &vfs) != 0 || (uint64_t)vfs.f_bavail * vfs.f_frsize / 3 < bytes) {
         return; /* the room is the live log's */
+    }
+    struct statfs fs;
+    if (statfs(dir, &fs) != 0 || fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC) {
+        return; /* memory allocates nothing later, and would be taken now */
     }
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {

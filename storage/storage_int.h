@@ -589,7 +589,9 @@ uint64_t storage__log_prepare_size(uint64_t last_bytes);
 /* On a thread that may wait (allocating can read bitmaps from a busy disk):
  * makes STORAGE__LOG_PREPARED in dir with bytes allocated. Best effort:
  * where fallocate is missing, or the disk would be left with less than
- * three times that free, nothing is left behind. */
+ * three times that free, nothing is left behind; on tmpfs nothing is
+ * made (its blocks would be memory taken now, and it allocates nothing
+ * later anyway). */
 void storage__log_prepare(const char *dir, uint64_t bytes);
 /* Deletes the log made ahead, if any (opening, closing). */
 void storage__log_unprepare(const char *dir);

@@ -11,12 +11,14 @@
  */
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -343,6 +345,14 @@ static off_t allocated_to(ck_fixture_t *f, const char *prefix, uint64_t gen, con
 }
 
 
+static bool on_tmpfs(const char *dir)
+{
+    struct statfs fs;
+    assert_int_equal(statfs(dir, &fs), 0);
+    return fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC;
+}
+
+
 static void each_checkpoint_takes_a_log_made_ahead_and_makes_the_next(void **state)
 {
     /* A log appended to while its blocks are allocated waits on the
@@ -351,6 +361,12 @@ static void each_checkpoint_takes_a_log_made_ahead_and_makes_the_next(void **sta
     ck_fixture_t *f = *state;
     base_error_t err;
     off_t size, allocated;
+    if (on_tmpfs(f->dir)) { /* where blocks would be memory, none are made ahead */
+        reopen(f);
+        prepared(f, &size, &allocated);
+        assert_int_equal(size, -1);
+        return;
+    }
     storage_db_t *db = reopen(f);
     prepared(f, &size, &allocated);
     assert_int_equal(size, 0);
