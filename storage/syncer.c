@@ -18,8 +18,9 @@
  * Past STORAGE__LOG_QUEUE_MAX waiting, a hand-over waits for the writer to
  * take them, so a stalled disk bounds memory as a write(2) of its own would.
  *
- * Syncing is a thread of its own, so that neither an fdatasync nor closing
- * a deleted log (which frees its blocks: 50-230 ms for a few hundred MB)
+ * Syncing is a thread of its own, so that no fdatasync, no start of
+ * writeback (which waits while the device's queue is full) and no closing
+ * of a deleted log (which frees its blocks: 50-230 ms for a few hundred MB)
  * ever holds a write back. GROUP: a round fdatasyncs whatever was written
  * while the previous one ran (Cassandra's group commit log, PostgreSQL's
  * commit_delay idea), and the caller acknowledges a write once the synced
