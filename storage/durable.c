@@ -383,6 +383,10 @@ int storage_db_checkpoint(storage_db_t *db, base_error_t *err)
      * meanwhile, so its snapshot is exact on its own. One that was running
      * gives way to it (this one is newer). */
     storage__ckpt_abandon(d);
+    /* The last checkpoint before closing (or the only one): its new log is
+     * created, not the one made ahead, whose allocated blocks would stay on
+     * the disk of a stopped emulator (64 MB and up), and it makes none. */
+    storage__log_unprepare(d->dir);
     if (storage_db_checkpoint_start(db, err) != BASE_OK) {
         return BASE_ERROR;
     }
