@@ -65,8 +65,7 @@ struct storage__ckpt_s {
     base_buf_t last_pk;
     bool in_part; /* that partition is written up to last_ck only */
     base_buf_t last_ck;
-    uint64_t prepare_bytes; /* the next log the thread makes ahead; 0: none */
-    bool finishing;         /* the thread commits the snapshot */
+    bool finishing; /* the thread commits the snapshot */
     pthread_t thread;
     atomic_bool done;
     int rc; /* the thread's, once done */
@@ -105,31 +104,32 @@ int storage_db_checkpoint_start(storage_db_t *db, base_error_t *err)
     if (d->ckpt != NULL) {
         return BASE_AGAIN;
     }
-    int fd = storage__log_next(d, err);
+    uint64_t room;
+    int fd = storage__log_next(d, &room, err);
     if (fd < 0) {
         return BASE_ERROR;
     }
     uint64_t gen = d->gen + 1;
-    uint64_t retired_bytes = d->log_bytes;
     storage__snap_t *snap = storage__snap_open(d->dir, gen, err);
     if (snap == NULL) {
         storage__log_unmake(d, fd);
+        storage__prep_start(d, d->log_segment); /* if it took the one made ahead */
         return BASE_ERROR;
     }
     /* Every change from here on is in the new log: the snapshot may hold it
      * or not, replay makes it so either way. */
-    storage__log_switch(d, fd);
+    storage__log_switch(d, fd, room);
+    /* The next log is made ahead for when this one is full or the next
+     * checkpoint comes, sized after the data as it is now. */
+    d->log_segment = storage__log_prepare_size(storage_db_data_bytes(db));
+    storage__prep_start(d, d->log_segment);
+    d->since_ckpt = 0;
 
     storage__ckpt_t *c = base_calloc(1, sizeof(*c));
     c->snap = snap;
     c->dir = d->dir;
     c->gen = gen;
     c->failures = d->failures;
-    /* The next log ends once it passes the data's size (or the retired
-     * log's, whichever was larger). */
-    uint64_t data_bytes = storage_db_data_bytes(db);
-    c->prepare_bytes =
-        storage__log_prepare_size(retired_bytes > data_bytes ? retired_bytes : data_bytes);
     base_buf_init(&c->last_pk);
     base_buf_init(&c->last_ck);
     for (const storage_table_t *t = db->tables; t != NULL; t = t->next) {
@@ -142,14 +142,6 @@ int storage_db_checkpoint_start(storage_db_t *db, base_error_t *err)
     }
     d->ckpt = c;
     return BASE_OK;
-}
-
-
-void storage__ckpt_final(storage__durable_t *d)
-{
-    if (d->ckpt != NULL) {
-        d->ckpt->prepare_bytes = 0;
-    }
 }
 
 
@@ -258,9 +250,6 @@ static void *finish_thread(void *arg)
          * Nothing else touches these files (the sync thread may still hold
          * a retired log open; its unlinked blocks go when it closes it). */
         storage__remove_before(c->dir, c->gen);
-        if (c->prepare_bytes > 0) {
-            storage__log_prepare(c->dir, c->prepare_bytes);
-        }
     }
     atomic_store(&c->done, true);
     return NULL;
@@ -275,8 +264,7 @@ static int start_finish(storage__ckpt_t *c)
         return BASE_ERROR;
     }
     if (pthread_create(&c->thread, NULL, finish_thread, c) != 0) {
-        c->prepare_bytes = 0; /* allocating may wait on the disk: not here */
-        finish_thread(c);     /* no thread to be had: commit here */
+        finish_thread(c); /* no thread to be had: commit here */
         return BASE_OK;
     }
     c->finishing = true;

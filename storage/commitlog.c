@@ -31,16 +31,26 @@
  * zeros (what a power loss leaves); a bad record with valid-looking data
  * after it means lost data, and opening fails rather than dropping it.
  *
- * Logs made ahead: a checkpoint's new log is the file its predecessor's
- * finish thread allocated (storage__log_prepare), renamed into place, so
- * appending to it allocates nothing. Its blocks lie past its end (size 0),
- * so it reads, replays and cuts off torn tails as a created log would.
+ * Logs made ahead: a thread of the log (storage__prep_start) makes the next
+ * log, commitlog.next, with its blocks allocated past its end (size 0), at
+ * open and each time one is taken. A checkpoint's new log is that file
+ * renamed into place, and a log near the end of its room (a created one:
+ * past 60 MB) rolls into it, a new generation without a checkpoint: so
+ * appending never allocates blocks unless the disk is too full to make
+ * them ahead. A taken file reads, replays and cuts off torn tails as a
+ * created log would.
+ *
+ * Invariants of the log made ahead: only its thread writes prep_made,
+ * before setting prep_done; the loop takes the file only once prep_done is
+ * set (so a rename never races the thread's fallocate), and starts the
+ * next thread only after joining the last.
  */
 #define _GNU_SOURCE /* fallocate */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/magic.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -102,6 +112,7 @@ static int write_out(storage__durable_t *d, size_t from)
         }
     }
     d->log_bytes += n;
+    d->since_ckpt += n;
     d->appended += n;
     if (d->syncer != NULL) {
         storage__syncer_written(d->syncer, d->appended); /* PERIODIC starts writeback there */
@@ -122,6 +133,7 @@ static bool threaded(const storage__durable_t *d)
 static void hand_over(storage__durable_t *d, bool wake)
 {
     d->log_bytes += d->enc.len;
+    d->since_ckpt += d->enc.len;
     d->appended += d->enc.len;
     storage__syncer_queue(d->syncer, &d->enc, d->appended, wake);
 }
@@ -187,7 +199,11 @@ static int flush(storage__durable_t *d, bool wake)
         return BASE_EIO;
     }
     /* The thread failed: what it had not written yet never will be. */
-    return threaded(d) && atomic_load(&d->syncer->failed) ? BASE_EIO : BASE_OK;
+    if (threaded(d) && atomic_load(&d->syncer->failed)) {
+        return BASE_EIO;
+    }
+    storage__log_maybe_roll(d);
+    return BASE_OK;
 }
 
 
@@ -217,7 +233,14 @@ void storage_db_log_wake(storage_db_t *db)
 }
 
 
-int storage__log_next(storage__durable_t *d, base_error_t *err)
+/* The log made ahead, when its thread is done and it was made. */
+static bool prep_ready(storage__durable_t *d)
+{
+    return (!d->prep_running || atomic_load(&d->prep_done)) && d->prep_made > 0;
+}
+
+
+int storage__log_next(storage__durable_t *d, uint64_t *room, base_error_t *err)
 {
     /* What is gathered belongs to the old log. Should it fail, the next
      * flush tells the caller; the snapshot to come holds it anyway. */
@@ -226,10 +249,17 @@ int storage__log_next(storage__durable_t *d, base_error_t *err)
     char path[4096];
     snprintf(prepared, sizeof(prepared), "%s/%s", d->dir, STORAGE__LOG_PREPARED);
     storage__path(path, sizeof(path), d->dir, "commitlog-", d->gen + 1, ".log");
-    /* Not created (nor truncated, which would free its blocks): taken over. */
-    bool taken = rename(prepared, path) == 0;
+    *room = 0;
+    if (prep_ready(d)) {
+        storage__prep_join(d); /* done: returns at once */
+        /* Not created (nor truncated, which would free its blocks): taken over. */
+        if (rename(prepared, path) == 0) {
+            *room = d->prep_made;
+        }
+        d->prep_made = 0;
+    }
     uint64_t size;
-    return storage__log_open(d->dir, d->gen + 1, !taken, &size, err);
+    return storage__log_open(d->dir, d->gen + 1, *room == 0, &size, err);
 }
 
 
@@ -237,13 +267,15 @@ int storage__log_next(storage__durable_t *d, base_error_t *err)
  * writeback, under the lock of the file's block map, and the log's writer
  * waits on that lock in write(2): 13-114 ms on a busy disk, and every
  * acknowledgement waits for the writer. A log whose blocks were allocated
- * ahead, on another file, never allocates until it outgrows them. So a
- * checkpoint's finish thread makes the next log ahead, sized after the one
- * it just retired (logs end at about the data's size, which grows slowly),
- * as RocksDB preallocates its WAL and Cassandra its commit log segments. */
-uint64_t storage__log_prepare_size(uint64_t last_bytes)
+ * ahead, on another file, never allocates until it outgrows them, and then
+ * it rolls into the next. So the next log is made ahead, a segment of a
+ * quarter of the data (a checkpoint comes once the logs pass the data's
+ * size, so about four of them), as RocksDB preallocates its WAL and
+ * Cassandra its commit log segments. Two at most are allocated ahead at a
+ * time: the one being written and the next. */
+uint64_t storage__log_prepare_size(uint64_t data_bytes)
 {
-    uint64_t want = last_bytes + last_bytes / 4;
+    uint64_t want = data_bytes / 4;
     want = (want + (1u << 20) - 1) & ~(uint64_t)((1u << 20) - 1);
     return want < STORAGE__LOG_PREPARE_MIN   ? STORAGE__LOG_PREPARE_MIN
            : want > STORAGE__LOG_PREPARE_MAX ? STORAGE__LOG_PREPARE_MAX
@@ -251,27 +283,67 @@ uint64_t storage__log_prepare_size(uint64_t last_bytes)
 }
 
 
-void storage__log_prepare(const char *dir, uint64_t bytes)
+bool storage__log_prepare(const char *dir, uint64_t bytes)
 {
     char path[4096];
     snprintf(path, sizeof(path), "%s/%s", dir, STORAGE__LOG_PREPARED);
     struct statvfs vfs;
     if (statvfs(dir, &vfs) != 0 || (uint64_t)vfs.f_bavail * vfs.f_frsize / 3 < bytes) {
-        return; /* the room is the live log's */
+        return false; /* the room is the live log's */
     }
     struct statfs fs;
     if (statfs(dir, &fs) != 0 || fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC) {
-        return; /* memory allocates nothing later, and would be taken now */
+        return false; /* memory allocates nothing later, and would be taken now */
     }
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
-        return;
+        return false;
     }
     bool ok = fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)bytes) == 0;
     close(fd);
     if (!ok) {
         unlink(path);
     }
+    return ok;
+}
+
+
+static void *prep_main(void *arg)
+{
+    storage__durable_t *d = arg;
+    d->prep_made = storage__log_prepare(d->dir, d->prep_bytes) ? d->prep_bytes : 0;
+    atomic_store(&d->prep_done, true); /* publishes prep_made */
+    return NULL;
+}
+
+
+void storage__prep_start(storage__durable_t *d, uint64_t bytes)
+{
+    if (d->prep_stopped || d->prep_running) {
+        return;
+    }
+    d->prep_bytes = bytes;
+    d->prep_made = 0;
+    atomic_store(&d->prep_done, false);
+    d->prep_running = pthread_create(&d->prep_thread, NULL, prep_main, d) == 0;
+}
+
+
+void storage__prep_join(storage__durable_t *d)
+{
+    if (d->prep_running) {
+        pthread_join(d->prep_thread, NULL);
+        d->prep_running = false;
+    }
+}
+
+
+void storage__prep_stop(storage__durable_t *d)
+{
+    d->prep_stopped = true;
+    storage__prep_join(d);
+    d->prep_made = 0;
+    storage__log_unprepare(d->dir);
 }
 
 
@@ -292,12 +364,36 @@ void storage__log_unmake(storage__durable_t *d, int fd)
 }
 
 
-void storage__log_switch(storage__durable_t *d, int fd)
+void storage__log_switch(storage__durable_t *d, int fd, uint64_t room)
 {
     storage__log_retire(d, fd);
     d->gen++;
     d->log_bytes = 0;
+    d->log_room = room;
     d->writeback = 0;
+}
+
+
+void storage__log_maybe_roll(storage__durable_t *d)
+{
+    /* A created log has no room ahead; it is rolled as one of the smallest
+     * made ahead would be, so that only its first tens of MB allocate. */
+    uint64_t room = d->log_room > 0 ? d->log_room : STORAGE__LOG_PREPARE_MIN;
+    if (d->failed || d->log_bytes + STORAGE__ROLL_MARGIN < room || !prep_ready(d)) {
+        return;
+    }
+    base_error_t err;
+    int fd = storage__log_next(d, &room, &err);
+    if (fd < 0) {
+        return; /* it goes on in the current log */
+    }
+    if (room == 0) { /* taken by no one, yet gone: a created log gains nothing */
+        storage__log_unmake(d, fd);
+        storage__prep_start(d, d->log_segment);
+        return;
+    }
+    storage__log_switch(d, fd, room);
+    storage__prep_start(d, d->log_segment);
 }
 
 

@@ -41,7 +41,6 @@ void storage_db_free(storage_db_t *db)
         if (storage_db_checkpoint(db, &err) != BASE_OK) {
             fprintf(stderr, "storage: checkpoint at close failed: %s\n", err.msg);
         }
-        storage__log_unprepare(db->dur->dir);
     }
     storage__db_abandon(db);
 }

@@ -18,9 +18,12 @@
  * opens from the older snapshot and both logs, so no state in between
  * loses data.
  *
- * commitlog.next is the next checkpoint's log made ahead (commitlog.c):
- * empty, with its blocks allocated; opening deletes one a killed process
- * left and makes it anew, closing deletes it.
+ * Between checkpoints the log may also roll into a new generation with no
+ * snapshot of its own (commitlog.c): logs g, g+1, ... replay in order after
+ * snapshot-<g> all the same, and a checkpoint deletes every one before its
+ * own. commitlog.next is the next log made ahead, empty with its blocks
+ * allocated; opening deletes one a killed process left and makes it anew
+ * on a thread, closing deletes it.
  *
  * Opening picks the newest snapshot that loads and has every log after it
  * (none at all: every log from generation 1), and replays those logs; if
@@ -238,6 +241,7 @@ static void durable_free(storage__durable_t *d)
         return;
     }
     storage__ckpt_abandon(d); /* its temp file goes; the older files stay */
+    storage__prep_join(d);    /* the log made ahead stays: opening replaces it */
     if (d->log_fd >= 0) {
         (void)storage__log_flush(d); /* a failure was reported: nothing more to do */
     }
@@ -311,10 +315,10 @@ storage_db_t *storage_db_open_cfg(const char *dir, const storage_sync_cfg_t *cfg
         }
     }
 
-    d->recovered_bytes = file_size(d->dir, "snapshot-", base, ".lz4");
     for (size_t i = first; i < s.logs.n; i++) {
-        d->recovered_bytes += file_size(d->dir, "commitlog-", s.logs.v[i], ".log");
+        d->since_ckpt += file_size(d->dir, "commitlog-", s.logs.v[i], ".log");
     }
+    d->recovered_bytes = file_size(d->dir, "snapshot-", base, ".lz4") + d->since_ckpt;
 
     /* Append to the newest log, or start the base generation's. */
     d->gen = first < s.logs.n ? s.logs.v[s.logs.n - 1] : base;
@@ -324,8 +328,11 @@ storage_db_t *storage_db_open_cfg(const char *dir, const storage_sync_cfg_t *cfg
             d->log_fd < 0 ? BASE_ERROR : base_error_set(err, 0, "storage: cannot fsync %s", d->dir);
         goto done;
     }
-    /* The first checkpoint's new log, made ahead like the later ones. */
-    storage__log_prepare(d->dir, storage__log_prepare_size(storage_db_data_bytes(db)));
+    /* The next log, made ahead while the first requests are served: the
+     * current one is rolled into it once it is written to, the log opened
+     * here having no room allocated ahead. */
+    d->log_segment = storage__log_prepare_size(storage_db_data_bytes(db));
+    storage__prep_start(d, d->log_segment);
     if (sync == STORAGE_SYNC_GROUP || sync == STORAGE_SYNC_PERIODIC ||
         (sync == STORAGE_SYNC_NONE && cfg->write_behind && cfg->log_thread)) {
         rc = storage__syncer_start(d, cfg, err);
@@ -375,7 +382,11 @@ int storage_db_checkpoint(storage_db_t *db, base_error_t *err)
     if (d == NULL) {
         return BASE_OK;
     }
-    if (d->ckpt == NULL && d->log_bytes == 0 && d->enc.len == 0 && !d->failed &&
+    /* What closing runs: its new log is created, not the one made ahead,
+     * whose allocated blocks would stay on the disk of a stopped emulator
+     * (64 MB and up), and no more are made. */
+    storage__prep_stop(d);
+    if (d->ckpt == NULL && d->since_ckpt == 0 && d->enc.len == 0 && !d->failed &&
         file_size(d->dir, "snapshot-", d->gen, ".lz4") > 0) {
         return BASE_OK; /* snapshot-<gen> and an empty log: it is the state already */
     }
@@ -383,28 +394,23 @@ int storage_db_checkpoint(storage_db_t *db, base_error_t *err)
      * meanwhile, so its snapshot is exact on its own. One that was running
      * gives way to it (this one is newer). */
     storage__ckpt_abandon(d);
-    /* The last checkpoint before closing (or the only one): its new log is
-     * created, not the one made ahead, whose allocated blocks would stay on
-     * the disk of a stopped emulator (64 MB and up), and it makes none. */
-    storage__log_unprepare(d->dir);
     if (storage_db_checkpoint_start(db, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    storage__ckpt_final(d);
     return storage_db_checkpoint_poll(db, true, err);
 }
 
 
 bool storage_db_checkpoint_due(const storage_db_t *db, uint64_t min_log_bytes)
 {
-    return db->dur != NULL && db->dur->log_bytes >= min_log_bytes &&
-           db->dur->log_bytes >= storage_db_data_bytes(db);
+    return db->dur != NULL && db->dur->since_ckpt >= min_log_bytes &&
+           db->dur->since_ckpt >= storage_db_data_bytes(db);
 }
 
 
 uint64_t storage_db_log_bytes(const storage_db_t *db)
 {
-    return db->dur != NULL ? db->dur->log_bytes : 0;
+    return db->dur != NULL ? db->dur->since_ckpt : 0;
 }
 
 

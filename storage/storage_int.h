@@ -537,8 +537,19 @@ struct storage__durable_s {
     int lock_fd; /* flock'ed: one process per directory */
     int log_fd;  /* the current commit log, O_APPEND */
     uint64_t gen;
-    uint64_t log_bytes; /* size of the current log */
-    uint64_t writeback; /* STORAGE_SYNC_NONE: of log_bytes, writeback started (file.c) */
+    uint64_t log_bytes;  /* size of the current log */
+    uint64_t log_room;   /* blocks allocated to the current log ahead of it (0: none) */
+    uint64_t since_ckpt; /* bytes logged since the last checkpoint began, every log */
+    /* The next log being made ahead (STORAGE__LOG_PREPARED) by a thread of
+     * its own: started by open and after each use, joined before the next. */
+    pthread_t prep_thread;
+    bool prep_running;     /* started, not joined */
+    atomic_bool prep_done; /* the thread has finished: prep_made is final */
+    uint64_t prep_bytes;   /* what it is asked to allocate */
+    uint64_t log_segment;  /* what to ask for: storage__log_prepare_size of the data */
+    uint64_t prep_made;    /* the made-ahead log's room; 0: there is none */
+    bool prep_stopped;     /* closing: no more are made */
+    uint64_t writeback;    /* STORAGE_SYNC_NONE: of log_bytes, writeback started (file.c) */
     storage_sync_t sync;
     /* The log no longer describes memory (a failed drop/truncate record or
      * fsync): writes are refused until a checkpoint succeeds. */
@@ -575,39 +586,52 @@ void storage__syncer_wake(storage__syncer_t *s);
 bool storage__syncer_wait_written(storage__syncer_t *s, uint64_t pos);
 /* A log switch: the thread syncs the current log once more and closes it. */
 void storage__syncer_switch(storage__syncer_t *s, int new_fd);
-/* A checkpoint's new log: flushes what is gathered into the current one
- * and creates commitlog-<gen + 1>.log, or renames the log made ahead
- * (STORAGE__LOG_PREPARED) to that name; its fd, or -1 with err. */
-int storage__log_next(storage__durable_t *d, base_error_t *err);
-/* The next log, made ahead by a checkpoint's finish thread: an empty file
- * with its blocks allocated (fallocate, past its end). */
+/* The next log: flushes what is gathered into the current one and renames
+ * the log made ahead (STORAGE__LOG_PREPARED), if it is ready, to
+ * commitlog-<gen + 1>.log, else creates that; its fd and *room (the blocks
+ * allocated ahead, 0 for a created log), or -1 with err. */
+int storage__log_next(storage__durable_t *d, uint64_t *room, base_error_t *err);
+/* The next log, made ahead by a thread of its own: an empty file with its
+ * blocks allocated (fallocate, past its end). */
 #define STORAGE__LOG_PREPARED    "commitlog.next"
 #define STORAGE__LOG_PREPARE_MIN (64u << 20)
-#define STORAGE__LOG_PREPARE_MAX ((uint64_t)4 << 30)
-/* How much to allocate ahead for the log after one that reached last_bytes. */
-uint64_t storage__log_prepare_size(uint64_t last_bytes);
+#define STORAGE__LOG_PREPARE_MAX ((uint64_t)1 << 30)
+/* How much to allocate ahead for a log, with data_bytes of data: a quarter
+ * of it, 64 MB to 1 GB (a log rolls once full, so it needs no more). */
+uint64_t storage__log_prepare_size(uint64_t data_bytes);
 /* On a thread that may wait (allocating can read bitmaps from a busy disk):
- * makes STORAGE__LOG_PREPARED in dir with bytes allocated. Best effort:
- * where fallocate is missing, or the disk would be left with less than
- * three times that free, nothing is left behind; on tmpfs nothing is
- * made (its blocks would be memory taken now, and it allocates nothing
+ * makes STORAGE__LOG_PREPARED in dir with bytes allocated; whether it did.
+ * Best effort: where fallocate is missing, or the disk would be left with
+ * less than three times that free, nothing is left behind; on tmpfs nothing
+ * is made (its blocks would be memory taken now, and it allocates nothing
  * later anyway). */
-void storage__log_prepare(const char *dir, uint64_t bytes);
+bool storage__log_prepare(const char *dir, uint64_t bytes);
 /* Deletes the log made ahead, if any (opening, closing). */
 void storage__log_unprepare(const char *dir);
+/* Starts making the next log ahead, bytes of it, on its thread (unless one
+ * is being made, or the database is closing). */
+void storage__prep_start(storage__durable_t *d, uint64_t bytes);
+/* Waits for the thread making the next log, if any. */
+void storage__prep_join(storage__durable_t *d);
+/* Closing: waits for that thread, makes no more, deletes the log made ahead. */
+void storage__prep_stop(storage__durable_t *d);
+/* Past this much of a log's room a flush rolls it into the log made ahead. */
+#define STORAGE__ROLL_MARGIN (4u << 20)
+/* On the loop, after a flush: when the current log is near the end of its
+ * room (or never had any) and the next is made, continues in it: a new
+ * generation without a snapshot, which replay reads after the others. */
+void storage__log_maybe_roll(storage__durable_t *d);
 /* The checkpoint failed before using it: closes and deletes the new log. */
 void storage__log_unmake(storage__durable_t *d, int fd);
 /* Writes go to the new log from now on (generation gen + 1). */
-void storage__log_switch(storage__durable_t *d, int fd);
+void storage__log_switch(storage__durable_t *d, int fd, uint64_t room);
 /* Closes the log being replaced, or hands it to the sync thread. */
 void storage__log_retire(storage__durable_t *d, int new_fd);
 
 typedef struct storage__ckpt_s storage__ckpt_t;
 /* Drops the background checkpoint, if any (its temp file with it). */
 void storage__ckpt_abandon(storage__durable_t *d);
-/* The checkpoint just started is the last before closing: it makes no log
- * ahead. */
-void storage__ckpt_final(storage__durable_t *d);
+
 /* Deletes the snapshots and logs older than generation gen. */
 void storage__remove_before(const char *dir, uint64_t gen);
 /* Marks the log failed: writes are refused until a checkpoint. */

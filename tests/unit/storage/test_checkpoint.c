@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
@@ -26,7 +27,7 @@
 #include "storage/storage_int.h"
 #include "storage_test.h"
 
-enum { T_MAIN = 1, T_TRUNCATED = 2, T_DROPPED = 3, T_NEW = 4 };
+enum { T_MAIN = 1, T_TRUNCATED = 2, T_DROPPED = 3, T_NEW = 4, T_BIG = 5 };
 enum { N_KEYS = 2000, BIG_KEY = 5000, BIG_ROWS = 1500 };
 
 typedef struct ck_fixture_s {
@@ -376,49 +377,68 @@ static bool on_tmpfs(const char *dir)
 static void each_checkpoint_takes_a_log_made_ahead_and_makes_the_next(void **state)
 {
     /* A log appended to while its blocks are allocated waits on the
-     * allocating writeback; so the next log is made ahead, off the loop:
-     * at open, then by each background checkpoint's finish thread. */
+     * allocating writeback; so the next log is made ahead, on a thread:
+     * at open and whenever one is taken, by a checkpoint or by a roll. */
     ck_fixture_t *f = *state;
     base_error_t err;
     off_t size, allocated;
+    storage_db_t *db = reopen(f);
+    storage__prep_join(db->dur);
+    prepared(f, &size, &allocated);
     if (on_tmpfs(f->dir)) { /* where blocks would be memory, none are made ahead */
-        reopen(f);
-        prepared(f, &size, &allocated);
         assert_int_equal(size, -1);
         return;
     }
-    storage_db_t *db = reopen(f);
-    prepared(f, &size, &allocated);
     assert_int_equal(size, 0);
     assert_true(allocated >= (off_t)STORAGE__LOG_PREPARE_MIN);
 
     load(db);
     assert_int_equal(storage_db_checkpoint_start(db, &err), BASE_OK);
-    prepared(f, &size, &allocated);
-    assert_int_equal(size, -1); /* taken: it is commitlog-2.log */
     assert_true(allocated_to(f, "commitlog-", 2, ".log") >= (off_t)STORAGE__LOG_PREPARE_MIN);
-    run_with_writes(db, -1);
-    assert_int_equal(storage_db_checkpoint_poll(db, true, &err), BASE_OK);
-    prepared(f, &size, &allocated); /* the next, by the finish thread */
+    storage__prep_join(db->dur); /* the next one, made meanwhile */
+    prepared(f, &size, &allocated);
     assert_int_equal(size, 0);
     assert_true(allocated >= (off_t)STORAGE__LOG_PREPARE_MIN);
+    run_with_writes(db, -1);
+    assert_int_equal(storage_db_checkpoint_poll(db, true, &err), BASE_OK);
     assert_int_equal(storage__log_prepare_size(10u << 20), STORAGE__LOG_PREPARE_MIN);
-    assert_int_equal(storage__log_prepare_size(1000u << 20), 1250u << 20);
+    assert_int_equal(storage__log_prepare_size(1000u << 20), 250u << 20);
     assert_int_equal(storage__log_prepare_size((uint64_t)100 << 30), STORAGE__LOG_PREPARE_MAX);
-
-    /* What went into the taken-over log replays after a crash; reopening
-     * replaces the leftover with a new one. */
     test_insert(table(db, T_MAIN), 1, "a", 1, "after the checkpoint", 5000);
     assert_int_equal(storage_db_log_flush(db), BASE_OK);
+
+    /* Near the end of its room the log rolls into the next one, without a
+     * checkpoint: a generation that replays after the others. */
+    uint64_t room = db->dur->log_room;
+    assert_true(room >= STORAGE__LOG_PREPARE_MIN);
+    static char mb[1 << 20];
+    memset(mb, 'r', sizeof(mb) - 1);
+    int k = 0;
+    while (!exists(f, "commitlog-", 3, ".log")) {
+        assert_true((uint64_t)k * sizeof(mb) < room); /* it rolled before the room ran out */
+        test_insert(table(db, T_BIG), k++, "a", 1, mb, 6000); /* not dumped: too big */
+        assert_int_equal(storage_db_log_flush(db), BASE_OK);
+    }
+    assert_false(exists(f, "snapshot-", 3, ".lz4"));
+    assert_true(allocated_to(f, "commitlog-", 3, ".log") >= (off_t)STORAGE__LOG_PREPARE_MIN);
+    test_insert(table(db, T_MAIN), 2, "a", 1, "after the roll", 7000);
+    assert_int_equal(storage_db_log_flush(db), BASE_OK);
+    assert_true(storage_db_log_bytes(db) > room - STORAGE__ROLL_MARGIN); /* both logs count */
+
+    /* Everything, in the taken-over and the rolled log, replays after a
+     * crash; reopening replaces the leftover log made ahead. */
     uint64_t ids[] = {T_MAIN, T_TRUNCATED, T_NEW};
     assert_reopens_the_same(f, ids, 3, 2);
     storage_row_view_t v;
     assert_true(test_row(table(f->db, T_MAIN), 1, "a", 0, &v));
     assert_int_equal(v.cells[0].ts, 5000);
-    prepared(f, &size, &allocated);
-    assert_int_equal(size, 0);
+    assert_true(test_row(table(f->db, T_MAIN), 2, "a", 0, &v));
+    assert_int_equal(v.cells[0].ts, 7000);
+    assert_int_equal(storage_table_partition_count(table(f->db, T_BIG)), k);
+    assert_true(test_row(table(f->db, T_BIG), k - 1, "a", 0, &v));
+    assert_int_equal(v.cells[0].value_len, sizeof(mb) - 1);
 
-    /* The checkpoint at close neither takes it nor makes one: a stopped
+    /* The checkpoint at close neither takes one nor makes one: a stopped
      * database holds no blocks ahead. */
     storage_db_free(f->db);
     f->db = NULL;
@@ -426,8 +446,8 @@ static void each_checkpoint_takes_a_log_made_ahead_and_makes_the_next(void **sta
     assert_int_equal(size, -1);
     assert_true(dir_allocated(f) < (off_t)STORAGE__LOG_PREPARE_MIN);
     reopen(f);
-    assert_true(test_row(table(f->db, T_MAIN), 1, "a", 0, &v));
-    assert_int_equal(v.cells[0].ts, 5000);
+    assert_true(test_row(table(f->db, T_MAIN), 2, "a", 0, &v));
+    assert_int_equal(v.cells[0].ts, 7000);
 }
 
 
