@@ -113,7 +113,7 @@ int storage_db_checkpoint_start(storage_db_t *db, base_error_t *err)
     storage__snap_t *snap = storage__snap_open(d->dir, gen, err);
     if (snap == NULL) {
         storage__log_unmake(d, fd);
-        storage__prep_start(d, d->log_segment); /* if it took the one made ahead */
+        storage__prep_start(d); /* if it took the one made ahead */
         return BASE_ERROR;
     }
     /* Every change from here on is in the new log: the snapshot may hold it
@@ -122,7 +122,7 @@ int storage_db_checkpoint_start(storage_db_t *db, base_error_t *err)
     /* The next log is made ahead for when this one is full or the next
      * checkpoint comes, sized after the data as it is now. */
     d->log_segment = storage__log_prepare_size(storage_db_data_bytes(db));
-    storage__prep_start(d, d->log_segment);
+    storage__prep_start(d);
     d->since_ckpt = 0;
 
     storage__ckpt_t *c = base_calloc(1, sizeof(*c));

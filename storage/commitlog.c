@@ -233,6 +233,13 @@ void storage_db_log_wake(storage_db_t *db)
 }
 
 
+/* dir/commitlog.next into out (PATH_MAX-sized). */
+static void prepared_path(char *out, size_t size, const char *dir)
+{
+    snprintf(out, size, "%s/%s", dir, STORAGE__LOG_PREPARED);
+}
+
+
 /* The log made ahead, when its thread is done and it was made. */
 static bool prep_ready(storage__durable_t *d)
 {
@@ -247,7 +254,7 @@ int storage__log_next(storage__durable_t *d, uint64_t *room, base_error_t *err)
     write_gathered(d, true);
     char prepared[4096];
     char path[4096];
-    snprintf(prepared, sizeof(prepared), "%s/%s", d->dir, STORAGE__LOG_PREPARED);
+    prepared_path(prepared, sizeof(prepared), d->dir);
     storage__path(path, sizeof(path), d->dir, "commitlog-", d->gen + 1, ".log");
     *room = 0;
     if (prep_ready(d)) {
@@ -283,10 +290,16 @@ uint64_t storage__log_prepare_size(uint64_t data_bytes)
 }
 
 
-bool storage__log_prepare(const char *dir, uint64_t bytes)
+/* On the thread (allocating can read bitmaps from a busy disk): makes
+ * STORAGE__LOG_PREPARED in dir with bytes allocated; whether it did. Best
+ * effort: where fallocate is missing, or the disk would be left with less
+ * than three times that free, nothing is left behind; on tmpfs nothing is
+ * made (its blocks would be memory taken now, and it allocates nothing
+ * later anyway). */
+static bool log_prepare(const char *dir, uint64_t bytes)
 {
     char path[4096];
-    snprintf(path, sizeof(path), "%s/%s", dir, STORAGE__LOG_PREPARED);
+    prepared_path(path, sizeof(path), dir);
     struct statvfs vfs;
     if (statvfs(dir, &vfs) != 0 || (uint64_t)vfs.f_bavail * vfs.f_frsize / 3 < bytes) {
         return false; /* the room is the live log's */
@@ -311,18 +324,18 @@ bool storage__log_prepare(const char *dir, uint64_t bytes)
 static void *prep_main(void *arg)
 {
     storage__durable_t *d = arg;
-    d->prep_made = storage__log_prepare(d->dir, d->prep_bytes) ? d->prep_bytes : 0;
+    d->prep_made = log_prepare(d->dir, d->prep_bytes) ? d->prep_bytes : 0;
     atomic_store(&d->prep_done, true); /* publishes prep_made */
     return NULL;
 }
 
 
-void storage__prep_start(storage__durable_t *d, uint64_t bytes)
+void storage__prep_start(storage__durable_t *d)
 {
     if (d->prep_stopped || d->prep_running) {
         return;
     }
-    d->prep_bytes = bytes;
+    d->prep_bytes = d->log_segment; /* a copy: a checkpoint may change it meanwhile */
     d->prep_made = 0;
     atomic_store(&d->prep_done, false);
     d->prep_running = pthread_create(&d->prep_thread, NULL, prep_main, d) == 0;
@@ -350,7 +363,7 @@ void storage__prep_stop(storage__durable_t *d)
 void storage__log_unprepare(const char *dir)
 {
     char path[4096];
-    snprintf(path, sizeof(path), "%s/%s", dir, STORAGE__LOG_PREPARED);
+    prepared_path(path, sizeof(path), dir);
     storage__unlink(path);
 }
 
@@ -387,13 +400,12 @@ void storage__log_maybe_roll(storage__durable_t *d)
     if (fd < 0) {
         return; /* it goes on in the current log */
     }
-    if (room == 0) { /* taken by no one, yet gone: a created log gains nothing */
+    if (room > 0) {
+        storage__log_switch(d, fd, room);
+    } else { /* taken by no one, yet gone: a created log gains nothing */
         storage__log_unmake(d, fd);
-        storage__prep_start(d, d->log_segment);
-        return;
     }
-    storage__log_switch(d, fd, room);
-    storage__prep_start(d, d->log_segment);
+    storage__prep_start(d);
 }
 
 

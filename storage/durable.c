@@ -332,7 +332,7 @@ storage_db_t *storage_db_open_cfg(const char *dir, const storage_sync_cfg_t *cfg
      * current one is rolled into it once it is written to, the log opened
      * here having no room allocated ahead. */
     d->log_segment = storage__log_prepare_size(storage_db_data_bytes(db));
-    storage__prep_start(d, d->log_segment);
+    storage__prep_start(d);
     if (sync == STORAGE_SYNC_GROUP || sync == STORAGE_SYNC_PERIODIC ||
         (sync == STORAGE_SYNC_NONE && cfg->write_behind && cfg->log_thread)) {
         rc = storage__syncer_start(d, cfg, err);

@@ -545,7 +545,7 @@ struct storage__durable_s {
     pthread_t prep_thread;
     bool prep_running;     /* started, not joined */
     atomic_bool prep_done; /* the thread has finished: prep_made is final */
-    uint64_t prep_bytes;   /* what it is asked to allocate */
+    uint64_t prep_bytes;   /* what it allocates: log_segment when it started */
     uint64_t log_segment;  /* what to ask for: storage__log_prepare_size of the data */
     uint64_t prep_made;    /* the made-ahead log's room; 0: there is none */
     bool prep_stopped;     /* closing: no more are made */
@@ -599,18 +599,11 @@ int storage__log_next(storage__durable_t *d, uint64_t *room, base_error_t *err);
 /* How much to allocate ahead for a log, with data_bytes of data: a quarter
  * of it, 64 MB to 1 GB (a log rolls once full, so it needs no more). */
 uint64_t storage__log_prepare_size(uint64_t data_bytes);
-/* On a thread that may wait (allocating can read bitmaps from a busy disk):
- * makes STORAGE__LOG_PREPARED in dir with bytes allocated; whether it did.
- * Best effort: where fallocate is missing, or the disk would be left with
- * less than three times that free, nothing is left behind; on tmpfs nothing
- * is made (its blocks would be memory taken now, and it allocates nothing
- * later anyway). */
-bool storage__log_prepare(const char *dir, uint64_t bytes);
 /* Deletes the log made ahead, if any (opening, closing). */
 void storage__log_unprepare(const char *dir);
-/* Starts making the next log ahead, bytes of it, on its thread (unless one
- * is being made, or the database is closing). */
-void storage__prep_start(storage__durable_t *d, uint64_t bytes);
+/* Starts making the next log ahead, d->log_segment of it, on its thread
+ * (unless one is being made, or the database is closing). */
+void storage__prep_start(storage__durable_t *d);
 /* Waits for the thread making the next log, if any. */
 void storage__prep_join(storage__durable_t *d);
 /* Closing: waits for that thread, makes no more, deletes the log made ahead. */
@@ -631,7 +624,6 @@ void storage__log_retire(storage__durable_t *d, int new_fd);
 typedef struct storage__ckpt_s storage__ckpt_t;
 /* Drops the background checkpoint, if any (its temp file with it). */
 void storage__ckpt_abandon(storage__durable_t *d);
-
 /* Deletes the snapshots and logs older than generation gen. */
 void storage__remove_before(const char *dir, uint64_t gen);
 /* Marks the log failed: writes are refused until a checkpoint. */
