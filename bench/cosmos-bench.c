@@ -711,15 +711,11 @@ static void slow_note(uint64_t sent_ns, uint64_t lat)
     if (slow.n > 0 && sent_ns > slow.last_done_ns) {
         slow_report(); /* a new stall: the last one's answers were all in before this left */
     }
-    if (slow.n == 0) {
-        slow.first_sent_ns = sent_ns;
-        slow.last_done_ns = sent_ns + lat;
-        slow.worst_ns = lat;
-    }
-    slow.first_sent_ns = sent_ns < slow.first_sent_ns ? sent_ns : slow.first_sent_ns;
-    slow.last_done_ns = sent_ns + lat > slow.last_done_ns ? sent_ns + lat : slow.last_done_ns;
-    slow.worst_ns = lat > slow.worst_ns ? lat : slow.worst_ns;
-    slow.n++;
+    bool first = slow.n++ == 0;
+    slow.first_sent_ns = first || sent_ns < slow.first_sent_ns ? sent_ns : slow.first_sent_ns;
+    slow.last_done_ns =
+        first || sent_ns + lat > slow.last_done_ns ? sent_ns + lat : slow.last_done_ns;
+    slow.worst_ns = first || lat > slow.worst_ns ? lat : slow.worst_ns;
 }
 
 
