@@ -474,6 +474,14 @@ typedef enum {
 storage__frame_t storage__rec_frame(const uint8_t *buf, size_t len, size_t off,
                                     const uint8_t **payload, size_t *plen, size_t *next);
 
+/* A record framed in a window (stream.c): its payload, and its offset in the
+ * stream. */
+typedef struct storage__rec_view_s {
+    const uint8_t *p;
+    size_t n;
+    uint64_t at;
+} storage__rec_view_t;
+
 /* Decoding scratch reused across records. */
 typedef struct storage__replay_s {
     storage_cell_t *cells;
@@ -487,6 +495,10 @@ void storage__replay_fini(storage__replay_t *rp);
 /* Decodes one payload (bounds-checked: files are untrusted) and applies it
  * to db without logging. NULL on success, else why the record is invalid. */
 const char *storage__rec_apply(storage_db_t *db, storage__replay_t *rp, const uint8_t *p, size_t n);
+/* Asks the CPU for the index leaf, then the partition, that each mutation
+ * among recs will touch, before any of them is applied: a log replays in
+ * arrival order, so each lookup was a miss taken alone. */
+void storage__rec_prefetch(const storage_db_t *db, const storage__rec_view_t *recs, size_t n);
 
 /* ---- durability: files (file.c, commitlog.c, snapshot.c, durable.c) ---- */
 
@@ -681,6 +693,12 @@ bool storage__stream_more(storage__stream_t *s);
  * why says what stopped it). */
 storage__frame_t storage__stream_record(storage__stream_t *s, const uint8_t **payload,
                                         size_t *plen);
+
+/* Up to max of the next records, each framed and checked (OK): those whole
+ * in the window without reading, or else the one storage__stream_record
+ * reads. 0 when the next record is not OK, as that call answers. Payloads
+ * stay valid until the next call on s. */
+size_t storage__stream_records(storage__stream_t *s, storage__rec_view_t *out, size_t max);
 
 
 /* Write-behind gathers this much before writing without a flush. */

@@ -220,3 +220,24 @@ storage__frame_t storage__stream_record(storage__stream_t *s, const uint8_t **pa
         fill(s, want);
     }
 }
+
+
+size_t storage__stream_records(storage__stream_t *s, storage__rec_view_t *out, size_t max)
+{
+    size_t n = 0;
+    while (n < max) {
+        size_t next;
+        if (storage__rec_frame(s->buf, s->len, s->pos, &out[n].p, &out[n].n, &next) !=
+            STORAGE__FRAME_OK) {
+            break;
+        }
+        out[n++].at = s->at;
+        s->at += next - s->pos;
+        s->pos = next;
+    }
+    if (n > 0 || max == 0) {
+        return n;
+    }
+    out[0].at = s->at;
+    return storage__stream_record(s, &out[0].p, &out[0].n) == STORAGE__FRAME_OK;
+}

@@ -872,6 +872,38 @@ static void a_changed_record_in_a_valid_frame_fails_the_open(void **state)
 }
 
 
+/* Replay frames records a batch at a time (prefetching what they touch
+ * before applying them): a record that frames but does not decode, in the
+ * middle of a batch, is still the one named, and nothing after it counts. */
+static void a_well_framed_invalid_record_is_named_by_its_offset(void **state)
+{
+    dur_fixture_t *f = *state;
+    fill(f, 40);
+    storage__db_abandon(f->db);
+    f->db = NULL;
+    char log[256];
+    strcpy(log, file(f, "commitlog-", 1, ".log"));
+    uint8_t *p;
+    size_t n;
+    base_error_t err = {0};
+    assert_int_equal(storage__read_file(log, &p, &n, &err), BASE_OK);
+    size_t at = 0;
+    for (int i = 0; i < 21; i++) { /* the CREATE, then 20 mutations */
+        at += STORAGE__REC_HEADER + base_load_u32(p + at);
+    }
+    size_t len = base_load_u32(p + at);
+    p[at + STORAGE__REC_HEADER] = 99; /* the kind */
+    uint32_t crc = storage__crc32(p + at + STORAGE__REC_HEADER, len);
+    base_store_u64(p + at, (uint64_t)len << 32 | crc);
+    write_file(log, p, n);
+    assert_null(storage_db_open(f->dir, STORAGE_SYNC_NONE, &err));
+    char want[64];
+    snprintf(want, sizeof(want), "invalid record at offset %zu: unknown record kind", at);
+    assert_non_null(strstr(err.msg, want));
+    free(p);
+}
+
+
 static double seconds(void)
 {
     struct timespec ts;
@@ -935,6 +967,7 @@ int main(void)
         T(a_large_logs_torn_tail_is_cut_wherever_it_falls),
         T(a_truncated_or_extended_snapshot_fails_the_open),
         T(a_changed_record_in_a_valid_frame_fails_the_open),
+        T(a_well_framed_invalid_record_is_named_by_its_offset),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
