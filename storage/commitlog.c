@@ -519,7 +519,7 @@ int storage__log_replay(storage_db_t *db, uint64_t gen, bool last, base_error_t 
     char path[4096];
     storage__path(path, sizeof(path), db->dur->dir, "commitlog-", gen, ".log");
     storage__stream_t st;
-    int rc = storage__stream_open(&st, path, false, err);
+    int rc = storage__stream_open(&st, path, false, &db->dur->windows, err);
     if (rc != BASE_OK) {
         return rc;
     }

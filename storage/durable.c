@@ -253,6 +253,7 @@ static void durable_free(storage__durable_t *d)
         close(d->lock_fd); /* releases the flock */
     }
     base_buf_fini(&d->enc);
+    storage__windows_free(&d->windows);
     base_free(d->dir);
     base_free(d);
 }
@@ -302,6 +303,7 @@ storage_db_t *storage_db_open_cfg(const char *dir, const storage_sync_cfg_t *cfg
         goto done;
     }
     storage__log_unprepare(d->dir); /* made for a process that is gone */
+    storage__reserve_depth(db->reserve, STORAGE__RESERVE_DEEP); /* recovery: reserve.c */
     uint64_t base;
     if ((rc = load_base(db, &s, &base, err)) != BASE_OK) {
         goto done;
@@ -339,6 +341,8 @@ storage_db_t *storage_db_open_cfg(const char *dir, const storage_sync_cfg_t *cfg
     }
 
 done:
+    storage__reserve_depth(db->reserve, 1);
+    storage__windows_free(&d->windows);
     base_free(s.snaps.v);
     base_free(s.logs.v);
     if (rc != BASE_OK) {

@@ -13,13 +13,17 @@
  * The thread starts at the first take (whose caller maps its chunk itself),
  * and the slab takes only for a table past 64 MB, so a database whose
  * tables stay smaller has neither thread nor spare chunk: idle memory stays
- * small, and the spare is at most 3% of a table's. At most one chunk (2 MB)
- * waits, and it is never counted as any table's memory.
+ * small, and the spare is at most 3% of a table's. One chunk (2 MB) waits,
+ * never counted as any table's memory; while a recovery rebuilds the
+ * tables, which takes a chunk every millisecond or two, up to
+ * STORAGE__RESERVE_DEEP wait (storage__reserve_depth), so that the thread
+ * works whenever a core is free rather than only while one chunk is out:
+ * with one, the replaying thread touched four chunks in ten itself.
  *
- * Invariants: ready is NULL or a whole, touched chunk from
- * storage__huge_chunk; the thread is started at most once and joined by
- * storage__reserve_free, which unmaps what it holds; the taker never waits
- * for the thread (trylock).
+ * Invariants: ready[0..n_ready) are whole, touched chunks from
+ * storage__huge_chunk, and n_ready <= depth; the thread is started at most
+ * once and joined by storage__reserve_free, which unmaps what it holds; the
+ * taker never waits for the thread (trylock).
  */
 #define _GNU_SOURCE /* SCHED_IDLE */
 #include <sched.h>
@@ -33,7 +37,9 @@ struct storage__reserve_s {
     pthread_t thread;
     bool started;
     bool stop;
-    uint8_t *ready;
+    uint8_t *ready[STORAGE__RESERVE_DEEP];
+    int n_ready;
+    int depth;       /* chunks to keep ready */
     uint64_t handed; /* chunks taken ready */
 };
 
@@ -69,7 +75,7 @@ static void *reserve_main(void *arg)
     (void)pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle);
     pthread_mutex_lock(&r->mu);
     for (;;) {
-        while (!r->stop && r->ready != NULL) {
+        while (!r->stop && r->n_ready >= r->depth) {
             pthread_cond_wait(&r->cond, &r->mu);
         }
         if (r->stop) {
@@ -84,7 +90,7 @@ static void *reserve_main(void *arg)
         if (c == NULL) {
             break; /* no memory to be had ahead: the slab maps its own */
         }
-        r->ready = c;
+        r->ready[r->n_ready++] = c;
     }
     pthread_mutex_unlock(&r->mu);
     return NULL;
@@ -96,7 +102,20 @@ storage__reserve_t *storage__reserve_new(void)
     storage__reserve_t *r = base_calloc(1, sizeof(*r));
     pthread_mutex_init(&r->mu, NULL);
     pthread_cond_init(&r->cond, NULL);
+    r->depth = 1;
     return r;
+}
+
+
+void storage__reserve_depth(storage__reserve_t *r, int depth)
+{
+    pthread_mutex_lock(&r->mu);
+    r->depth = depth < 1 ? 1 : depth > STORAGE__RESERVE_DEEP ? STORAGE__RESERVE_DEEP : depth;
+    while (r->n_ready > r->depth) {
+        (void)munmap(r->ready[--r->n_ready], STORAGE__HUGE_CHUNK);
+    }
+    pthread_cond_signal(&r->cond);
+    pthread_mutex_unlock(&r->mu);
 }
 
 
@@ -116,8 +135,7 @@ uint8_t *storage__reserve_take(storage__reserve_t *r)
             r->started = false;
         }
     }
-    uint8_t *c = r->ready;
-    r->ready = NULL;
+    uint8_t *c = r->n_ready > 0 ? r->ready[--r->n_ready] : NULL;
     r->handed += c != NULL;
     pthread_cond_signal(&r->cond);
     pthread_mutex_unlock(&r->mu);
@@ -129,6 +147,15 @@ uint64_t storage__reserve_handed(storage__reserve_t *r)
 {
     pthread_mutex_lock(&r->mu);
     uint64_t n = r->handed;
+    pthread_mutex_unlock(&r->mu);
+    return n;
+}
+
+
+int storage__reserve_ready(storage__reserve_t *r)
+{
+    pthread_mutex_lock(&r->mu);
+    int n = r->n_ready;
     pthread_mutex_unlock(&r->mu);
     return n;
 }
@@ -151,8 +178,8 @@ void storage__reserve_free(storage__reserve_t *r)
         (void)pthread_setschedparam(r->thread, SCHED_OTHER, &normal);
         pthread_join(r->thread, NULL);
     }
-    if (r->ready != NULL) {
-        (void)munmap(r->ready, STORAGE__HUGE_CHUNK);
+    while (r->n_ready > 0) {
+        (void)munmap(r->ready[--r->n_ready], STORAGE__HUGE_CHUNK);
     }
     pthread_cond_destroy(&r->cond);
     pthread_mutex_destroy(&r->mu);

@@ -522,7 +522,7 @@ int storage__snapshot_load(storage_db_t *db, uint64_t gen, base_error_t *err)
     char path[4096];
     storage__path(path, sizeof(path), db->dur->dir, "snapshot-", gen, ".lz4");
     storage__stream_t st;
-    int rc = storage__stream_open(&st, path, true, err);
+    int rc = storage__stream_open(&st, path, true, &db->dur->windows, err);
     if (rc != BASE_OK) {
         return rc;
     }

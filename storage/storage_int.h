@@ -108,8 +108,13 @@ storage__reserve_t *storage__reserve_new(void);
 uint8_t *storage__reserve_take(storage__reserve_t *r);
 /* Stops the thread and unmaps what it holds. */
 void storage__reserve_free(storage__reserve_t *r);
-/* Chunks taken ready so far. */
+/* How many chunks the thread keeps ready (1 to STORAGE__RESERVE_DEEP; 1
+ * at first); those past it are unmapped. */
+#define STORAGE__RESERVE_DEEP 16
+void storage__reserve_depth(storage__reserve_t *r, int depth);
+/* Chunks taken ready so far, and waiting now. */
 uint64_t storage__reserve_handed(storage__reserve_t *r);
+int storage__reserve_ready(storage__reserve_t *r);
 /* A 2 MB-aligned chunk advised for transparent huge pages, untouched; NULL
  * when the system will not map it. */
 uint8_t *storage__huge_chunk(void);
@@ -544,6 +549,17 @@ typedef struct storage__syncer_s {
     bool stop_syncing; /* the sync thread syncs what is written, then ends */
 } storage__syncer_t;
 
+/* The windows a stream reads into (stream.c), kept from one file to the
+ * next: recovery reads a snapshot and then many logs, and fresh memory
+ * costs a page fault per 4 KB. */
+#define STORAGE__STREAM_WINDOWS 3
+typedef struct storage__windows_s {
+    uint8_t *buf[STORAGE__STREAM_WINDOWS]; /* NULL: made by the next stream */
+    size_t cap[STORAGE__STREAM_WINDOWS];
+} storage__windows_t;
+
+void storage__windows_free(storage__windows_t *w);
+
 struct storage__durable_s {
     char *dir;
     int lock_fd; /* flock'ed: one process per directory */
@@ -575,10 +591,11 @@ struct storage__durable_s {
     uint64_t failures; /* times the log was marked failed (checkpoint.c) */
     /* The background checkpoint being written, NULL if none (checkpoint.c). */
     struct storage__ckpt_s *ckpt;
-    uint64_t recovered_bytes;  /* snapshot and log bytes read at open */
-    uint64_t appended;         /* bytes appended to the logs since open (every generation) */
-    uint64_t syncs;            /* fdatasyncs of STORAGE_SYNC_ALWAYS */
-    storage__syncer_t *syncer; /* GROUP and PERIODIC, else NULL */
+    uint64_t recovered_bytes;   /* snapshot and log bytes read at open */
+    uint64_t appended;          /* bytes appended to the logs since open (every generation) */
+    uint64_t syncs;             /* fdatasyncs of STORAGE_SYNC_ALWAYS */
+    storage__syncer_t *syncer;  /* GROUP and PERIODIC, else NULL */
+    storage__windows_t windows; /* recovery's, freed once it is done */
 };
 
 int storage__syncer_start(storage__durable_t *d, const storage_sync_cfg_t *cfg, base_error_t *err);
@@ -667,24 +684,28 @@ void storage__unlink(const char *path);
  * (moving *mark). Asynchronous, and no promise of durability. */
 void storage__writeback(int fd, uint64_t *mark, uint64_t size);
 
-/* A durable file read record by record through a reused window (stream.c):
- * a commit log as it is, a snapshot through its LZ4 frame. */
+/* A durable file read record by record (stream.c): a commit log as it is,
+ * a snapshot through its LZ4 frame, read ahead by a thread of the stream,
+ * which also checks the records. The caller walks the window it holds. */
+typedef struct storage__reader_s storage__reader_t;
 typedef struct storage__stream_s {
-    int fd;
-    struct LZ4F_dctx_s *lz4; /* NULL for a plain file */
-    uint8_t *in;             /* lz4: compressed bytes read, in[in_pos..in_len) not decoded yet */
-    size_t in_pos, in_len;
-    bool frame_done; /* lz4: the end mark was read */
-    uint8_t *buf;    /* the window: buf[pos..len) are the next bytes */
-    size_t cap, pos, len;
+    storage__reader_t *rd;
+    const uint8_t *buf; /* the window: buf[pos..len) are the next bytes */
+    size_t pos, len;
+    size_t ok;       /* buf[pos..ok): whole records, checked */
     uint64_t at;     /* the stream offset of buf[pos] */
     bool eof;        /* nothing follows buf[len] */
     const char *why; /* an I/O or LZ4 error stopped the stream (errnum, if any, says more) */
     int errnum;
 } storage__stream_t;
 
-int storage__stream_open(storage__stream_t *s, const char *path, bool lz4, base_error_t *err);
+/* Opens path and starts reading it. The stream borrows w's windows (NULL:
+ * its own) and gives them back at close. */
+int storage__stream_open(storage__stream_t *s, const char *path, bool lz4, storage__windows_t *w,
+                         base_error_t *err);
 void storage__stream_close(storage__stream_t *s);
+/* Whether a thread reads ahead: files of 1 MB or more, threads permitting. */
+bool storage__stream_threaded(const storage__stream_t *s);
 /* Whether bytes are left (false at the end, and on an error: see why). */
 bool storage__stream_more(storage__stream_t *s);
 /* The next record, as storage__rec_frame answers: on OK the payload, valid

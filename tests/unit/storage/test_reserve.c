@@ -1,8 +1,10 @@
 /*
  * test_reserve.c - the database's reserve of huge chunks (reserve.c): the
  * first take starts its thread and gets nothing, later takes get whole,
- * aligned, touched chunks; a growing table's slab takes them; freeing a
- * reserve whose thread is at work neither hangs nor leaks.
+ * aligned, touched chunks; a deeper reserve (recovery's) keeps several and
+ * unmaps the extra ones once made shallow again; a growing table's slab
+ * takes them; freeing a reserve whose thread is at work neither hangs nor
+ * leaks.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -49,6 +51,39 @@ static void the_first_take_starts_the_thread_and_later_ones_get_chunks(void **st
 }
 
 
+/* Waits until n chunks are ready (the thread runs only on an idle CPU). */
+static void wait_ready(storage__reserve_t *r, int n)
+{
+    for (int i = 0; i < 20000 && storage__reserve_ready(r) < n; i++) {
+        usleep(500);
+    }
+    assert_int_equal(storage__reserve_ready(r), n);
+}
+
+
+/* Recovery's depth: several chunks wait, taken one after another; back at
+ * one, the rest are unmapped at once. */
+static void a_deeper_reserve_keeps_several_chunks_and_gives_back_the_rest(void **state)
+{
+    (void)state;
+    storage__reserve_t *r = storage__reserve_new();
+    storage__reserve_depth(r, 4);
+    assert_null(storage__reserve_take(r)); /* starts the thread */
+    wait_ready(r, 4);
+    for (int k = 0; k < 4; k++) {
+        uint8_t *c = storage__reserve_take(r);
+        assert_non_null(c);
+        assert_int_equal(munmap(c, STORAGE__HUGE_CHUNK), 0);
+    }
+    wait_ready(r, 4);
+    storage__reserve_depth(r, 1);
+    assert_int_equal(storage__reserve_ready(r), 1);
+    storage__reserve_depth(r, 1000); /* clamped */
+    wait_ready(r, STORAGE__RESERVE_DEEP);
+    storage__reserve_free(r);
+}
+
+
 static void a_reserve_never_used_has_no_thread_to_stop(void **state)
 {
     (void)state;
@@ -82,6 +117,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_first_take_starts_the_thread_and_later_ones_get_chunks),
+        cmocka_unit_test(a_deeper_reserve_keeps_several_chunks_and_gives_back_the_rest),
         cmocka_unit_test(a_reserve_never_used_has_no_thread_to_stop),
         cmocka_unit_test(a_growing_table_takes_touched_chunks),
     };

@@ -1,19 +1,22 @@
 /*
- * test_stream.c - reading a durable file through the reused window
- * (storage/stream.c): records come back whole and in order wherever the
- * window's edges fall, records larger than the window included, and a record
- * that is not OK is answered with the rest of the file in view, as commit log
- * replay needs to tell a torn tail from corruption. The LZ4 side is covered
- * end to end by test_durable.c's snapshots.
+ * test_stream.c - reading a durable file through windows a thread reads
+ * ahead (storage/stream.c): records come back whole and in order wherever
+ * the windows' edges fall, records larger than a window included, with a
+ * thread or without; a record that is not OK is answered with the rest of
+ * the file in view, as commit log replay needs to tell a torn tail from
+ * corruption; windows lent by the caller come back. The LZ4 side is also
+ * covered end to end by test_durable.c's snapshots.
  */
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <lz4frame.h>
 
 #include "storage/storage_int.h"
 
@@ -77,7 +80,8 @@ static void records_come_back_whole_wherever_the_window_ends(void **state)
     make_file(&f);
     storage__stream_t st;
     base_error_t err;
-    assert_int_equal(storage__stream_open(&st, f.path, false, &err), BASE_OK);
+    assert_int_equal(storage__stream_open(&st, f.path, false, NULL, &err), BASE_OK);
+    assert_true(storage__stream_threaded(&st));
     for (size_t i = 0; i < N_RECS; i++) {
         assert_true(storage__stream_more(&st));
         expect_record(&st, &f, i);
@@ -90,12 +94,79 @@ static void records_come_back_whole_wherever_the_window_ends(void **state)
 }
 
 
+/* The same records as an LZ4 frame: under 1 MB, so read without a thread,
+ * yet inflating to several windows, one record larger than a window. */
+static void a_small_compressed_file_inflates_whole_without_a_thread(void **state)
+{
+    (void)state;
+    file_t f;
+    make_file(&f);
+    LZ4F_preferences_t prefs = {0};
+    size_t bound = LZ4F_compressFrameBound(f.b.len, &prefs);
+    uint8_t *z = malloc(bound);
+    size_t zlen = LZ4F_compressFrame(z, bound, f.b.data, f.b.len, &prefs);
+    assert_false(LZ4F_isError(zlen));
+    assert_true(zlen < (1u << 20));
+    int fd = open(f.path, O_WRONLY | O_TRUNC);
+    assert_int_equal(write(fd, z, zlen), (ssize_t)zlen);
+    close(fd);
+    free(z);
+
+    storage__stream_t st;
+    base_error_t err;
+    assert_int_equal(storage__stream_open(&st, f.path, true, NULL, &err), BASE_OK);
+    assert_false(storage__stream_threaded(&st));
+    for (size_t i = 0; i < N_RECS; i++) {
+        assert_true(storage__stream_more(&st));
+        expect_record(&st, &f, i);
+    }
+    assert_false(storage__stream_more(&st));
+    assert_null(st.why);
+    storage__stream_close(&st);
+    drop_file(&f);
+}
+
+
+/* Windows lent by the caller come back, grown for the largest record, and
+ * serve the next stream. */
+static void windows_lent_to_a_stream_come_back_for_the_next(void **state)
+{
+    (void)state;
+    file_t f;
+    make_file(&f);
+    storage__windows_t w = {0};
+    for (int round = 0; round < 2; round++) {
+        storage__stream_t st;
+        base_error_t err;
+        assert_int_equal(storage__stream_open(&st, f.path, false, &w, &err), BASE_OK);
+        assert_true(storage__stream_threaded(&st));
+        for (int i = 0; i < STORAGE__STREAM_WINDOWS; i++) {
+            assert_null(w.buf[i]); /* lent */
+        }
+        for (size_t i = 0; i < N_RECS; i++) {
+            assert_true(storage__stream_more(&st));
+            expect_record(&st, &f, i);
+        }
+        assert_false(storage__stream_more(&st));
+        storage__stream_close(&st);
+        size_t largest = 0;
+        for (int i = 0; i < STORAGE__STREAM_WINDOWS; i++) {
+            assert_non_null(w.buf[i]);
+            largest = w.cap[i] > largest ? w.cap[i] : largest;
+        }
+        assert_true(largest >= STORAGE__REC_HEADER + 9 + (10u << 20));
+    }
+    storage__windows_free(&w);
+    drop_file(&f);
+}
+
+
 static void a_missing_file_fails_to_open_with_its_name(void **state)
 {
     (void)state;
     storage__stream_t st;
     base_error_t err = {0};
-    assert_int_equal(storage__stream_open(&st, "/tmp/storage-stream-none/x.log", false, &err),
+    assert_int_equal(storage__stream_open(&st, "/tmp/storage-stream-none/x.log", false, NULL, &err),
                      BASE_ERROR);
     assert_non_null(strstr(err.msg, "/tmp/storage-stream-none/x.log"));
 }
@@ -107,7 +178,7 @@ static void expect_rest_at(const file_t *f, size_t i, size_t file_len, storage__
 {
     storage__stream_t st;
     base_error_t err;
-    assert_int_equal(storage__stream_open(&st, f->path, false, &err), BASE_OK);
+    assert_int_equal(storage__stream_open(&st, f->path, false, NULL, &err), BASE_OK);
     for (size_t k = 0; k < i; k++) {
         expect_record(&st, f, k);
     }
@@ -168,6 +239,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(records_come_back_whole_wherever_the_window_ends),
+        cmocka_unit_test(a_small_compressed_file_inflates_whole_without_a_thread),
+        cmocka_unit_test(windows_lent_to_a_stream_come_back_for_the_next),
         cmocka_unit_test(a_missing_file_fails_to_open_with_its_name),
         cmocka_unit_test(a_record_cut_short_is_torn_with_the_rest_in_view),
         cmocka_unit_test(a_bad_record_is_answered_with_the_whole_rest_in_view),
