@@ -90,9 +90,10 @@ static void report(storage__durable_t *d, const char *what, int errnum)
  * next record does not follow garbage, and BASE_EIO. */
 static int write_out(storage__durable_t *d, size_t from)
 {
-    const uint8_t *p = d->enc.data + from;
+    uint8_t *p = d->enc.data + from;
     size_t n = d->enc.len - from;
     d->enc.len = from;
+    storage__rec_seal(p, n);
     int rc = storage__append(d->log_fd, p, n);
     if (rc != BASE_OK) {
         report(d, "write failed", errno);

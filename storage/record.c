@@ -49,7 +49,22 @@ void storage__rec_end(base_buf_t *b, size_t start)
     size_t n = b->len - start - STORAGE__REC_HEADER;
     BASE_ASSERT(n <= STORAGE__REC_MAX);
     base_buf_set_u32(b, start, (uint32_t)n);
-    base_buf_set_u32(b, start + 4, storage__crc32(b->data + start + STORAGE__REC_HEADER, n));
+}
+
+
+void storage__rec_seal(uint8_t *p, size_t len)
+{
+    size_t off = 0;
+    while (off < len) {
+        BASE_ASSERT(len - off >= STORAGE__REC_HEADER);
+        size_t n = base_load_u32(p + off);
+        BASE_ASSERT(n <= len - off - STORAGE__REC_HEADER);
+        uint32_t crc = storage__crc32(p + off + STORAGE__REC_HEADER, n);
+        for (int i = 0; i < 4; i++) {
+            p[off + 4 + (size_t)i] = (uint8_t)(crc >> (24 - 8 * i));
+        }
+        off += STORAGE__REC_HEADER + n;
+    }
 }
 
 

@@ -113,6 +113,7 @@ static void compress(storage__snap_t *w, base_buf_t *b)
         base_buf_reset(b);
         return;
     }
+    storage__rec_seal(b->data, b->len);
     base_buf_reserve(&w->out, LZ4F_compressBound(b->len, &w->prefs));
     size_t n = LZ4F_compressUpdate(w->cctx, w->out.data + w->out.len, w->out.cap - w->out.len,
                                    b->data, b->len, NULL);

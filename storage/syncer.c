@@ -172,8 +172,9 @@ static bool has_writes(const storage__syncer_t *s)
 }
 
 
-static bool write_to(int fd, const base_buf_t *b, int *errnum)
+static bool write_to(int fd, base_buf_t *b, int *errnum)
 {
+    storage__rec_seal(b->data, b->len);
     /* A torn record is cut off again (storage__append): in a log another one
      * follows (the tail of a switched-out log), replay would refuse to open
      * over it. */

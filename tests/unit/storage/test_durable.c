@@ -670,6 +670,7 @@ static void garbage_with_valid_checksums_never_crashes(void **state)
             }
             storage__rec_end(&b, start);
         }
+        storage__rec_seal(b.data, b.len);
         write_file(log, b.data, b.len);
         base_buf_fini(&b);
         storage__db_abandon(storage_db_open(f->dir, STORAGE_SYNC_NONE, &err));

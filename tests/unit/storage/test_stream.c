@@ -49,6 +49,7 @@ static void make_file(file_t *f)
         }
         storage__rec_end(&f->b, f->start[i]);
     }
+    storage__rec_seal(f->b.data, f->b.len);
     assert_int_equal(write(fd, f->b.data, f->b.len), (ssize_t)f->b.len);
     close(fd);
 }
