@@ -25,7 +25,9 @@
  * the start of the next, so a window handed over holds whole records only:
  * buf[0..ok) all checked, then, in the last window alone, the rest of the
  * stream from a record that is not OK (torn or bad), for the caller to
- * judge with everything after it in view.
+ * judge with everything after it in view. The chunks' buffers are lent by
+ * the caller (recovery keeps three from one file to the next) and given
+ * back at close, grown if a record needed it.
  *
  * Invariants: chunk k of the stream is chunks[k % NCHUNK]; the caller holds
  * chunks [released, published), the reader the one it fills and the one it
