@@ -334,14 +334,19 @@ for label, target, cmd, r in rows:
     w("| %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s |"
       % (label, target, r["ops_per_s"], ratio, ms(lat["p50"]), ms(lat["p99"]), ms(lat["p999"]),
          ms(lat["max"]), errs(r), ru))
-multi = [(k, v) for k, v in spread.items() if len(v) > 1]
-if multi:
-    w("")
-    w("The insert and select series ran %s rounds, every server back to back in each round; "
-      "each row above is its series' median run, and the ratios are of medians. Each series' "
-      "ops/s over the rounds: %s."
-      % (os.environ["ROUNDS"], "; ".join(
-          "%s, %s: %s" % (k[0], k[1], " ".join("%.0f" % x for x in v)) for k, v in multi)))
+def rounds_note(spread, text, fmt):
+    """text, then each series run more than once with its figure in every round."""
+    multi = [(k, v) for k, v in spread.items() if len(v) > 1]
+    if multi:
+        w("")
+        w("%s: %s." % (text, "; ".join("%s, %s: %s" % (k[0].split(" @")[0], k[1],
+                                                        " ".join(fmt(x) for x in v))
+                                       for k, v in multi)))
+
+rounds_note(spread, "The insert and select series ran %s rounds, every server back to back in "
+            "each round; each row above is its series' median run, and the ratios are of "
+            "medians. Each series' ops/s over the rounds" % os.environ["ROUNDS"],
+            lambda x: "%.0f" % x)
 emu = {label: r for label, target, _, r in rows if target == "emulator"}
 dur = [(label, r) for label, target, _, r in rows if target == "durable"]
 if dur:
@@ -414,15 +419,9 @@ for label, target, cmd, r in rows:
     w("| %s | %s | %.0f | %.0f | %s | %s | %s | %s | %s |"
       % (label.split(" @")[0], target, r["rate"], r["ops_per_s"], ms(lat["p50"]), ms(lat["p99"]),
          ms(lat["p999"]), ms(lat["max"]), rel))
-multi = [(k, v) for k, v in open_spread.items() if len(v) > 1]
-if multi:
-    w("")
-    w("Each series ran %s rounds, both servers back to back in each round; each row is its "
-      "series' median run by p99, and the ratio is of those medians. Each series' p99 over the "
-      "rounds (ms): %s."
-      % (os.environ["OL_ROUNDS"], "; ".join(
-          "%s, %s: %s" % (k[0].split(" @")[0], k[1], " ".join(ms(x) for x in v))
-          for k, v in multi)))
+rounds_note(open_spread, "Each series ran %s rounds, both servers back to back in each round; "
+            "each row is its series' median run by p99, and the ratio is of those medians. Each "
+            "series' p99 over the rounds (ms)" % os.environ["OL_ROUNDS"], ms)
 w("")
 w("## Memory")
 w("")

@@ -834,18 +834,33 @@ static void a_truncated_or_extended_snapshot_fails_the_open(void **state)
 /* The records' CRCs guard a snapshot's content, not the frame's checksum: a
  * record changed and compressed again into a frame whose checksum matches
  * is still refused. */
+/* fill(f, n), then the database closed (close: a checkpoint to snapshot-2)
+ * or abandoned (a crash: commitlog-1 holds it all); that file's path into
+ * path and its bytes into *p (the caller's to free). */
+static void fill_stop_read(dur_fixture_t *f, int n, bool close, char path[256], uint8_t **p,
+                           size_t *len)
+{
+    fill(f, n);
+    if (close) {
+        storage_db_free(f->db);
+    } else {
+        storage__db_abandon(f->db);
+    }
+    f->db = NULL;
+    strcpy(path, close ? file(f, "snapshot-", 2, ".lz4") : file(f, "commitlog-", 1, ".log"));
+    base_error_t err = {0};
+    assert_int_equal(storage__read_file(path, p, len, &err), BASE_OK);
+}
+
+
 static void a_changed_record_in_a_valid_frame_fails_the_open(void **state)
 {
     dur_fixture_t *f = *state;
-    fill(f, 100);
-    storage_db_free(f->db); /* checkpoint: snapshot-2 */
-    f->db = NULL;
     char snap[256];
-    strcpy(snap, file(f, "snapshot-", 2, ".lz4"));
     uint8_t *z;
     size_t zlen;
     base_error_t err = {0};
-    assert_int_equal(storage__read_file(snap, &z, &zlen, &err), BASE_OK);
+    fill_stop_read(f, 100, true, snap, &z, &zlen); /* checkpoint: snapshot-2 */
 
     size_t cap = 1u << 20;
     uint8_t *raw = malloc(cap);
@@ -879,15 +894,11 @@ static void a_changed_record_in_a_valid_frame_fails_the_open(void **state)
 static void a_well_framed_invalid_record_is_named_by_its_offset(void **state)
 {
     dur_fixture_t *f = *state;
-    fill(f, 40);
-    storage__db_abandon(f->db);
-    f->db = NULL;
     char log[256];
-    strcpy(log, file(f, "commitlog-", 1, ".log"));
     uint8_t *p;
     size_t n;
     base_error_t err = {0};
-    assert_int_equal(storage__read_file(log, &p, &n, &err), BASE_OK);
+    fill_stop_read(f, 40, false, log, &p, &n); /* a crash: commitlog-1 */
     size_t at = 0;
     for (int i = 0; i < 21; i++) { /* the CREATE, then 20 mutations */
         at += STORAGE__REC_HEADER + base_load_u32(p + at);

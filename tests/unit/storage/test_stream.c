@@ -74,6 +74,19 @@ static void expect_record(storage__stream_t *st, const file_t *f, size_t i)
 }
 
 
+/* Every record of f in order, then the end of the stream. */
+static void expect_all(storage__stream_t *st, const file_t *f)
+{
+    for (size_t i = 0; i < N_RECS; i++) {
+        assert_true(storage__stream_more(st));
+        expect_record(st, f, i);
+    }
+    assert_false(storage__stream_more(st));
+    assert_null(st->why);
+    assert_int_equal(st->at, f->b.len);
+}
+
+
 static void records_come_back_whole_wherever_the_window_ends(void **state)
 {
     (void)state;
@@ -83,13 +96,7 @@ static void records_come_back_whole_wherever_the_window_ends(void **state)
     base_error_t err;
     assert_int_equal(storage__stream_open(&st, f.path, false, NULL, &err), BASE_OK);
     assert_true(storage__stream_threaded(&st));
-    for (size_t i = 0; i < N_RECS; i++) {
-        assert_true(storage__stream_more(&st));
-        expect_record(&st, &f, i);
-    }
-    assert_false(storage__stream_more(&st));
-    assert_null(st.why);
-    assert_int_equal(st.at, f.b.len);
+    expect_all(&st, &f);
     storage__stream_close(&st);
     drop_file(&f);
 }
@@ -117,12 +124,7 @@ static void a_small_compressed_file_inflates_whole_without_a_thread(void **state
     base_error_t err;
     assert_int_equal(storage__stream_open(&st, f.path, true, NULL, &err), BASE_OK);
     assert_false(storage__stream_threaded(&st));
-    for (size_t i = 0; i < N_RECS; i++) {
-        assert_true(storage__stream_more(&st));
-        expect_record(&st, &f, i);
-    }
-    assert_false(storage__stream_more(&st));
-    assert_null(st.why);
+    expect_all(&st, &f);
     storage__stream_close(&st);
     drop_file(&f);
 }
@@ -144,11 +146,7 @@ static void windows_lent_to_a_stream_come_back_for_the_next(void **state)
         for (int i = 0; i < STORAGE__STREAM_WINDOWS; i++) {
             assert_null(w.buf[i]); /* lent */
         }
-        for (size_t i = 0; i < N_RECS; i++) {
-            assert_true(storage__stream_more(&st));
-            expect_record(&st, &f, i);
-        }
-        assert_false(storage__stream_more(&st));
+        expect_all(&st, &f);
         storage__stream_close(&st);
         size_t largest = 0;
         for (int i = 0; i < STORAGE__STREAM_WINDOWS; i++) {
