@@ -204,6 +204,19 @@ static bool make_room(storage__reader_t *rd, chunk_t *c, size_t room)
 }
 
 
+/* A window for c, made when it first serves: a file that fits in one
+ * never makes the others. Made at open, three windows for every small
+ * file took the durable unit tests, which open thousands, from 52 s to
+ * over 120 s under ASan. */
+static void window_for(chunk_t *c)
+{
+    if (c->buf == NULL) {
+        c->buf = base_malloc(WINDOW); /* pages touched only as filled */
+        c->cap = WINDOW;
+    }
+}
+
+
 static bool stopping(storage__reader_t *rd)
 {
     pthread_mutex_lock(&rd->mu);
@@ -280,6 +293,7 @@ static bool produce(storage__reader_t *rd)
         chunk_t *next = &rd->chunks[(rd->published + 1) % NCHUNK];
         size_t cut = c->len - c->ok;
         *next = (chunk_t){.buf = next->buf, .cap = next->cap};
+        window_for(next);
         if (!make_room(rd, next, cut)) {
             c->why = next->why; /* no chunk to go on in */
             c->errnum = next->errnum;
@@ -359,15 +373,11 @@ int storage__stream_open(storage__stream_t *s, const char *path, bool lz4, stora
     pthread_cond_init(&rd->cond, NULL);
     rd->windows = w != NULL ? w : &rd->own;
     for (int i = 0; i < NCHUNK; i++) {
-        chunk_t *c = &rd->chunks[i];
-        if (rd->windows->buf[i] == NULL) {
-            rd->windows->buf[i] = base_malloc(WINDOW); /* pages touched only as filled */
-            rd->windows->cap[i] = WINDOW;
-        }
-        c->buf = rd->windows->buf[i];
-        c->cap = rd->windows->cap[i];
+        rd->chunks[i].buf = rd->windows->buf[i];
+        rd->chunks[i].cap = rd->windows->cap[i];
         rd->windows->buf[i] = NULL; /* lent until the close */
     }
+    window_for(&rd->chunks[0]);
     if (lz4) {
         if (LZ4F_isError(LZ4F_createDecompressionContext(&rd->lz4, LZ4F_VERSION))) {
             rd->lz4 = NULL;
