@@ -81,10 +81,33 @@ rss_kb() {
 }
 
 # run LABEL TARGET PORT ARGS... : one cosmos-bench run; its JSON line goes to RESULTS.
+# settle: waits (at most 20 s) until the servers are idle: dirty pages written out and no
+# server using CPU over a quarter second (a durable server checkpoints the data of the run
+# before, compressing and writing it, while the next server is measured; its writeback
+# paused the whole VM for tens of milliseconds).
+settle() {
+    sync
+    local i p ticks last=-1
+    for i in $(seq 80); do
+        ticks=0
+        for p in "$NULL_PID" "$EMU_PID" "${DUR_PID:-}" "${ALW_PID:-}"; do
+            [ -n "$p" ] && [ -r "/proc/$p/stat" ] || continue
+            ticks=$((ticks + $(awk '{print $14 + $15}' "/proc/$p/stat")))
+        done
+        if [ "$last" -ge 0 ] && [ $((ticks - last)) -le 2 ]; then
+            break
+        fi
+        last=$ticks
+        sleep 0.25
+    done
+    sync
+}
+
 run() {
     local label=$1 target=$2 port=$3
     shift 3
     local cmd=("$BENCH" --port "$port" --connections $CONNS --inflight $INFLIGHT --tls on "$@")
+    settle
     echo "== $label ($target): ${cmd[*]}" >&2
     local out
     out=$("${cmd[@]}" 2>"$WORK/bench.err") || {
@@ -192,7 +215,6 @@ done
 # the snapshot between requests), so CKPT_DURATION seconds of 1 KB inserts cross several.
 ckpts() { grep -c 'checkpoint (commit log past the data)' "$WORK/durable.log" || true; }
 CK_BEFORE=$(ckpts)
-sync # what the earlier runs left dirty goes to disk first: this run's stalls are its own
 run "insert 1 KB, durable periodic, ${CKPT_DURATION} s" durable "$DUR_PORT" --workload insert \
     --value-size $VALUE --keys "$CKPT_KEYS" --duration "$CKPT_DURATION" --warmup 0 --slow-ms 20
 STALLS=$WORK/stalls.txt
