@@ -87,8 +87,8 @@ rss_kb() {
 # paused the whole VM for tens of milliseconds).
 settle() {
     sync
-    local i p ticks last=-1
-    for i in $(seq 80); do
+    local p ticks last=-1
+    for _ in $(seq 80); do
         ticks=0
         for p in "$NULL_PID" "$EMU_PID" "${DUR_PID:-}" "${ALW_PID:-}"; do
             [ -n "$p" ] && [ -r "/proc/$p/stat" ] || continue
