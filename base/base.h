@@ -205,6 +205,14 @@ static inline uint64_t base_load_u64(const uint8_t *p)
     return ((uint64_t)base_load_u32(p) << 32) | base_load_u32(p + 4);
 }
 
+static inline void base_store_u32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
 static inline void base_store_u64(uint8_t *p, uint64_t v)
 {
     for (int i = 7; i >= 0; i--) {

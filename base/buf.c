@@ -52,10 +52,7 @@ void base_buf_reserve(base_buf_t *b, size_t extra)
 void base_buf_set_u32(base_buf_t *b, size_t at, uint32_t v)
 {
     BASE_ASSERT(at + 4 <= b->len);
-    b->data[at] = (uint8_t)(v >> 24);
-    b->data[at + 1] = (uint8_t)(v >> 16);
-    b->data[at + 2] = (uint8_t)(v >> 8);
-    b->data[at + 3] = (uint8_t)v;
+    base_store_u32(b->data + at, v);
 }
 
 

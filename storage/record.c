@@ -59,10 +59,7 @@ void storage__rec_seal(uint8_t *p, size_t len)
         BASE_ASSERT(len - off >= STORAGE__REC_HEADER);
         size_t n = base_load_u32(p + off);
         BASE_ASSERT(n <= len - off - STORAGE__REC_HEADER);
-        uint32_t crc = storage__crc32(p + off + STORAGE__REC_HEADER, n);
-        for (int i = 0; i < 4; i++) {
-            p[off + 4 + (size_t)i] = (uint8_t)(crc >> (24 - 8 * i));
-        }
+        base_store_u32(p + off + 4, storage__crc32(p + off + STORAGE__REC_HEADER, n));
         off += STORAGE__REC_HEADER + n;
     }
 }
