@@ -80,7 +80,6 @@ rss_kb() {
     awk '/^VmRSS:/ {print $2}' "/proc/$1/status"
 }
 
-# run LABEL TARGET PORT ARGS... : one cosmos-bench run; its JSON line goes to RESULTS.
 # settle: waits (at most 20 s) until the servers are idle: dirty pages written out and no
 # server using CPU over a quarter second (a durable server checkpoints the data of the run
 # before, compressing and writing it, while the next server is measured; its writeback
@@ -103,6 +102,7 @@ settle() {
     sync
 }
 
+# run LABEL TARGET PORT ARGS... : one cosmos-bench run; its JSON line goes to RESULTS.
 run() {
     local label=$1 target=$2 port=$3
     shift 3
@@ -289,8 +289,7 @@ with open(os.environ["RESULTS"]) as f:
 
 # A series run several times (ROUNDS, OL_ROUNDS) is reported by its median run, in the
 # place of its first: the median by ops/s, or for an open-loop series (whose ops/s is the
-# offered rate) by p99; spread[(label, target)] keeps every run's ops/s, p99s for
-# open_spread.
+# offered rate) by p99; spread[(label, target)] keeps that figure of every run.
 def open_loop(label):
     return "open loop" in label
 
@@ -300,8 +299,7 @@ def figure(run):
 series = {}  # (label, target) -> its runs, in the order they ran
 for run in runs:
     series.setdefault(run[:2], []).append(run)
-spread = {k: [r[3]["ops_per_s"] for r in v] for k, v in series.items() if not open_loop(k[0])}
-open_spread = {k: [figure(r) for r in v] for k, v in series.items() if open_loop(k[0])}
+spread = {k: [figure(r) for r in v] for k, v in series.items()}
 rows = [sorted(v, key=figure)[(len(v) - 1) // 2] for v in series.values()]
 
 null = {label: r for label, target, _, r in rows if target == "null"}
@@ -356,19 +354,20 @@ for label, target, cmd, r in rows:
     w("| %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s |"
       % (label, target, r["ops_per_s"], ratio, ms(lat["p50"]), ms(lat["p99"]), ms(lat["p999"]),
          ms(lat["max"]), errs(r), ru))
-def rounds_note(spread, text, fmt):
-    """text, then each series run more than once with its figure in every round."""
-    multi = [(k, v) for k, v in spread.items() if len(v) > 1]
+def rounds_note(which, text, fmt):
+    """text, then each series (whose label which accepts) run more than once, with its
+    figure in every round."""
+    multi = [(k, v) for k, v in spread.items() if len(v) > 1 and which(k[0])]
     if multi:
         w("")
         w("%s: %s." % (text, "; ".join("%s, %s: %s" % (k[0].split(" @")[0], k[1],
                                                         " ".join(fmt(x) for x in v))
                                        for k, v in multi)))
 
-rounds_note(spread, "The insert and select series ran %s rounds, every server back to back in "
-            "each round; each row above is its series' median run, and the ratios are of "
-            "medians. Each series' ops/s over the rounds" % os.environ["ROUNDS"],
-            lambda x: "%.0f" % x)
+rounds_note(lambda label: not open_loop(label),
+            "The insert and select series ran %s rounds, every server back to back in each "
+            "round; each row above is its series' median run, and the ratios are of medians. "
+            "Each series' ops/s over the rounds" % os.environ["ROUNDS"], lambda x: "%.0f" % x)
 emu = {label: r for label, target, _, r in rows if target == "emulator"}
 dur = [(label, r) for label, target, _, r in rows if target == "durable"]
 if dur:
@@ -441,7 +440,7 @@ for label, target, cmd, r in rows:
     w("| %s | %s | %.0f | %.0f | %s | %s | %s | %s | %s |"
       % (label.split(" @")[0], target, r["rate"], r["ops_per_s"], ms(lat["p50"]), ms(lat["p99"]),
          ms(lat["p999"]), ms(lat["max"]), rel))
-rounds_note(open_spread, "Each series ran %s rounds, both servers back to back in each round; "
+rounds_note(open_loop, "Each series ran %s rounds, both servers back to back in each round; "
             "each row is its series' median run by p99, and the ratio is of those medians. Each "
             "series' p99 over the rounds (ms)" % os.environ["OL_ROUNDS"], ms)
 w("")

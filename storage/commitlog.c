@@ -534,7 +534,7 @@ int storage__log_replay(storage_db_t *db, uint64_t gen, bool last, base_error_t 
             break;
         }
         if (n > 0) {
-            storage__rec_prefetch(db, v, n);
+            storage__rec_prefetch(db, &rp, v, n);
             for (size_t i = 0; i < n; i++) {
                 const char *why = storage__rec_apply(db, &rp, v[i].p, v[i].n);
                 if (why != NULL) {

@@ -253,7 +253,6 @@ static void durable_free(storage__durable_t *d)
         close(d->lock_fd); /* releases the flock */
     }
     base_buf_fini(&d->enc);
-    storage__windows_free(&d->windows);
     base_free(d->dir);
     base_free(d);
 }

@@ -435,25 +435,23 @@ const char *storage__rec_apply(storage_db_t *db, storage__replay_t *rp, const ui
  * now_us and the flags (storage__rec_put_mutation). */
 #define MUTATION_TOKEN_AT (1 + 8 + 8 + 1)
 
-void storage__rec_prefetch(const storage_db_t *db, const storage__rec_view_t *recs, size_t n)
+void storage__rec_prefetch(storage_db_t *db, storage__replay_t *rp, const storage__rec_view_t *recs,
+                           size_t n)
 {
     /* Two passes, so the leaves asked for in the first have arrived by the
      * time the second reads them for the partitions' addresses. Nothing is
-     * applied meanwhile, so every table found is live; one created among
-     * recs is not found yet, and goes unasked. */
+     * applied meanwhile, so every table found is live (rp's cached table
+     * too: a DROP clears it); one created among recs is not found yet, and
+     * goes unasked. */
     for (int step = 0; step < 2; step++) {
-        const storage_table_t *t = NULL;
         for (size_t i = 0; i < n; i++) {
             const uint8_t *p = recs[i].p;
             if (recs[i].n < MUTATION_TOKEN_AT + 8 || p[0] != STORAGE__REC_MUTATION) {
                 continue;
             }
-            uint64_t id = base_load_u64(p + 1);
-            if (t == NULL || t->id != id) {
-                t = storage__db_find(db, id);
-                if (t == NULL) {
-                    continue;
-                }
+            const storage_table_t *t = find_table(db, rp, base_load_u64(p + 1));
+            if (t == NULL) {
+                continue;
             }
             int64_t token = (int64_t)base_load_u64(p + MUTATION_TOKEN_AT);
             if (step == 0) {

@@ -507,8 +507,10 @@ void storage__replay_fini(storage__replay_t *rp);
 const char *storage__rec_apply(storage_db_t *db, storage__replay_t *rp, const uint8_t *p, size_t n);
 /* Asks the CPU for the index leaf, then the partition, that each mutation
  * among recs will touch, before any of them is applied: a log replays in
- * arrival order, so each lookup was a miss taken alone. */
-void storage__rec_prefetch(const storage_db_t *db, const storage__rec_view_t *recs, size_t n);
+ * arrival order, so each lookup was a miss taken alone. Tables are found
+ * through rp's lookup cache, as storage__rec_apply finds them. */
+void storage__rec_prefetch(storage_db_t *db, storage__replay_t *rp, const storage__rec_view_t *recs,
+                           size_t n);
 
 /* ---- durability: files (file.c, commitlog.c, snapshot.c, durable.c) ---- */
 

@@ -831,9 +831,6 @@ static void a_truncated_or_extended_snapshot_fails_the_open(void **state)
 }
 
 
-/* The records' CRCs guard a snapshot's content, not the frame's checksum: a
- * record changed and compressed again into a frame whose checksum matches
- * is still refused. */
 /* fill(f, n), then the database closed (close: a checkpoint to snapshot-2)
  * or abandoned (a crash: commitlog-1 holds it all); that file's path into
  * path and its bytes into *p (the caller's to free). */
@@ -853,6 +850,9 @@ static void fill_stop_read(dur_fixture_t *f, int n, bool close, char path[256], 
 }
 
 
+/* The records' CRCs guard a snapshot's content, not the frame's checksum: a
+ * record changed and compressed again into a frame whose checksum matches
+ * is still refused. */
 static void a_changed_record_in_a_valid_frame_fails_the_open(void **state)
 {
     dur_fixture_t *f = *state;
