@@ -284,6 +284,12 @@ static void serve_metrics(emu_admin_t *a, struct evhttp_request *req)
         .commitlog_syncs = ready && s != NULL && s->db != NULL ? storage_db_syncs(s->db) : 0,
         .acks_waiting = s != NULL ? s->acks_waiting : 0,
     };
+    if (ready && s != NULL && s->db != NULL) {
+        storage_disk_waits_t w;
+        storage_db_disk_waits(s->db, &w);
+        in.disk_waits = w.count;
+        in.disk_wait_s = (double)w.total_us / 1e6;
+    }
     if (ready) {
         ru_meter_snapshot(emu_metering_meter(a->metering), emu_metering_now_us(), &snap);
     }

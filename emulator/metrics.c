@@ -18,6 +18,7 @@
  *   table_requests_total, table_failed_requests_total, table_throughput_ru_per_second,
  *     table_storage_bytes {keyspace,table}; table_guardrails_total {keyspace,table,guardrail}
  *   storage_durable, commitlog_bytes, commitlog_syncs_total, commitlog_acks_waiting,
+ *     commitlog_waits_total, commitlog_wait_seconds_total,
  *     checkpoints_total, checkpoint_failures_total, checkpoint_last_duration_seconds
  */
 #include "emulator/metrics.h"
@@ -259,6 +260,15 @@ void emu_metrics_render(const emu_metrics_input_t *in, base_buf_t *out)
                "fdatasynced).");
         base_buf_printf(out, P "commitlog_acks_waiting");
         count(out, in->acks_waiting);
+        family(out, "commitlog_waits_total", "counter",
+               "Times requests waited for the commit log's writer (64 MB behind) or for a log "
+               "switch (checkpoints faster than the disk).");
+        base_buf_printf(out, P "commitlog_waits_total");
+        count(out, in->disk_waits);
+        family(out, "commitlog_wait_seconds_total", "counter",
+               "How long those waits held requests, in all.");
+        base_buf_printf(out, P "commitlog_wait_seconds_total");
+        num(out, in->disk_wait_s);
         family(out, "checkpoints_total", "counter",
                "Checkpoints taken (a snapshot and a new commit log).");
         base_buf_printf(out, P "checkpoints_total");

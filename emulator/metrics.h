@@ -27,6 +27,8 @@ typedef struct emu_metrics_input_s {
     uint64_t commitlog_bytes; /* durable only */
     uint64_t commitlog_syncs; /* fdatasync rounds of the commit log */
     uint64_t acks_waiting;    /* --fsync always: responses waiting for their fdatasync */
+    uint64_t disk_waits;      /* the loop's waits for the commit log's threads */
+    double disk_wait_s;       /* and how long they took in all */
 } emu_metrics_input_t;
 
 /* Appends the exposition to out (NUL-terminated after out->len). */

@@ -431,6 +431,25 @@ static void on_checkpoint_step(evutil_socket_t fd, short what, void *arg)
     }
 }
 
+/* Requests held while the loop waited for the commit log's threads (a disk
+ * too slow for the write rate): a warning per CHECKPOINT_CHECK_SEC at most,
+ * as Cassandra warns of commit log syncs over their interval; the totals are
+ * in /metrics. */
+static void report_disk_waits(emu_server_t *s)
+{
+    storage_disk_waits_t now;
+    storage_db_disk_waits(s->db, &now);
+    uint64_t n = now.count - s->disk_waits.count;
+    if (n > 0) {
+        emu_log(EMU_LOG_WARN, 0,
+                "commit log: the disk fell behind the writes; requests waited for it %llu "
+                "time%s in the last %d s, %.1f ms in all",
+                (unsigned long long)n, n == 1 ? "" : "s", CHECKPOINT_CHECK_SEC,
+                (double)(now.total_us - s->disk_waits.total_us) / 1000.0);
+    }
+    s->disk_waits = now;
+}
+
 /* Every CHECKPOINT_CHECK_SEC: start a checkpoint when the log has grown; the
  * loop writes it between requests (on_checkpoint_step). */
 static void on_checkpoint_timer(evutil_socket_t fd, short what, void *arg)
@@ -439,6 +458,7 @@ static void on_checkpoint_timer(evutil_socket_t fd, short what, void *arg)
     (void)what;
     emu_server_t *s = arg;
     base_error_t err;
+    report_disk_waits(s);
     if (s->stopping || storage_db_checkpoint_running(s->db) ||
         !storage_db_checkpoint_due(s->db, s->cfg->checkpoint_log)) {
         return;

@@ -43,8 +43,9 @@ typedef struct emu_server_s {
     storage_db_t *db;
     bool restored;           /* durable: the schema claimed all data (else no checkpoint at exit) */
     int64_t open_started_us; /* durable: when opening storage began (recovery time) */
-    int64_t checkpoint_started_us; /* a background checkpoint runs since then, else 0 */
-    uint64_t checkpoint_log_bytes; /* the log it folds */
+    int64_t checkpoint_started_us;   /* a background checkpoint runs since then, else 0 */
+    uint64_t checkpoint_log_bytes;   /* the log it folds */
+    storage_disk_waits_t disk_waits; /* as last reported (report_disk_waits) */
     cql_engine_t *engine;
     emu_metering_t *metering;      /* request units: attached to engine */
     struct emu_admin_s *admin;     /* HTTP admin endpoint, NULL when off (admin.c) */

@@ -151,6 +151,16 @@ void storage_db_sync_drain(const storage_db_t *db);
 bool storage_db_sync_failed(const storage_db_t *db);
 /* fdatasync rounds of the commit log since open. */
 uint64_t storage_db_syncs(const storage_db_t *db);
+/* The caller's waits for the commit log's threads, each a stretch in which
+ * it served no request: records handed over past the writer's queue limit
+ * (64 MB: the disk that far behind) and log switches waiting for the
+ * threads to finish the last log (checkpoints faster than the disk). Since
+ * open; zero in memory or without a log thread. Any thread may read them. */
+typedef struct storage_disk_waits_s {
+    uint64_t count;
+    uint64_t total_us;
+} storage_disk_waits_t;
+void storage_db_disk_waits(const storage_db_t *db, storage_disk_waits_t *out);
 storage_sync_t storage_db_sync_mode(const storage_db_t *db);
 /* Snapshot + new log, at once (a background one running is dropped: this
  * one is newer); no-op for in-memory databases, and when the newest

@@ -550,6 +550,8 @@ typedef struct storage__syncer_s {
     storage__retired_t retired[STORAGE__RETIRED_MAX]; /* older logs, oldest first */
     size_t n_retired;
     uint64_t syncs;
+    /* The caller's waits for these threads (storage_db_disk_waits). */
+    _Atomic uint64_t waits, waited_us;
     const char *what; /* the call that failed */
     int errnum;
     bool stop_writing; /* the writer writes what is queued, then ends */

@@ -164,6 +164,17 @@ static bool start_writeback(storage__syncer_t *s, int fd)
 }
 
 
+/* The caller waited for the threads since t0 (base_mono_us), if it did: a
+ * request stall to be seen in storage_db_disk_waits. */
+static void count_wait(storage__syncer_t *s, bool waited, int64_t t0)
+{
+    if (waited) {
+        atomic_fetch_add(&s->waits, 1);
+        atomic_fetch_add(&s->waited_us, (uint64_t)(base_mono_us() - t0));
+    }
+}
+
+
 /* ---- the writer ---------------------------------------------------------- */
 
 static bool has_writes(const storage__syncer_t *s)
@@ -476,11 +487,15 @@ void storage__syncer_queue(storage__syncer_t *s, base_buf_t *b, uint64_t queued,
     if (wake || s->queue.len > STORAGE__LOG_QUEUE_MAX) {
         pthread_cond_signal(&s->write_cond);
     }
+    int64_t t0 = base_mono_us();
+    bool waited = false;
     while (s->queue.len > STORAGE__LOG_QUEUE_MAX && !atomic_load(&s->failed)) {
         /* The disk is that far behind: wait, as a write(2) of our own would. */
+        waited = true;
         pthread_cond_wait(&s->write_cond, &s->mu);
     }
     pthread_mutex_unlock(&s->mu);
+    count_wait(s, waited, t0);
 }
 
 
@@ -508,12 +523,16 @@ bool storage__syncer_wait_written(storage__syncer_t *s, uint64_t pos)
 void storage__syncer_switch(storage__syncer_t *s, int new_fd)
 {
     pthread_mutex_lock(&s->mu);
+    int64_t t0 = base_mono_us();
+    bool waited = false;
     while (s->n_retired == STORAGE__RETIRED_MAX || (s->queue.len > 0 && s->tail.len > 0)) {
         /* checkpoints faster than the threads: wait for them to catch up */
+        waited = true;
         pthread_cond_signal(&s->sync_cond);
         pthread_cond_signal(&s->write_cond); /* what it waits for may not be woken yet */
         pthread_cond_wait(&s->write_cond, &s->mu);
     }
+    count_wait(s, waited, t0);
     if (s->queue.len > 0) {
         base_buf_swap(&s->queue, &s->tail); /* the old log's records, written before the new ones */
         s->tail_fd = s->fd;
@@ -590,6 +609,17 @@ uint64_t storage_db_syncs(const storage_db_t *db)
     uint64_t n = s->syncs;
     pthread_mutex_unlock(&s->mu);
     return n;
+}
+
+
+void storage_db_disk_waits(const storage_db_t *db, storage_disk_waits_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    const storage__syncer_t *s = db->dur != NULL ? db->dur->syncer : NULL;
+    if (s != NULL) {
+        out->count = atomic_load(&s->waits);
+        out->total_us = atomic_load(&s->waited_us);
+    }
 }
 
 

@@ -30,9 +30,9 @@ WRITE_GATE_ENV = "COSMOS_EMULATOR_TEST_WRITE_GATE"
 EXECUTED = 'requests_total{opcode="EXECUTE"}'  # counted once a request has run
 
 
-def metric(admin, name):
+def metric(admin, name, timeout=10):
     """A sample of /metrics: name may carry labels (requests_total{opcode="EXECUTE"})."""
-    with urllib.request.urlopen("http://%s/metrics" % admin, timeout=10) as r:
+    with urllib.request.urlopen("http://%s/metrics" % admin, timeout=timeout) as r:
         text = r.read().decode()
     m = re.search(r"^cosmos_emulator_%s (\S+)$" % re.escape(name), text, re.M)
     if m is None and "{" in name:
@@ -185,6 +185,33 @@ class GroupCommitTest(unittest.TestCase):
 
         emu, cluster, session = self.start("--fsync", "periodic")
         self.assert_all_rows(session)
+
+    def test_a_disk_behind_the_writes_is_counted_and_logged(self):
+        # The writer held, 72 MB of writes fill its queue past its 64 MB limit: the loop
+        # waits for it (the admin endpoint, on the loop, stops answering), and that wait
+        # shows in /metrics and in a warning once the writer is let go.
+        emu, cluster, session = self.start("--fsync", "periodic")
+        insert = self.make_schema(session)
+        self.assertEqual(metric(emu.admin, "commitlog_waits_total"), 0)
+        open(self.write_gate, "w").close()
+        big = "x" * (1 << 20)
+        writes = [session.execute_async(insert, (i, big)) for i in range(72)]
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                metric(emu.admin, EXECUTED, timeout=0.5)
+            except OSError:  # a timeout: the loop is waiting for the writer
+                break
+            time.sleep(0.05)
+        else:
+            self.fail("the loop never waited for the held writer")
+        os.unlink(self.write_gate)
+        for w in writes:
+            w.result()
+        self.assertGreaterEqual(metric(emu.admin, "commitlog_waits_total"), 1)
+        self.assertGreater(metric(emu.admin, "commitlog_wait_seconds_total"), 0)
+        emu.wait_for_log(r"WARN  commit log: the disk fell behind the writes; requests waited "
+                         r"for it \d+ times? in the last \d+ s")
 
 
 if __name__ == "__main__":

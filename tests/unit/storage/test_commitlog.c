@@ -767,12 +767,20 @@ static void a_hand_over_past_the_queue_limit_waits_for_the_writer(void **state)
     /* Each 1 MB record is handed over at once (past the write-behind limit);
      * past the queue's limit the hand-over must wait for the writer, which
      * the gate holds until the other thread opens it. */
+    storage_disk_waits_t before;
+    storage_db_disk_waits(db, &before);
+    assert_int_equal(before.count, 0);
     int k = 1;
     while ((uint64_t)k * sizeof(mb_value) <= STORAGE__LOG_QUEUE_MAX + (8u << 20)) {
         test_insert(t, k++, NULL, 1, mb_value, 100);
     }
     assert_true(atomic_load(&f->opened)); /* it waited for the writer, not for memory */
     pthread_join(opener, NULL);
+    /* and that wait is counted, for the emulator's metrics and its warning */
+    storage_disk_waits_t after;
+    storage_db_disk_waits(db, &after);
+    assert_true(after.count >= 1);
+    assert_true(after.total_us >= 100 * 1000); /* most of the gate's second */
     assert_int_equal(storage_db_log_flush(db), BASE_OK);
     wait_acked(db, storage_db_log_position(db));
 }
@@ -811,6 +819,9 @@ static void group_commit_through_the_log_thread_acknowledges_after_the_fsync(voi
     wait_acked(db, pos);
     assert_true(storage_db_synced_position(db) >= pos); /* acknowledged means synced */
     assert_true(storage_db_syncs(db) >= 1);
+    storage_disk_waits_t waits;
+    storage_db_disk_waits(db, &waits);
+    assert_int_equal(waits.count, 0); /* a disk keeping up holds no request */
 
     open_cfg(f, STORAGE_SYNC_NONE, 0, true);
     assert_int_equal(storage_table_partition_count(storage_table_create(f->db, 7)), 100);
