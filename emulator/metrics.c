@@ -61,6 +61,22 @@ static void count(base_buf_t *out, uint64_t v)
     base_buf_printf(out, " %" PRIu64 "\n", v);
 }
 
+/* A family of one sample without labels: an integer, or (one_num) any number. */
+static void one_count(base_buf_t *out, const char *name, const char *type, const char *help,
+                      uint64_t v)
+{
+    family(out, name, type, help);
+    base_buf_printf(out, P "%s", name);
+    count(out, v);
+}
+
+static void one_num(base_buf_t *out, const char *name, const char *type, const char *help, double v)
+{
+    family(out, name, type, help);
+    base_buf_printf(out, P "%s", name);
+    num(out, v);
+}
+
 /* name{keyspace="..",table=".."[,partition="n"]} */
 static void table_sample(base_buf_t *out, const char *name, const ru_table_stats_t *t,
                          int64_t partition)
@@ -225,61 +241,46 @@ void emu_metrics_render(const emu_metrics_input_t *in, base_buf_t *out)
     base_buf_printf(out, P "build_info{version=");
     emu_metrics_label_value(out, in->version ? in->version : "");
     base_buf_printf(out, "} 1\n");
-    family(out, "ready", "gauge", "1 once storage is recovered and CQL is served (GET /healthz).");
-    base_buf_printf(out, P "ready %d\n", in->ready ? 1 : 0);
-    family(out, "uptime_seconds", "gauge", "Seconds since the admin endpoint started.");
-    base_buf_printf(out, P "uptime_seconds");
-    num(out, in->uptime_s);
+    one_count(out, "ready", "gauge",
+              "1 once storage is recovered and CQL is served (GET /healthz).", in->ready ? 1 : 0);
+    one_num(out, "uptime_seconds", "gauge", "Seconds since the admin endpoint started.",
+            in->uptime_s);
 
     render_requests(in->telemetry, out);
     if (in->have_connections) {
-        family(out, "connections_open", "gauge", "CQL connections open now.");
-        base_buf_printf(out, P "connections_open");
-        count(out, in->connections_open);
-        family(out, "connections_accepted_total", "counter", "CQL connections accepted.");
-        base_buf_printf(out, P "connections_accepted_total");
-        count(out, in->connections_accepted);
+        one_count(out, "connections_open", "gauge", "CQL connections open now.",
+                  in->connections_open);
+        one_count(out, "connections_accepted_total", "counter", "CQL connections accepted.",
+                  in->connections_accepted);
     }
     render_meter(in->snapshot, out);
 
     const emu_telemetry_t *t = in->telemetry;
-    family(out, "storage_durable", "gauge", "1 with --storage durable, 0 in memory.");
-    base_buf_printf(out, P "storage_durable %d\n", in->durable ? 1 : 0);
+    one_count(out, "storage_durable", "gauge", "1 with --storage durable, 0 in memory.",
+              in->durable ? 1 : 0);
     if (in->durable) {
-        family(out, "commitlog_bytes", "gauge",
-               "Bytes in the commit log since the last checkpoint.");
-        base_buf_printf(out, P "commitlog_bytes");
-        count(out, in->commitlog_bytes);
-        family(out, "commitlog_syncs_total", "counter",
-               "fdatasync rounds of the commit log (--fsync always: one covers every write "
-               "that arrived while the previous one ran).");
-        base_buf_printf(out, P "commitlog_syncs_total");
-        count(out, in->commitlog_syncs);
-        family(out, "commitlog_acks_waiting", "gauge",
-               "Responses held back until the commit log covers them (written; --fsync always: "
-               "fdatasynced).");
-        base_buf_printf(out, P "commitlog_acks_waiting");
-        count(out, in->acks_waiting);
-        family(out, "commitlog_waits_total", "counter",
-               "Times requests waited for the commit log's writer (64 MB behind) or for a log "
-               "switch (checkpoints faster than the disk).");
-        base_buf_printf(out, P "commitlog_waits_total");
-        count(out, in->disk_waits);
-        family(out, "commitlog_wait_seconds_total", "counter",
-               "How long those waits held requests, in all.");
-        base_buf_printf(out, P "commitlog_wait_seconds_total");
-        num(out, in->disk_wait_s);
-        family(out, "checkpoints_total", "counter",
-               "Checkpoints taken (a snapshot and a new commit log).");
-        base_buf_printf(out, P "checkpoints_total");
-        count(out, t->checkpoints);
-        family(out, "checkpoint_failures_total", "counter", "Checkpoints that failed.");
-        base_buf_printf(out, P "checkpoint_failures_total");
-        count(out, t->checkpoint_failures);
-        family(out, "checkpoint_last_duration_seconds", "gauge",
-               "How long the last checkpoint took.");
-        base_buf_printf(out, P "checkpoint_last_duration_seconds");
-        num(out, t->checkpoint_last_s);
+        one_count(out, "commitlog_bytes", "gauge",
+                  "Bytes in the commit log since the last checkpoint.", in->commitlog_bytes);
+        one_count(out, "commitlog_syncs_total", "counter",
+                  "fdatasync rounds of the commit log (--fsync always: one covers every write "
+                  "that arrived while the previous one ran).",
+                  in->commitlog_syncs);
+        one_count(out, "commitlog_acks_waiting", "gauge",
+                  "Responses held back until the commit log covers them (written; --fsync always: "
+                  "fdatasynced).",
+                  in->acks_waiting);
+        one_count(out, "commitlog_waits_total", "counter",
+                  "Times requests waited for the commit log's writer (64 MB behind) or for a log "
+                  "switch (checkpoints faster than the disk).",
+                  in->disk_waits);
+        one_num(out, "commitlog_wait_seconds_total", "counter",
+                "How long those waits held requests, in all.", in->disk_wait_s);
+        one_count(out, "checkpoints_total", "counter",
+                  "Checkpoints taken (a snapshot and a new commit log).", t->checkpoints);
+        one_count(out, "checkpoint_failures_total", "counter", "Checkpoints that failed.",
+                  t->checkpoint_failures);
+        one_num(out, "checkpoint_last_duration_seconds", "gauge",
+                "How long the last checkpoint took.", t->checkpoint_last_s);
     }
     base_buf_reserve(out, 1);
     out->data[out->len] = '\0';
