@@ -155,7 +155,8 @@ uint64_t storage_db_syncs(const storage_db_t *db);
  * it served no request: records handed over past the writer's queue limit
  * (64 MB: the disk that far behind) and log switches waiting for the
  * threads to finish the last log (checkpoints faster than the disk). Since
- * open; zero in memory or without a log thread. Any thread may read them. */
+ * open; zero in memory or without a log thread. A wait is counted as it
+ * begins and its time added as it ends. Any thread may read them. */
 typedef struct storage_disk_waits_s {
     uint64_t count;
     uint64_t total_us;

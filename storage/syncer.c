@@ -164,12 +164,19 @@ static bool start_writeback(storage__syncer_t *s, int fd)
 }
 
 
-/* The caller waited for the threads since t0 (base_mono_us), if it did: a
- * request stall to be seen in storage_db_disk_waits. */
-static void count_wait(storage__syncer_t *s, bool waited, int64_t t0)
+/* The caller's waits for the threads (storage_db_disk_waits): counted as
+ * one begins, so a wait under way is seen, and timed once it ends. */
+static void wait_begins(storage__syncer_t *s, bool *waiting)
+{
+    if (!*waiting) {
+        *waiting = true;
+        atomic_fetch_add(&s->waits, 1);
+    }
+}
+
+static void wait_ends(storage__syncer_t *s, bool waited, int64_t t0)
 {
     if (waited) {
-        atomic_fetch_add(&s->waits, 1);
         atomic_fetch_add(&s->waited_us, (uint64_t)(base_mono_us() - t0));
     }
 }
@@ -491,11 +498,11 @@ void storage__syncer_queue(storage__syncer_t *s, base_buf_t *b, uint64_t queued,
     bool waited = false;
     while (s->queue.len > STORAGE__LOG_QUEUE_MAX && !atomic_load(&s->failed)) {
         /* The disk is that far behind: wait, as a write(2) of our own would. */
-        waited = true;
+        wait_begins(s, &waited);
         pthread_cond_wait(&s->write_cond, &s->mu);
     }
     pthread_mutex_unlock(&s->mu);
-    count_wait(s, waited, t0);
+    wait_ends(s, waited, t0);
 }
 
 
@@ -527,12 +534,12 @@ void storage__syncer_switch(storage__syncer_t *s, int new_fd)
     bool waited = false;
     while (s->n_retired == STORAGE__RETIRED_MAX || (s->queue.len > 0 && s->tail.len > 0)) {
         /* checkpoints faster than the threads: wait for them to catch up */
-        waited = true;
+        wait_begins(s, &waited);
         pthread_cond_signal(&s->sync_cond);
         pthread_cond_signal(&s->write_cond); /* what it waits for may not be woken yet */
         pthread_cond_wait(&s->write_cond, &s->mu);
     }
-    count_wait(s, waited, t0);
+    wait_ends(s, waited, t0);
     if (s->queue.len > 0) {
         base_buf_swap(&s->queue, &s->tail); /* the old log's records, written before the new ones */
         s->tail_fd = s->fd;

@@ -732,11 +732,17 @@ static void a_torn_write_to_a_switched_out_log_is_cut_off(void **state)
 }
 
 
-static void *open_gate_later(void *arg)
+/* Opens the writer's gate once the database's owner waits for the writer
+ * (or after a minute, so that a failing test ends). */
+static void *open_gate_when_waited_for(void *arg)
 {
     log_fixture_t *f = arg;
-    usleep(1000 * 1000); /* far longer than handing 72 MB over takes */
-    atomic_store(&f->opened, true);
+    storage_disk_waits_t w = {0};
+    for (int ms = 0; ms < 60 * 1000 && w.count == 0; ms++) {
+        usleep(1000);
+        storage_db_disk_waits(f->db, &w);
+    }
+    atomic_store(&f->opened, w.count > 0);
     atomic_store(&f->gate, false);
     return NULL;
 }
@@ -762,21 +768,21 @@ static void a_hand_over_past_the_queue_limit_waits_for_the_writer(void **state)
     storage_table_t *t = big_writes(f, &db, 'q');
     atomic_store(&f->gate, true); /* the writer holds its next round */
     test_insert(t, 0, NULL, 1, mb_value, 100);
-    pthread_t opener;
-    assert_int_equal(pthread_create(&opener, NULL, open_gate_later, f), 0);
-    /* Each 1 MB record is handed over at once (past the write-behind limit);
-     * past the queue's limit the hand-over must wait for the writer, which
-     * the gate holds until the other thread opens it. */
     storage_disk_waits_t before;
     storage_db_disk_waits(db, &before);
     assert_int_equal(before.count, 0);
+    pthread_t opener;
+    assert_int_equal(pthread_create(&opener, NULL, open_gate_when_waited_for, f), 0);
+    /* Each 1 MB record is handed over at once (past the write-behind limit);
+     * past the queue's limit the hand-over must wait for the writer, which
+     * the gate holds until the other thread sees that wait begin. */
     int k = 1;
     while ((uint64_t)k * sizeof(mb_value) <= STORAGE__LOG_QUEUE_MAX + (8u << 20)) {
         test_insert(t, k++, NULL, 1, mb_value, 100);
     }
-    assert_true(atomic_load(&f->opened)); /* it waited for the writer, not for memory */
     pthread_join(opener, NULL);
-    /* and that wait is counted, for the emulator's metrics and its warning */
+    assert_true(atomic_load(&f->opened)); /* it waited for the writer, not for memory */
+    /* and that wait is counted and timed, for the emulator's metrics and warning */
     storage_disk_waits_t after;
     storage_db_disk_waits(db, &after);
     assert_true(after.count >= 1);
