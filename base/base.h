@@ -268,4 +268,10 @@ int64_t base_now_us(void);
 int64_t base_mono_us(void);
 void base_clock_set_fake(int64_t (*now_us)(void), int64_t (*mono_us)(void));
 
+/* ---- threads --------------------------------------------------------- */
+
+/* Names the calling thread ("cce-" and its job; cut to 15 bytes) for top,
+ * ps, perf and debuggers. */
+void base_thread_name(const char *name);
+
 #endif

@@ -683,6 +683,7 @@ static int start_engine(emu_server_t *s, const struct sockaddr_storage *ss)
 
 static void *startup_main(void *arg)
 {
+    base_thread_name("cce-startup");
     emu_startup_t *st = arg;
     if (st->delay_ms > 0) {
         struct timespec ts = {st->delay_ms / 1000, (st->delay_ms % 1000) * 1000000L};

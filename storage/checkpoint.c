@@ -243,6 +243,7 @@ static bool write_partitions(storage__ckpt_t *c, storage_table_t *t, int64_t dea
 
 static void *finish_thread(void *arg)
 {
+    base_thread_name("cce-checkpoint");
     storage__ckpt_t *c = arg;
     c->rc = storage__snap_commit(c->snap);
     if (c->rc == BASE_OK) {

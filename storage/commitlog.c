@@ -324,6 +324,7 @@ static bool log_prepare(const char *dir, uint64_t bytes)
 
 static void *prep_main(void *arg)
 {
+    base_thread_name("cce-logprep");
     storage__durable_t *d = arg;
     d->prep_made = log_prepare(d->dir, d->prep_bytes) ? d->prep_bytes : 0;
     atomic_store(&d->prep_done, true); /* publishes prep_made */

@@ -67,6 +67,7 @@ uint8_t *storage__huge_chunk(void)
 
 static void *reserve_main(void *arg)
 {
+    base_thread_name("cce-reserve");
     storage__reserve_t *r = arg;
     /* Only on a CPU nobody else wants: zeroing 2 MB took a core for
      * milliseconds, and on two cores that preempted the loop or its

@@ -146,6 +146,7 @@ static void end_frame(storage__snap_t *w)
 
 static void *compress_main(void *arg)
 {
+    base_thread_name("cce-compress");
     storage__snap_t *w = arg;
     pthread_mutex_lock(&w->mu);
     for (;;) {

@@ -316,6 +316,7 @@ static bool produce(storage__reader_t *rd)
 
 static void *reader_main(void *arg)
 {
+    base_thread_name("cce-readahead");
     storage__reader_t *rd = arg;
     while (produce(rd)) {
     }

@@ -212,6 +212,7 @@ static bool closable(storage__syncer_t *s)
 
 static void *writer_main(void *arg)
 {
+    base_thread_name("cce-logwriter");
     storage__syncer_t *s = arg;
     base_buf_t tail;
     base_buf_init(&tail);
@@ -305,6 +306,7 @@ static bool deleted(int fd)
 
 static void *syncer_main(void *arg)
 {
+    base_thread_name("cce-logsync");
     storage__syncer_t *s = arg;
     struct timespec due = due_after(s->interval_ms);
     pthread_mutex_lock(&s->mu);
