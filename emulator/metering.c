@@ -507,7 +507,7 @@ static bool is_system_keyspace(const char *ks)
                                         "system_distributed",
                                         "system_views",
                                         "system_virtual_schema"};
-    if (ks == NULL || strncmp(ks, "system", 6) != 0) {
+    if (ks == NULL || ks[0] != 's' || strncmp(ks, "system", 6) != 0) {
         return false; /* the common case, without seven strcmp calls per request */
     }
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {

@@ -267,14 +267,14 @@ static void ensure_parts(ru_table_t *t, uint32_t n)
 static ru_shape_t *shape_get(ru_meter_t *m, const ru_table_t *t, const char *shape)
 {
     ru_shape_t *last = m->last_shape;
-    if (last != NULL && strcmp(last->shape, shape) == 0 && strcmp(last->table, t->table) == 0 &&
-        strcmp(last->keyspace, t->keyspace) == 0) {
+    if (last != NULL && last->owner == t && strcmp(last->shape, shape) == 0) {
         return last;
     }
     make_key(m, t->keyspace, t->table, shape);
     ru_shape_t *sh = ru__map_get(&m->shapes, (const char *)m->key.data, m->key.len);
     if (sh == NULL) {
         sh = base_calloc(1, sizeof(*sh));
+        sh->owner = t;
         sh->keyspace = base_strdup(t->keyspace);
         sh->table = base_strdup(t->table);
         sh->shape = base_strdup(shape);

@@ -174,6 +174,7 @@ typedef struct ru_table_s {
 } ru_table_t;
 
 typedef struct ru_shape_s {
+    const struct ru_table_s *owner; /* tables live as long as the meter */
     char *keyspace;
     char *table;
     char *shape;

@@ -83,6 +83,37 @@ static void buckets_are_monotonic_and_bounded(void **state)
 }
 
 
+/* The bucket of v by the definition (histogram.c's header): hundredths
+ * rounded by round(), then log-linear; the oracle for the index's own
+ * rounding, which avoids the libm call. */
+static size_t bucket_by_definition(double v)
+{
+    uint64_t u = v > 0 ? (uint64_t)round(v * 100.0) : 0;
+    if (u < RU_HIST_SUB) {
+        return (size_t)u;
+    }
+    int e = 63 - __builtin_clzll(u);
+    if (e > RU_HIST_MAX_EXP) {
+        return RU_HIST_BUCKETS - 1;
+    }
+    return RU_HIST_SUB + (size_t)(e - 4) * RU_HIST_SUB + (size_t)((u >> (e - 4)) - RU_HIST_SUB);
+}
+
+
+static void hundredths_round_half_away_from_zero(void **state)
+{
+    (void)state;
+    for (double v = 0.0001; v < 1e9; v = v * 1.0007 + 0.000013) {
+        assert_int_equal(ru__hist_index(v), bucket_by_definition(v));
+    }
+    for (int k = 0; k < 100000; k++) { /* exact halves: k/8 RU is 12.5k units */
+        assert_int_equal(ru__hist_index(k / 8.0), bucket_by_definition(k / 8.0));
+    }
+    assert_int_equal(ru__hist_index(0.125), 13); /* 12.5 units: away from zero */
+    assert_int_equal(ru__hist_index(0.12), 12);
+}
+
+
 static void rates_track_each_second_and_the_peak(void **state)
 {
     (void)state;
@@ -280,6 +311,7 @@ int main(void)
         cmocka_unit_test(identical_charges_report_exactly),
         cmocka_unit_test(skewed_samples_put_p99_in_the_tail),
         cmocka_unit_test(buckets_are_monotonic_and_bounded),
+        cmocka_unit_test(hundredths_round_half_away_from_zero),
         cmocka_unit_test(rates_track_each_second_and_the_peak),
         cmocka_unit_test(series_keep_the_last_seconds_and_zero_the_gaps),
         cmocka_unit_test(snapshot_summarises_shapes_tables_and_partitions),
