@@ -273,5 +273,8 @@ void base_clock_set_fake(int64_t (*now_us)(void), int64_t (*mono_us)(void));
 /* Names the calling thread ("cce-" and its job; cut to 15 bytes) for top,
  * ps, perf and debuggers. */
 void base_thread_name(const char *name);
+/* Sets the calling thread's nice value (0 normal, 19 lowest): background
+ * work that yields a core to the loop when both want one. */
+void base_thread_nice(int nice);
 
 #endif

@@ -1,14 +1,19 @@
 /*
- * thread.c - names for the process's threads, as `top -H`, `ps -L`,
- * `perf` and gdb show them: the event loop and each storage thread
- * (the log's writer and syncer, the snapshot compressor, ...) can then be
- * told apart when one of them takes the CPU or blocks in the disk.
+ * thread.c - the process's threads: their names, as `top -H`, `ps -L`,
+ * `perf` and gdb show them, so the event loop and each storage thread
+ * (the log's writer and syncer, the snapshot compressor, ...) can be told
+ * apart when one of them takes the CPU or blocks in the disk; and a lower
+ * priority for background work that must not take a core from the loop.
  *
- * Linux keeps at most 15 bytes of a name; longer ones are cut there.
+ * Linux keeps at most 15 bytes of a name; longer ones are cut there. A
+ * thread's nice value is its own on Linux (setpriority on its thread id),
+ * and raising it needs no privilege.
  */
-#define _GNU_SOURCE /* pthread_setname_np */
+#define _GNU_SOURCE /* pthread_setname_np, gettid */
 #include <pthread.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "base/base.h"
 
@@ -21,4 +26,10 @@ void base_thread_name(const char *name)
     memcpy(cut, name, n);
     cut[n] = '\0';
     (void)pthread_setname_np(pthread_self(), cut); /* a name is a convenience: no error to act on */
+}
+
+
+void base_thread_nice(int nice)
+{
+    (void)setpriority(PRIO_PROCESS, (id_t)gettid(), nice); /* best effort, as the name */
 }

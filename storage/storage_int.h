@@ -759,6 +759,8 @@ int storage__log_open(const char *dir, uint64_t gen, bool create, uint64_t *size
 /* The snapshot writer (snapshot.c), fed by checkpoint.c: snapshot-<gen>.lz4
  * of every table, through a temp file, fsync and rename. */
 typedef struct storage__snap_s storage__snap_t;
+/* The snapshot compressor's nice value (snapshot.c says why). */
+#define STORAGE__COMPRESS_NICE 10
 /* Opens snapshot-<gen>.lz4.tmp in dir (which must outlive the writer);
  * NULL with err. Free with storage__snap_free. */
 storage__snap_t *storage__snap_open(const char *dir, uint64_t gen, base_error_t *err);

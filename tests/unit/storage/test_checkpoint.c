@@ -7,7 +7,8 @@
  * running one, and writes nothing when nothing changed since the last;
  * each checkpoint's new log is one made ahead, and makes the next; an old
  * file is deleted a step at a time, even one the sync thread still holds
- * open. Each test works in its own directory under /tmp.
+ * open; the snapshot's compressor runs at a lower priority than the loop.
+ * Each test works in its own directory under /tmp.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -18,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
@@ -470,6 +472,64 @@ static void a_deleted_file_is_freed_in_steps_though_still_open(void **state)
     storage__unlink(f->path); /* already gone: nothing to do, nothing fails */
 }
 
+/* The nice value of this process's thread named name, or -100 while none
+ * is (or its /proc entry went away as it was read). */
+static int nice_of_thread(const char *name)
+{
+    DIR *d = opendir("/proc/self/task");
+    assert_non_null(d);
+    int nice = -100;
+    for (struct dirent *e; nice == -100 && (e = readdir(d)) != NULL;) {
+        char path[300], line[1024];
+        snprintf(path, sizeof(path), "/proc/self/task/%s/stat", e->d_name);
+        FILE *f = e->d_name[0] != '.' ? fopen(path, "r") : NULL;
+        bool read = f != NULL && fgets(line, sizeof(line), f) != NULL;
+        if (f != NULL) {
+            fclose(f);
+        }
+        char want[64];
+        snprintf(want, sizeof(want), "(%s)", name);
+        const char *end = read ? strrchr(line, ')') : NULL;
+        if (end == NULL || strstr(line, want) == NULL) {
+            continue;
+        }
+        int field = 2; /* after "(comm)": state is field 3, nice field 19 */
+        for (const char *q = end + 1; *q != '\0' && field < 19; q++) {
+            if (*q == ' ' && ++field == 19) {
+                nice = (int)strtol(q + 1, NULL, 10);
+            }
+        }
+    }
+    closedir(d);
+    return nice;
+}
+
+
+/* The compressor must yield the loop its core (snapshot.c): it runs at
+ * STORAGE__COMPRESS_NICE, as /proc shows, from the moment a snapshot opens. */
+static void the_snapshot_compressor_runs_below_the_loop(void **state)
+{
+    ck_fixture_t *f = *state;
+    base_error_t err;
+    storage__snap_t *w = storage__snap_open(f->dir, 9, &err);
+    assert_non_null(w);
+    /* A test run nicer than that already can only stay there without privilege. */
+    int own = getpriority(PRIO_PROCESS, 0);
+    int nice = -100;
+    for (int i = 0; i < 20000 && nice != STORAGE__COMPRESS_NICE; i++) {
+        nice = nice_of_thread("cce-compress"); /* named and niced as it starts */
+        if (nice != STORAGE__COMPRESS_NICE && !(own > STORAGE__COMPRESS_NICE && nice == own)) {
+            usleep(500);
+        } else {
+            break;
+        }
+    }
+    assert_true(nice == STORAGE__COMPRESS_NICE || (own > STORAGE__COMPRESS_NICE && nice == own));
+    storage__snap_free(w);
+    assert_false(exists(f, "snapshot-", 9, ".lz4.tmp"));
+}
+
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -480,6 +540,7 @@ int main(void)
         T(a_checkpoint_with_nothing_new_writes_nothing),
         T(each_checkpoint_takes_a_log_made_ahead_and_makes_the_next),
         T(a_deleted_file_is_freed_in_steps_though_still_open),
+        T(the_snapshot_compressor_runs_below_the_loop),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
