@@ -24,7 +24,7 @@
  * compresses it (256 KB LZ4 blocks) and writes it. Compression was two
  * thirds of the loop's share of a checkpoint, and every millisecond of it
  * stretched the latency of the requests waiting behind a slice. At most
- * QUEUE_SOFT chunks wait for the thread before storage__snap_stalled asks
+ * QUEUE_SOFT chunks wait for the thread before storage__snap_busy asks
  * the caller to come back later; the thread hands emptied chunks back, so
  * a checkpoint cycles a few buffers instead of mapping fresh ones.
  *
@@ -152,7 +152,7 @@ static void *compress_main(void *arg)
      * preempted the loop for up to 13 ms. At nice 10 it takes what they
      * leave (durable 30 s loads, 5 paired runs: 269k against 263k inserts/s,
      * max 10.8 against 11.6 ms on average); a checkpoint it slows only
-     * makes the loop's slices wait for it (storage__snap_stalled). */
+     * makes the loop's slices wait for it (storage__snap_busy). */
     base_thread_nice(STORAGE__COMPRESS_NICE);
     storage__snap_t *w = arg;
     pthread_mutex_lock(&w->mu);
