@@ -64,6 +64,7 @@ cql_engine_t *cql_engine_new(const cql_config_t *cfg, storage_db_t *db)
 static void prepared_free(cql_prepared_t *p)
 {
     base_arena_fini(&p->arena);
+    base_arena_fini(&p->sel_arena);
     base_free(p->keyspace);
     base_free(p->text);
     base_free(p);
@@ -342,6 +343,7 @@ int cql_prepare(cql_engine_t *e, cql_session_t *s, base_str_t query, base_arena_
     p->keyspace = s->keyspace ? base_strdup(s->keyspace) : NULL;
     p->text = base_strndup(query.ptr, query.len);
     base_arena_init(&p->arena, 4096);
+    base_arena_init(&p->sel_arena, 1024);
     /* The AST and metadata live in the statement's own arena, for its whole life. */
     c.a = &p->arena;
     int rc = cql__parse(p->text, query.len, &p->arena, &p->stmt, err);
@@ -359,6 +361,33 @@ int cql_prepare(cql_engine_t *e, cql_session_t *s, base_str_t query, base_arena_
     e->prepared[b] = p;
     e->n_prepared++;
     fill_prepared_result(out, p);
+    return BASE_OK;
+}
+
+
+/* Resolving a table by name compared it with every keyspace's and table's
+ * name, once per execution; a prepared statement keeps the answer while the
+ * schema stays. Not for unqualified names of a statement prepared outside
+ * any keyspace: those follow the session's USE. */
+int cql__stmt_table(cql_ctx_t *c, const cql_qname_t *q, cql_table_t **out, base_error_t *err)
+{
+    cql_prepared_t *p = c->prepared;
+    bool keep = p != NULL && (q->keyspace != NULL || p->keyspace != NULL);
+    if (keep && p->cache_epoch == c->e->schema_epoch && p->table_q == q) {
+        *out = p->table;
+        return BASE_OK;
+    }
+    if (cql__resolve_table(c, q, out, err) != BASE_OK) {
+        return BASE_ERROR;
+    }
+    if (keep) {
+        if (p->cache_epoch != c->e->schema_epoch) {
+            p->sel = NULL; /* compiled against the schema before */
+        }
+        p->cache_epoch = c->e->schema_epoch;
+        p->table_q = q;
+        p->table = *out;
+    }
     return BASE_OK;
 }
 
@@ -390,6 +419,7 @@ int cql_execute(cql_engine_t *e, cql_session_t *s, wire_value_t id,
         c.s = &view;
     }
     c.shape = p->shape;
+    c.prepared = p;
     c.text = p->text;
     c.text_len = strlen(p->text);
     c.binds.names = p->stmt->bind_names;

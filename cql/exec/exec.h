@@ -25,7 +25,17 @@ typedef struct cql_prepared_s {
     size_t n_pk;
     uint16_t *pk_indexes;
     size_t n_cols;
-    wire_col_spec_t *cols;       /* result metadata (SELECT) */
+    wire_col_spec_t *cols; /* result metadata (SELECT) */
+    /* What executing it finds the same each time while the schema stays
+     * (cache_epoch == e->schema_epoch; 0: nothing yet): its table, resolved
+     * (table_q names it), and a SELECT's selection of plain columns,
+     * compiled into sel_arena (NULL when not one). A DDL bumps the epoch,
+     * so nothing here outlives the table or columns it points to. */
+    uint64_t cache_epoch;
+    const cql_qname_t *table_q;
+    cql_table_t *table;
+    struct cql_sel_s *sel;
+    base_arena_t sel_arena;
     struct cql_prepared_s *next; /* hash chain */
 } cql_prepared_t;
 
@@ -36,6 +46,9 @@ cql_prepared_t *cql__prepared_find(cql_engine_t *e, const uint8_t *id, size_t le
  * ------------------------------------------------------------------ */
 
 int cql__exec_stmt(cql_ctx_t *c, const cql_stmt_t *st, base_error_t *err);
+/* The table q names, as cql__resolve_table, kept by the prepared statement
+ * being executed while the schema stays (engine.c). */
+int cql__stmt_table(cql_ctx_t *c, const cql_qname_t *q, cql_table_t **out, base_error_t *err);
 int cql__exec_select(cql_ctx_t *c, const cql_select_t *q, base_error_t *err);
 int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err);
 int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err);

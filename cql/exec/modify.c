@@ -798,7 +798,7 @@ int cql__exec_insert(cql_ctx_t *c, const cql_insert_t *q, base_error_t *err)
 {
     cql_table_t *t = NULL;
     c->out->stats.kind = CQL_OP_WRITE;
-    if (cql__resolve_table(c, &q->table, &t, err) != BASE_OK || check_writable(t, err)) {
+    if (cql__stmt_table(c, &q->table, &t, err) != BASE_OK || check_writable(t, err)) {
         return BASE_ERROR;
     }
     if (t->has_counters) {
@@ -1099,7 +1099,7 @@ int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
 {
     cql_table_t *t = NULL;
     c->out->stats.kind = CQL_OP_WRITE;
-    if (cql__resolve_table(c, &q->table, &t, err) != BASE_OK || check_writable(t, err)) {
+    if (cql__stmt_table(c, &q->table, &t, err) != BASE_OK || check_writable(t, err)) {
         return BASE_ERROR;
     }
     bool cas = cql__has_conditions(&q->cond);
@@ -1280,7 +1280,7 @@ int cql__exec_delete(cql_ctx_t *c, const cql_delete_t *q, base_error_t *err)
 {
     cql_table_t *t = NULL;
     c->out->stats.kind = CQL_OP_DELETE;
-    if (cql__resolve_table(c, &q->table, &t, err) != BASE_OK || check_writable(t, err)) {
+    if (cql__stmt_table(c, &q->table, &t, err) != BASE_OK || check_writable(t, err)) {
         return BASE_ERROR;
     }
     bool cas = cql__has_conditions(&q->cond);

@@ -420,6 +420,7 @@ void cql__table_sort_columns(cql_table_t *t)
 void cql__schema_bump(cql_engine_t *e)
 {
     cql__uuid_random(e->schema_version);
+    e->schema_epoch++;
 }
 
 

@@ -137,6 +137,9 @@ struct cql_engine_s {
     uint8_t host_id[16];
     storage_db_t *db;
     uint8_t schema_version[16];
+    /* Counts the schema's changes (cql__schema_bump): what a prepared
+     * statement cached of the schema holds while this stays. */
+    uint64_t schema_epoch;
     uint64_t next_storage_id;
     size_t n_keyspaces, cap_keyspaces;
     cql_keyspace_t **keyspaces;
@@ -191,6 +194,9 @@ typedef struct cql_ctx_s {
     size_t n_parts, cap_parts;
     cql_stats_t *cur_part; /* the part of the batch statement running now */
     const char *shape;
+    /* The prepared statement an EXECUTE runs (NULL for a QUERY or a batch):
+     * where its table and selection are cached (exec/engine.c). */
+    struct cql_prepared_s *prepared;
     const char *text; /* the statement's text (QUERY, EXECUTE): what the schema log keeps */
     size_t text_len;
     cql_result_t *out;

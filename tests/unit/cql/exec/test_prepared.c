@@ -2,7 +2,9 @@
  * Prepared statements: bind metadata and partition key indexes at PREPARE,
  * EXECUTE by id with positional values, Unprepared after the table changes
  * or for an unknown id, and a prepared DROP KEYSPACE of the session's one;
- * the lookahead (cql_prefetch_add) notes the partition an EXECUTE will touch.
+ * the lookahead (cql_prefetch_add) notes the partition an EXECUTE will touch;
+ * what an EXECUTE keeps between runs (its table, a plain selection) follows
+ * every schema change.
  */
 #include "engine_test.h"
 
@@ -172,6 +174,83 @@ static void prefetch_tokens_match_writes_for_keys_of_any_length(void **state)
 }
 
 
+/* Executes the prepared id with k as its one bound value into f->r. */
+static int execute_k(fixture_t *f, const uint8_t id[16], int32_t k)
+{
+    uint8_t kb[4];
+    base_store_u32(kb, (uint32_t)k);
+    wire_value_t vals[1] = {{kb, 4}};
+    wire_query_params_t p = {
+        .consistency = WIRE_CL_ONE, .n_values = 1, .values = vals, .paging_state = {NULL, -1}};
+    wire_value_t idv = {id, 16};
+    base_arena_reset(&f->a);
+    return cql_execute(f->e, f->s, idv, &p, &f->a, &f->r, &f->err);
+}
+
+
+/* The column named name in the last result, or -1. */
+static int col_of(const fixture_t *f, const char *name)
+{
+    for (size_t i = 0; i < f->r.n_cols; i++) {
+        if (strcmp(f->r.cols[i].name, name) == 0) {
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+
+/* An EXECUTE keeps its table and a plain selection between runs (engine.c,
+ * select.c) only while the schema stays: after any DDL it resolves and
+ * compiles again, and a statement whose table was dropped and made anew
+ * reads the new one (or is Unprepared), never the old one's memory. */
+static void a_kept_table_and_selection_follow_the_schema(void **state)
+{
+    fixture_t *f = *state;
+    create_keyspace(f);
+    ok(f, "CREATE TABLE ks.a (k int PRIMARY KEY, v int)");
+    ok(f, "INSERT INTO ks.a (k, v) VALUES (1, 10)");
+    uint8_t sel[16], sel_v[16], ins[16];
+    prepare(f, "SELECT * FROM ks.a WHERE k = ?", sel);
+    prepare(f, "SELECT v AS value, k FROM ks.a WHERE k = ?", sel_v);
+    prepare(f, "INSERT INTO ks.a (k, v) VALUES (?, 20)", ins);
+    for (int run = 0; run < 3; run++) { /* the first compiles, the others reuse */
+        assert_int_equal(execute_k(f, sel, 1), BASE_OK);
+        assert_int_equal(f->r.n_rows, 1);
+        assert_int_equal(f->r.n_cols, 2);
+        assert_int_equal(cell_int(f, 0, (size_t)col_of(f, "v")), run == 0 ? 10 : 20);
+        assert_int_equal(execute_k(f, sel_v, 1), BASE_OK);
+        assert_string_equal(f->r.cols[0].name, "value");
+        assert_int_equal(cell_int(f, 0, 1), 1);
+        assert_int_equal(execute_k(f, ins, 1), BASE_OK);
+    }
+    ok(f, "CREATE TABLE ks.b (k int PRIMARY KEY)"); /* another table: the statements stay */
+    assert_int_equal(execute_k(f, sel, 1), BASE_OK);
+    assert_int_equal(f->r.n_cols, 2);
+    assert_int_equal(cell_int(f, 0, (size_t)col_of(f, "v")), 20);
+
+    ok(f, "DROP TABLE ks.a");
+    assert_int_equal(execute_k(f, ins, 2), BASE_ERROR); /* Unprepared, or no such table */
+    ok(f, "CREATE TABLE ks.a (k int PRIMARY KEY, w text, v int)");
+    ok(f, "INSERT INTO ks.a (k, w, v) VALUES (1, 'x', 11)");
+    int rc = execute_k(f, sel, 1);
+    if (rc == BASE_OK) {
+        assert_int_equal(f->r.n_cols, 3);
+        assert_int_equal(cell_int(f, 0, (size_t)col_of(f, "v")), 11);
+    } else {
+        assert_int_equal(f->err.code, WIRE_ERR_UNPREPARED);
+    }
+    rc = execute_k(f, ins, 3);
+    if (rc == BASE_OK) {
+        ok(f, "SELECT v FROM ks.a WHERE k = 3");
+        assert_int_equal(f->r.n_rows, 1);
+        assert_int_equal(cell_int(f, 0, 0), 20);
+    } else {
+        assert_int_equal(f->err.code, WIRE_ERR_UNPREPARED);
+    }
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -179,6 +258,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(prefetch_notes_the_partition_an_execute_touches, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(prefetch_tokens_match_writes_for_keys_of_any_length, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(a_kept_table_and_selection_follow_the_schema, setup,
                                         teardown),
     };
     return cmocka_run_group_tests_name("cql/exec/prepared", tests, NULL, NULL);
