@@ -165,19 +165,27 @@ static bool start_writeback(storage__syncer_t *s, int fd)
 
 
 /* The caller's waits for the threads (storage_db_disk_waits): counted as
- * one begins, so a wait under way is seen, and timed once it ends. */
-static void wait_begins(storage__syncer_t *s, bool *waiting)
+ * one begins, so a wait under way is seen, and timed once it ends. The
+ * clock is read only when a wait begins: a hand-over that does not wait
+ * (nearly all, one per turn of the loop) reads nothing. */
+typedef struct wait_s {
+    bool on;
+    int64_t since;
+} wait_t;
+
+static void wait_begins(storage__syncer_t *s, wait_t *w)
 {
-    if (!*waiting) {
-        *waiting = true;
+    if (!w->on) {
+        w->on = true;
+        w->since = base_mono_us();
         atomic_fetch_add(&s->waits, 1);
     }
 }
 
-static void wait_ends(storage__syncer_t *s, bool waited, int64_t t0)
+static void wait_ends(storage__syncer_t *s, const wait_t *w)
 {
-    if (waited) {
-        atomic_fetch_add(&s->waited_us, (uint64_t)(base_mono_us() - t0));
+    if (w->on) {
+        atomic_fetch_add(&s->waited_us, (uint64_t)(base_mono_us() - w->since));
     }
 }
 
@@ -496,15 +504,14 @@ void storage__syncer_queue(storage__syncer_t *s, base_buf_t *b, uint64_t queued,
     if (wake || s->queue.len > STORAGE__LOG_QUEUE_MAX) {
         pthread_cond_signal(&s->write_cond);
     }
-    int64_t t0 = base_mono_us();
-    bool waited = false;
+    wait_t w = {0};
     while (s->queue.len > STORAGE__LOG_QUEUE_MAX && !atomic_load(&s->failed)) {
         /* The disk is that far behind: wait, as a write(2) of our own would. */
-        wait_begins(s, &waited);
+        wait_begins(s, &w);
         pthread_cond_wait(&s->write_cond, &s->mu);
     }
     pthread_mutex_unlock(&s->mu);
-    wait_ends(s, waited, t0);
+    wait_ends(s, &w);
 }
 
 
@@ -532,16 +539,15 @@ bool storage__syncer_wait_written(storage__syncer_t *s, uint64_t pos)
 void storage__syncer_switch(storage__syncer_t *s, int new_fd)
 {
     pthread_mutex_lock(&s->mu);
-    int64_t t0 = base_mono_us();
-    bool waited = false;
+    wait_t w = {0};
     while (s->n_retired == STORAGE__RETIRED_MAX || (s->queue.len > 0 && s->tail.len > 0)) {
         /* checkpoints faster than the threads: wait for them to catch up */
-        wait_begins(s, &waited);
+        wait_begins(s, &w);
         pthread_cond_signal(&s->sync_cond);
         pthread_cond_signal(&s->write_cond); /* what it waits for may not be woken yet */
         pthread_cond_wait(&s->write_cond, &s->mu);
     }
-    wait_ends(s, waited, t0);
+    wait_ends(s, &w);
     if (s->queue.len > 0) {
         base_buf_swap(&s->queue, &s->tail); /* the old log's records, written before the new ones */
         s->tail_fd = s->fd;
