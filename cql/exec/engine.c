@@ -373,8 +373,9 @@ int cql__stmt_table(cql_ctx_t *c, const cql_qname_t *q, cql_table_t **out, base_
 {
     cql_prepared_t *p = c->prepared;
     bool keep = p != NULL && (q->keyspace != NULL || p->keyspace != NULL);
-    if (keep && p->cache_epoch == c->e->schema_epoch && p->table_q == q) {
-        *out = p->table;
+    cql_table_t *kept = keep ? cql__prepared_table(p, c->e, q) : NULL;
+    if (kept != NULL) {
+        *out = kept;
         return BASE_OK;
     }
     if (cql__resolve_table(c, q, out, err) != BASE_OK) {

@@ -39,6 +39,14 @@ typedef struct cql_prepared_s {
     struct cql_prepared_s *next; /* hash chain */
 } cql_prepared_t;
 
+/* The table p's last execution resolved for q, while the schema stays;
+ * NULL when it must be looked up (cql__stmt_table, cql_prefetch_add). */
+static inline cql_table_t *cql__prepared_table(const cql_prepared_t *p, const cql_engine_t *e,
+                                               const cql_qname_t *q)
+{
+    return q != NULL && p->cache_epoch == e->schema_epoch && p->table_q == q ? p->table : NULL;
+}
+
 /* The prepared statement of id, NULL if none (engine.c). */
 cql_prepared_t *cql__prepared_find(cql_engine_t *e, const uint8_t *id, size_t len);
 

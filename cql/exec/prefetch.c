@@ -59,9 +59,7 @@ void cql_prefetch_add(cql_engine_t *e, const cql_session_t *s, wire_value_t id,
                           : q->keyspace != NULL ? q->keyspace
                           : p->keyspace != NULL ? p->keyspace
                                                 : s->keyspace;
-    cql_table_t *t = q != NULL && p->cache_epoch == e->schema_epoch && p->table_q == q
-                         ? p->table /* as its last execution resolved it */
-                         : NULL;
+    cql_table_t *t = cql__prepared_table(p, e, q);
     if (t == NULL) {
         cql_keyspace_t *ks = ks_name != NULL ? cql__keyspace_find(e, ks_name) : NULL;
         t = ks != NULL ? cql__table_find(ks, q->name) : NULL;
