@@ -715,7 +715,7 @@ static bool held_arm(held_t *h, int retry_after_ms)
 }
 
 static void hold(emu_conn_t *c, const wire_header_t *hdr, const uint8_t *body, size_t len,
-                 const emu_hold_t *eh)
+                 const emu_hold_t *eh, int64_t began_us)
 {
     int budget_ms = 0;
     emu_metering_server_side_retry(c->srv->metering, &budget_ms);
@@ -726,7 +726,7 @@ static void hold(emu_conn_t *c, const wire_header_t *hdr, const uint8_t *body, s
     memcpy(h->body, body, len);
     h->len = len;
     c->srv->inflight_bytes += len; /* until it is answered (held_free) */
-    h->started_us = base_mono_us();
+    h->started_us = began_us;
     h->deadline_us = h->started_us + (int64_t)budget_ms * 1000;
     h->read = eh->read;
     h->timer = evtimer_new(c->srv->base, on_retry, h);
@@ -753,18 +753,19 @@ static void on_retry(evutil_socket_t fd, short what, void *arg)
     wire_request_t req;
     base_error_t err;
     emu_reply_t reply = reply_to(c, h->header.stream);
+    int64_t now = base_mono_us();
     if (c->closing || c->bev == NULL) {
         held_free(h);
         return;
     }
     if (wire_request_decode(&req, &h->header, h->body, h->len, &c->arena, &err) != BASE_OK) {
         send_error(c, h->header.stream, h->header.opcode, &err); /* decoded once already */
-    } else if (base_mono_us() >= h->deadline_us) {
-        emu_dispatch_timeout(&reply, &req, h->read, (int)((base_mono_us() - h->started_us) / 1000));
+    } else if (now >= h->deadline_us) {
+        emu_dispatch_timeout(&reply, &req, h->read, (int)((now - h->started_us) / 1000));
     } else {
         emu_hold_t eh;
         emu_dispatch(c->srv->engine, c->srv->metering, c->session, &req, h->len, &reply, &c->arena,
-                     &eh);
+                     &eh, now);
         if (eh.held && held_arm(h, eh.retry_after_ms)) {
             base_arena_reset(&c->arena);
             return;
@@ -786,7 +787,7 @@ static void on_retry(evutil_socket_t fd, short what, void *arg)
 /* ---- requests ------------------------------------------------------------ */
 
 static void handle_request(emu_conn_t *c, const wire_header_t *h, const wire_request_t *req,
-                           const uint8_t *body, size_t len)
+                           const uint8_t *body, size_t len, int64_t began_us)
 {
     switch (h->opcode) {
     case WIRE_OP_OPTIONS:
@@ -815,9 +816,9 @@ static void handle_request(emu_conn_t *c, const wire_header_t *h, const wire_req
             emu_reply_t reply = reply_to(c, h->stream);
             emu_hold_t eh = {0};
             emu_dispatch(c->srv->engine, c->srv->metering, c->session, req, len, &reply, &c->arena,
-                         c->n_held < HELD_MAX ? &eh : NULL);
+                         c->n_held < HELD_MAX ? &eh : NULL, began_us);
             if (eh.held) {
-                hold(c, h, body, len, &eh);
+                hold(c, h, body, len, &eh, began_us);
             }
             return;
         }
@@ -826,13 +827,16 @@ static void handle_request(emu_conn_t *c, const wire_header_t *h, const wire_req
     unexpected(c, h->stream, h->opcode);
 }
 
-/* Decompresses and decodes one whole frame, then answers it. */
-static void handle_frame(emu_conn_t *c, const wire_header_t *h, const uint8_t *body)
+/* Decompresses and decodes one whole frame, then answers it. *clock_us is the clock
+ * when it began (the reading that ended the frame before it, in a run of frames), and
+ * is moved to when it ended: one clock read per request. */
+static void handle_frame(emu_conn_t *c, const wire_header_t *h, const uint8_t *body,
+                         int64_t *clock_us)
 {
     base_error_t err;
     uint8_t *plain = NULL;
     size_t len = h->length;
-    int64_t t0 = base_mono_us();
+    int64_t t0 = *clock_us;
     size_t held = c->n_held; /* a request held for retry is counted when it is answered */
     if (h->flags & WIRE_FLAG_COMPRESSION) {
         if (!c->compress) {
@@ -852,13 +856,14 @@ static void handle_frame(emu_conn_t *c, const wire_header_t *h, const uint8_t *b
     if (wire_request_decode(&req, h, body, len, &c->arena, &err) != BASE_OK) {
         send_error(c, h->stream, h->opcode, &err);
     } else {
-        handle_request(c, h, &req, body, len);
+        handle_request(c, h, &req, body, len, t0);
     }
 done:
     base_free(plain);
+    *clock_us = base_mono_us();
     if (c->n_held == held) { /* answered now (a held request is counted when it is) */
         c->out_responses++;
-        emu_telemetry_request(h->opcode, base_mono_us() - t0);
+        emu_telemetry_request(h->opcode, *clock_us - t0);
     }
 }
 
@@ -980,6 +985,7 @@ done:
 static bool process_input(emu_conn_t *c, struct evbuffer *in)
 {
     base_error_t err;
+    int64_t clock_us = 0; /* read when the first whole frame is, then kept by handle_frame */
     prefetch_frames(c, in);
     for (;;) {
         if (c->skip > 0) {
@@ -1045,7 +1051,10 @@ static bool process_input(emu_conn_t *c, struct evbuffer *in)
             send_error(c, stream, h.opcode, &err);
             return false;
         }
-        handle_frame(c, &h, frame + WIRE_HEADER_SIZE);
+        if (clock_us == 0) {
+            clock_us = base_mono_us();
+        }
+        handle_frame(c, &h, frame + WIRE_HEADER_SIZE, &clock_us);
         evbuffer_drain(in, WIRE_HEADER_SIZE + h.length);
         c->frames++;
         c->srv->inflight_bytes -= c->reserved;

@@ -151,7 +151,8 @@ static void log_guardrails(const cql_result_t *res, const base_error_t *err)
 }
 
 void emu_dispatch(cql_engine_t *e, emu_metering_t *m, cql_session_t *s, const wire_request_t *req,
-                  size_t req_bytes, const emu_reply_t *reply, base_arena_t *a, emu_hold_t *hold)
+                  size_t req_bytes, const emu_reply_t *reply, base_arena_t *a, emu_hold_t *hold,
+                  int64_t now_us)
 {
     cql_result_t res;
     base_error_t err;
@@ -163,7 +164,7 @@ void emu_dispatch(cql_engine_t *e, emu_metering_t *m, cql_session_t *s, const wi
         memset(hold, 0, sizeof(*hold));
     }
 
-    emu_metering_begin(m);
+    emu_metering_begin(m, now_us);
     int rc = emu_metering_check_request(m, req, req_bytes, &err);
     if (rc == BASE_OK) {
         rc = run(e, s, req, a, &res, &err);

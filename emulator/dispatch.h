@@ -28,9 +28,11 @@ typedef struct emu_hold_s {
  * charged through m. req_bytes is the request body's size (the service
  * limits it to 2 MB). hold NULL: a throttled request is answered 0x1001
  * now; else, with server-side retry on, it may come back held instead.
+ * now_us is when the request began (emu_metering_begin).
  * Never fails: every engine error becomes an ERROR frame. */
 void emu_dispatch(cql_engine_t *e, emu_metering_t *m, cql_session_t *s, const wire_request_t *req,
-                  size_t req_bytes, const emu_reply_t *reply, base_arena_t *a, emu_hold_t *hold);
+                  size_t req_bytes, const emu_reply_t *reply, base_arena_t *a, emu_hold_t *hold,
+                  int64_t now_us);
 
 /* Appends the answer to a request held past its retry budget: READ_TIMEOUT
  * (0x1200) for a read, else WRITE_TIMEOUT (0x1100), with RequestCharge 0. */

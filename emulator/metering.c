@@ -10,8 +10,8 @@
  *
  * Invariants: one request at a time (the event loop has one thread), so the
  * admission decision of the statement running lives in m->cur from the
- * admit hook until the charge; emu_metering_begin() clears it and reads
- * the clock the request's admission and charge use. Throughput and
+ * admit hook until the charge; emu_metering_begin() clears it and sets
+ * the clock reading the request's admission and charge use. Throughput and
  * admission share one clock, base_mono_us.
  */
 #include "emulator/metering.h"
@@ -379,10 +379,10 @@ void emu_metering_attach(emu_metering_t *m, cql_engine_t *e)
 
 /* ---- one request ---------------------------------------------------------------------- */
 
-void emu_metering_begin(emu_metering_t *m)
+void emu_metering_begin(emu_metering_t *m, int64_t now_us)
 {
     memset(&m->cur, 0, sizeof(m->cur));
-    m->cur.now_us = emu_metering_now_us();
+    m->cur.now_us = now_us;
 }
 
 void emu_metering_admission(const emu_metering_t *m, emu_admission_t *out)

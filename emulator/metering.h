@@ -60,7 +60,10 @@ typedef struct emu_admission_s {
     const char *warning; /* would_throttle: the warning to send (owned by m), else NULL */
 } emu_admission_t;
 
-void emu_metering_begin(emu_metering_t *m);
+/* now_us: when the request began, on the meter's clock (emu_metering_now_us); its
+ * admission and charge use it. A loop answering requests back to back passes the
+ * reading that ended the previous one, so a request costs one clock read. */
+void emu_metering_begin(emu_metering_t *m, int64_t now_us);
 void emu_metering_admission(const emu_metering_t *m, emu_admission_t *out);
 
 /* Server-side retry (--server-side-retry): true, with how long a throttled

@@ -561,7 +561,7 @@ static int execute(run_t *r, const emu_replay_stmt_t *st, uint64_t iter, base_er
     clock_at = at > clock_at ? at : clock_at + 1;
 
     base_str_t q = {(const char *)r->stmt.data, r->stmt.len};
-    emu_metering_begin(r->metering);
+    emu_metering_begin(r->metering, emu_metering_now_us());
     rc = cql_query(r->engine, r->session, q, &params, &r->arena, &res, err);
     if (rc != BASE_OK && err->msg[0] == '\0') {
         base_error_set(err, WIRE_ERR_SERVER_ERROR, "internal error: %s", base_strerror(rc));

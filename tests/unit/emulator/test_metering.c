@@ -389,7 +389,7 @@ static int run(fixture_t *f, const char *q)
     base_arena_reset(&f->a);
     base_error_clear(&f->err);
     memset(&f->r, 0, sizeof(f->r));
-    emu_metering_begin(f->m);
+    emu_metering_begin(f->m, emu_metering_now_us());
     int rc = cql_query(f->e, f->s, base_str_from(q), &p, &f->a, &f->r, &f->err);
     emu_metering_admission(f->m, &f->adm);
     f->charge = emu_metering_charge(f->m, &f->r, rc != BASE_OK, rc != BASE_OK && f->adm.throttled);
