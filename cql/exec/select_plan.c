@@ -1569,9 +1569,69 @@ static void sort_slices(cql_plan_t *p)
 }
 
 
+/*
+ * The commonest WHERE, a point read's and a single-partition write's: `pk = v` on each
+ * partition key column once, and nothing else. The general planner's answer is known
+ * for it (one partition, no slice, no filter, no index), so it is planned straight
+ * from the values. *planned is false when the clause is anything else, or a value is
+ * one the general planner refuses (null, unset, empty, over 64 KB): that planner then
+ * runs from the start, for its messages. Values are evaluated in the clause's order,
+ * as the general planner does, so the first bad one fails the same way.
+ */
+static int plan_key_only(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *where,
+                         size_t n_where, cql_plan_t *p, bool *planned, base_error_t *err)
+{
+    enum { PARTS_MAX = 8 };
+    const cql_column_t *cols[PARTS_MAX];
+    wire_value_t parts[PARTS_MAX];
+    unsigned seen = 0;
+    *planned = false;
+    if (n_where != t->n_pk || n_where > PARTS_MAX) {
+        return BASE_OK;
+    }
+    for (size_t i = 0; i < n_where; i++) {
+        const cql_relation_t *r = &where[i];
+        if (r->lhs != CQL_LHS_COLUMN || r->op != CQL_OP_EQ) {
+            return BASE_OK;
+        }
+        cols[i] = cql__column_find(t, r->columns[0]);
+        if (cols[i] == NULL || cols[i]->kind != CQL_COL_PARTITION ||
+            (seen & (1u << cols[i]->position)) != 0) {
+            return BASE_OK;
+        }
+        seen |= 1u << cols[i]->position;
+    }
+    for (size_t i = 0; i < n_where; i++) {
+        const cql_column_t *col = cols[i];
+        wire_value_t *v = &parts[col->position];
+        if (cql__term_eval(where[i].rhs, col->type, col->name, &c->binds, c->a, v, err) !=
+            BASE_OK) {
+            return BASE_ERROR;
+        }
+        if (v->len < 0 || v->len > 65535 || (t->n_pk == 1 && v->len == 0)) {
+            return BASE_OK;
+        }
+    }
+    p->point = t->n_ck == 0;
+    p->n_keys = 1;
+    p->keys = base_arena_alloc(c->a, sizeof(*p->keys));
+    p->tokens = base_arena_alloc(c->a, sizeof(*p->tokens));
+    p->keys[0] = cql__pk_compose(parts, t->n_pk, c->a);
+    p->tokens[0] = storage_token(p->keys[0].ptr, (size_t)p->keys[0].len);
+    *planned = true;
+    return BASE_OK;
+}
+
+
 int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *where, size_t n_where,
                     bool allow_filtering, cql_plan_t *p, base_error_t *err)
 {
+    memset(p, 0, sizeof(*p));
+    p->t = t;
+    bool planned;
+    if (plan_key_only(c, t, where, n_where, p, &planned, err) != BASE_OK || planned) {
+        return planned ? BASE_OK : BASE_ERROR;
+    }
     memset(p, 0, sizeof(*p));
     p->t = t;
     where_t w = {.allow_filtering = allow_filtering, .ck_last_start = -1, .ck_last_end = -1};

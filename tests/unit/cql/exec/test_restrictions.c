@@ -240,10 +240,55 @@ static void mixed_order_tuple_slices(void **state)
 }
 
 
+/* `pk = v` on every key part and nothing else is planned apart (plan_key_only): it finds
+ * the rows the general planner finds, in any order of the parts, and every value that
+ * planner refuses is refused with its message. */
+static void a_key_only_where_plans_as_the_general_one(void **state)
+{
+    fixture_t *f = *state;
+    create_keyspace(f);
+    ok(f, "CREATE TABLE ks.p (a int, b text, c int, v int, PRIMARY KEY ((a, b), c))");
+    ok(f, "INSERT INTO ks.p (a, b, c, v) VALUES (1, 'x', 1, 10)");
+    ok(f, "INSERT INTO ks.p (a, b, c, v) VALUES (1, 'x', 2, 20)");
+    ok(f, "INSERT INTO ks.p (a, b, c, v) VALUES (1, 'y', 1, 30)");
+    ok(f, "SELECT v FROM ks.p WHERE b = 'x' AND a = 1");
+    assert_int_equal(f->r.n_rows, 2);
+    assert_int_equal(cell_int(f, 1, 0), 20);
+    ok(f, "SELECT v FROM ks.p WHERE a = 1 AND b = 'y'");
+    assert_int_equal(f->r.n_rows, 1);
+    assert_int_equal(cell_int(f, 0, 0), 30);
+    ok(f, "UPDATE ks.p SET v = 31 WHERE a = 1 AND b = 'y' AND c = 1");
+    ok(f, "DELETE FROM ks.p WHERE b = 'x' AND a = 1");
+    ok(f, "SELECT v FROM ks.p WHERE a = 1 AND b = 'x'");
+    assert_int_equal(f->r.n_rows, 0);
+    refused(f, "SELECT * FROM ks.p WHERE a = 1 AND a = 2",
+            "a cannot be restricted by more than one relation if it includes an Equal");
+    refused(f, "SELECT * FROM ks.p WHERE a = null AND b = 'x'",
+            "Invalid null value in condition for column a");
+    refused(f, "SELECT * FROM ks.p WHERE a = 'one' AND b = 'x'",
+            "Invalid STRING constant (one) for \"a\" of type int");
+    wire_value_t unset[2] = {{(const uint8_t *)"\0\0\0\1", 4}, {NULL, WIRE_VALUE_UNSET}};
+    wire_query_params_t p = {
+        .consistency = WIRE_CL_ONE, .n_values = 2, .values = unset, .paging_state = {NULL, -1}};
+    assert_int_equal(run_params(f, "SELECT * FROM ks.p WHERE a = ? AND b = ?", &p), BASE_ERROR);
+    assert_string_equal(f->err.msg, "Invalid unset value for column b");
+    ok(f, "CREATE TABLE ks.k (k blob PRIMARY KEY, v int)");
+    refused(f, "SELECT * FROM ks.k WHERE k = 0x", "Key may not be empty");
+    uint8_t *big = calloc(1, 65536);
+    wire_value_t longer[1] = {{big, 65536}};
+    p.n_values = 1;
+    p.values = longer;
+    assert_int_equal(run_params(f, "SELECT * FROM ks.k WHERE k = ?", &p), BASE_ERROR);
+    assert_string_equal(f->err.msg, "Key length of 65536 is longer than maximum of 65535");
+    free(big);
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(filtering_needs_allow_filtering, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_key_only_where_plans_as_the_general_one, setup, teardown),
         cmocka_unit_test_setup_teardown(multi_column_relations_slice_the_clustering_key, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(tuples_mix_with_single_column_relations, setup, teardown),
