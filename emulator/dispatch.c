@@ -25,22 +25,30 @@ static bool is_statement(uint8_t opcode)
            opcode == WIRE_OP_BATCH;
 }
 
-static void finish(const emu_reply_t *r, wire_response_t *rb, bool charged, double charge,
-                   const char *const *warnings, size_t n_warnings)
+/* Begins the answer with its warnings and RequestCharge, known before its body, so
+ * the body is written once in place. */
+static void start(const emu_reply_t *r, wire_response_t *rb, uint8_t opcode, bool charged,
+                  double charge, const char *const *warnings, size_t n_warnings)
 {
     uint8_t bytes[8];
     const char *keys[1] = {EMU_CHARGE_KEY};
     wire_value_t values[1] = {{bytes, 8}};
     emu_charge_encode(charge, bytes);
-    wire_response_end(rb, warnings, n_warnings, keys, values, charged ? 1 : 0, r->compress);
+    wire_response_begin(rb, r->out, r->version, r->stream, opcode);
+    wire_response_prefix(rb, warnings, n_warnings, keys, values, charged ? 1 : 0);
+}
+
+static void finish(const emu_reply_t *r, wire_response_t *rb)
+{
+    wire_response_end(rb, NULL, 0, NULL, NULL, 0, r->compress);
 }
 
 void emu_dispatch_error(const emu_reply_t *reply, uint8_t opcode, const base_error_t *err)
 {
     wire_response_t rb;
-    wire_response_begin(&rb, reply->out, reply->version, reply->stream, WIRE_OP_ERROR);
+    start(reply, &rb, WIRE_OP_ERROR, is_statement(opcode), 0.0, NULL, 0);
     wire_encode_error(reply->out, err);
-    finish(reply, &rb, is_statement(opcode), 0.0, NULL, 0);
+    finish(reply, &rb);
     emu_telemetry_error(opcode, (uint32_t)err->code);
 }
 
@@ -192,15 +200,14 @@ void emu_dispatch(cql_engine_t *e, emu_metering_t *m, cql_session_t *s, const wi
     const char *const *warnings = warnings_of(&res, adm.warning, a, &n_warnings);
 
     wire_response_t rb;
-    wire_response_begin(&rb, reply->out, reply->version, reply->stream,
-                        failed ? WIRE_OP_ERROR : WIRE_OP_RESULT);
+    start(reply, &rb, failed ? WIRE_OP_ERROR : WIRE_OP_RESULT, true, charge, warnings, n_warnings);
     if (failed) {
         wire_encode_error(reply->out, &err);
         emu_telemetry_error(req->opcode, (uint32_t)err.code);
     } else {
         encode_result(reply->out, reply->version, &res);
     }
-    finish(reply, &rb, true, charge, warnings, n_warnings);
+    finish(reply, &rb);
 }
 
 static uint16_t consistency_of(const wire_request_t *req)

@@ -17,15 +17,8 @@
 void wire_request_begin(wire_response_t *rb, base_buf_t *out, uint8_t version, int16_t stream,
                         uint8_t opcode)
 {
-    rb->out = out;
-    rb->start = out->len;
-    rb->version = version;
-    rb->stream = stream;
-    rb->opcode = opcode;
-    wire_header_t h = {.version = version, .response = false, .stream = stream, .opcode = opcode};
-    uint8_t hdr[WIRE_HEADER_SIZE];
-    wire_header_encode(hdr, &h);
-    base_buf_put(out, hdr, sizeof(hdr));
+    wire_response_begin(rb, out, version, stream, opcode);
+    out->data[rb->start] &= 0x7f; /* the direction bit: a request */
 }
 
 

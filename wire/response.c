@@ -8,7 +8,9 @@
  *    behind it; end() puts [warnings][custom payload] in front of the body
  *    (spec 2.2 order: tracing id, warnings, payload, message), compresses
  *    the whole body if asked and worthwhile, then patches flags and length.
- *    Only end() moves bytes, and only when a prefix or compression needs it.
+ *    Only end() moves bytes, and only when a prefix or compression needs it;
+ *    prefix() writes the same prefix before any body, so nothing moves (a
+ *    1 KB row's answer was moved whole for its 8-byte RequestCharge).
  *  - v3 has no warnings or custom payload: end() drops them for v3 frames.
  *  - err->detail never overflows: strings are cut to fit BASE_ERROR_DETAIL_MAX.
  */
@@ -23,6 +25,7 @@ void wire_response_begin(wire_response_t *rb, base_buf_t *out, uint8_t version, 
     rb->version = version;
     rb->stream = stream;
     rb->opcode = opcode;
+    rb->flags = 0;
     wire_header_t h = {.version = version, .response = true, .stream = stream, .opcode = opcode};
     uint8_t hdr[WIRE_HEADER_SIZE];
     wire_header_encode(hdr, &h);
@@ -82,6 +85,37 @@ static bool compress_body(base_buf_t *out, size_t body_at)
 }
 
 
+/* Appends [warnings][custom payload] (v4 and later); returns the flags they need. */
+static uint8_t put_prefix(base_buf_t *out, uint8_t version, const char *const *warnings,
+                          size_t n_warnings, const char *const *payload_keys,
+                          const wire_value_t *payload_values, size_t n_payload)
+{
+    uint8_t flags = 0;
+    if (version < 4) {
+        return 0;
+    }
+    if (n_warnings > 0) {
+        wire_put_string_list(out, warnings, n_warnings);
+        flags |= WIRE_FLAG_WARNING;
+    }
+    if (n_payload > 0) {
+        put_payload(out, payload_keys, payload_values, n_payload);
+        flags |= WIRE_FLAG_CUSTOM_PAYLOAD;
+    }
+    return flags;
+}
+
+
+void wire_response_prefix(wire_response_t *rb, const char *const *warnings, size_t n_warnings,
+                          const char *const *payload_keys, const wire_value_t *payload_values,
+                          size_t n_payload)
+{
+    BASE_ASSERT(rb->out->len == rb->start + WIRE_HEADER_SIZE && rb->flags == 0);
+    rb->flags = put_prefix(rb->out, rb->version, warnings, n_warnings, payload_keys, payload_values,
+                           n_payload);
+}
+
+
 void wire_response_end(wire_response_t *rb, const char *const *warnings, size_t n_warnings,
                        const char *const *payload_keys, const wire_value_t *payload_values,
                        size_t n_payload, bool compress)
@@ -89,18 +123,14 @@ void wire_response_end(wire_response_t *rb, const char *const *warnings, size_t 
     base_buf_t *out = rb->out;
     size_t body_at = rb->start + WIRE_HEADER_SIZE;
     BASE_ASSERT(out->len >= body_at);
-    uint8_t flags = 0;
+    BASE_ASSERT(rb->flags == 0 || (n_warnings == 0 && n_payload == 0));
+    uint8_t flags = rb->flags;
 
-    if (rb->version >= 4 && (n_warnings > 0 || n_payload > 0)) {
-        size_t prefix_at = out->len;
-        if (n_warnings > 0) {
-            wire_put_string_list(out, warnings, n_warnings);
-            flags |= WIRE_FLAG_WARNING;
-        }
-        if (n_payload > 0) {
-            put_payload(out, payload_keys, payload_values, n_payload);
-            flags |= WIRE_FLAG_CUSTOM_PAYLOAD;
-        }
+    size_t prefix_at = out->len;
+    uint8_t added =
+        put_prefix(out, rb->version, warnings, n_warnings, payload_keys, payload_values, n_payload);
+    if (added != 0) {
+        flags |= added;
         move_prefix_in_front(out, body_at, prefix_at);
     }
     if (compress && compress_body(out, body_at)) {

@@ -353,7 +353,10 @@ int wire_request_decode(wire_request_t *out, const wire_header_t *h, const uint8
  *   ... encode the message body with the wire_put_* / wire_encode_* helpers ...
  *   wire_response_end(&rb, warnings, n_warnings, payload_keys, payload_vals, n, compress);
  *
- * The finished frame (header + body) is appended to out.
+ * The finished frame (header + body) is appended to out. A caller that knows
+ * the warnings and payload before the body writes them first, with
+ * wire_response_prefix right after begin, and passes none to end: the frame
+ * is the same, and end need not move the body behind them.
  */
 typedef struct wire_response_s {
     base_buf_t *out;
@@ -361,10 +364,14 @@ typedef struct wire_response_s {
     uint8_t version;
     int16_t stream;
     uint8_t opcode;
+    uint8_t flags; /* set by wire_response_prefix */
 } wire_response_t;
 
 void wire_response_begin(wire_response_t *rb, base_buf_t *out, uint8_t version, int16_t stream,
                          uint8_t opcode);
+void wire_response_prefix(wire_response_t *rb, const char *const *warnings, size_t n_warnings,
+                          const char *const *payload_keys, const wire_value_t *payload_values,
+                          size_t n_payload);
 void wire_response_end(wire_response_t *rb, const char *const *warnings, size_t n_warnings,
                        const char *const *payload_keys, const wire_value_t *payload_values,
                        size_t n_payload, bool compress);

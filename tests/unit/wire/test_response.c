@@ -342,6 +342,43 @@ static void tiny_bodies_stay_uncompressed(void **state)
 }
 
 
+/* A prefix written before the body (wire_response_prefix) makes the frame a prefix
+ * given to end makes, byte for byte: every prefix, v3 and v4, plain and lz4, and a
+ * frame appended behind another. */
+static void a_prefix_written_first_makes_the_same_frame(void **state)
+{
+    (void)state;
+    const prefix_t *prefixes[] = {&no_prefix, &warned, &charged, &warned_and_charged};
+    for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+        for (uint8_t version = 3; version <= 4; version++) {
+            for (int compress = 0; compress <= 1; compress++) {
+                const prefix_t *p = prefixes[i];
+                base_buf_t late, early;
+                base_buf_init(&late);
+                base_buf_init(&early);
+                base_buf_put(&late, "earlier", 7);
+                base_buf_put(&early, "earlier", 7);
+                base_error_t err;
+                base_error_set(&err, WIRE_ERR_INVALID, "%0512d", 7); /* worth compressing */
+                wire_response_t rb;
+                wire_response_begin(&rb, &late, version, 5, WIRE_OP_ERROR);
+                wire_encode_error(&late, &err);
+                wire_response_end(&rb, p->warnings, p->n_warnings, p->keys, p->vals, p->n_payload,
+                                  compress);
+                wire_response_begin(&rb, &early, version, 5, WIRE_OP_ERROR);
+                wire_response_prefix(&rb, p->warnings, p->n_warnings, p->keys, p->vals,
+                                     p->n_payload);
+                wire_encode_error(&early, &err);
+                wire_response_end(&rb, NULL, 0, NULL, NULL, 0, compress);
+                assert_bytes(early.data, early.len, late.data, late.len);
+                base_buf_fini(&late);
+                base_buf_fini(&early);
+            }
+        }
+    }
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -356,6 +393,7 @@ int main(void)
         cmocka_unit_test(v3_frames_carry_no_warnings_or_payload),
         cmocka_unit_test(responses_append_after_earlier_frames),
         cmocka_unit_test(compressed_response_round_trips_through_lz4),
+        cmocka_unit_test(a_prefix_written_first_makes_the_same_frame),
         cmocka_unit_test(tiny_bodies_stay_uncompressed),
     };
     return cmocka_run_group_tests_name("wire/response", tests, NULL, NULL);
