@@ -189,6 +189,15 @@ void storage__pt_prefetch_leaf(const storage__ptree_t *t, int64_t token)
 }
 
 
+const storage_partition_t *storage__pt_peek(const storage__ptree_t *t, int64_t token)
+{
+    uint64_t u = utoken(token);
+    const storage__pt_leaf_t *l = descend(t, u, false);
+    uint32_t i = leaf_lower(l, (uint32_t)(u >> 32));
+    return i < l->n && l->item[i]->token == token ? l->item[i] : NULL;
+}
+
+
 void storage__pt_prefetch_item(const storage__ptree_t *t, int64_t token)
 {
     uint64_t u = utoken(token);

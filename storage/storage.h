@@ -372,6 +372,9 @@ size_t storage_table_memory(const storage_table_t *t);
  */
 void storage_prefetch_index(const storage_table_t *t, int64_t token);
 void storage_prefetch_partition(const storage_table_t *t, int64_t token);
+/* For a read, once the partition's head has had time to arrive: the rest of a
+ * single-row partition, which the read copies out whole (up to 4 KB). */
+void storage_prefetch_row(const storage_table_t *t, int64_t token);
 
 /*
  * Physical partitions: the token ring split into n equal ranges, as Cosmos

@@ -361,6 +361,9 @@ storage_partition_t **storage__pt_slot(storage__pt_pos_t pos);
  * the leaf that holds token, then the partition it points at. */
 void storage__pt_prefetch_leaf(const storage__ptree_t *t, int64_t token);
 void storage__pt_prefetch_item(const storage__ptree_t *t, int64_t token);
+/* The first partition of token (without a key to tell partitions of one token apart),
+ * NULL if none: for hints, which may pick a neighbour. */
+const storage_partition_t *storage__pt_peek(const storage__ptree_t *t, int64_t token);
 /* Inserts p at pos, a seek's answer for p's key (absent), with no change since. */
 void storage__pt_insert(storage__ptree_t *t, storage__pt_pos_t pos, storage_partition_t *p);
 

@@ -116,6 +116,23 @@ void storage_prefetch_partition(const storage_table_t *t, int64_t token)
 }
 
 
+void storage_prefetch_row(const storage_table_t *t, int64_t token)
+{
+    const storage_partition_t *p = storage__pt_peek(&t->parts, token);
+    const uint8_t *row = p != NULL ? storage__part_row(p) : NULL;
+    if (row == NULL) {
+        return;
+    }
+    size_t n = storage__blk_bytes(row);
+    n = n < 4096 ? n : 4096;
+    /* the head's two lines were asked for already (storage__pt_prefetch_item) */
+    const char *at = (const char *)p;
+    for (size_t off = 128; off < sizeof(*p) + p->pk_len + n; off += 64) {
+        __builtin_prefetch(at + off);
+    }
+}
+
+
 storage_partition_t *storage__table_lookup(storage_table_t *t, int64_t token, const uint8_t *pk,
                                            size_t pk_len)
 {

@@ -76,6 +76,7 @@ void cql_prefetch_add(cql_engine_t *e, const cql_session_t *s, wire_value_t id,
     storage_prefetch_index(t->st, token);
     pf->tables[pf->n] = t->st;
     pf->tokens[pf->n] = token;
+    pf->reads[pf->n] = p->stmt->kind == CQL_STMT_SELECT;
     pf->n++;
 }
 
@@ -84,5 +85,10 @@ void cql_prefetch_run(const cql_prefetch_t *pf)
 {
     for (size_t i = 0; i < pf->n; i++) {
         storage_prefetch_partition(pf->tables[i], pf->tokens[i]);
+    }
+    for (size_t i = 0; i < pf->n; i++) {
+        if (pf->reads[i]) {
+            storage_prefetch_row(pf->tables[i], pf->tokens[i]);
+        }
     }
 }

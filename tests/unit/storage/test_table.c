@@ -402,7 +402,8 @@ static void many_partitions_are_all_found_again(void **state)
 
 
 /* Prefetching reads only what the index holds (ASan watches) and changes
- * nothing: an empty table, the ends of the ring, keys present and absent. */
+ * nothing: an empty table, the ends of the ring, keys present and absent, rows
+ * of one-row and many-row partitions. */
 static void prefetch_changes_nothing(void **state)
 {
     test_fixture_t *f = *state;
@@ -410,21 +411,31 @@ static void prefetch_changes_nothing(void **state)
     for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++) {
         storage_prefetch_index(f->t, edges[i]);
         storage_prefetch_partition(f->t, edges[i]);
+        storage_prefetch_row(f->t, edges[i]);
     }
     char key[16];
     for (int i = 0; i < 5000; i++) {
         snprintf(key, sizeof(key), "%d", i);
         test_put(f->t, i, NULL, 1, key, 1);
     }
+    static char big[5000]; /* a row past the 4 KB a prefetch asks for */
+    memset(big, 'v', sizeof(big) - 1);
+    test_put(f->t, 10, NULL, 2, big, 2);
+    for (int i = 0; i < 100; i += 3) { /* partitions of several rows */
+        test_put(f->t, i, "a", 1, "x", 3);
+        test_put(f->t, i, "b", 1, "y", 3);
+    }
     size_t count_before = storage_table_partition_count(f->t);
     for (int i = 0; i < 6000; i++) { /* the last thousand are absent */
         int64_t token = test_key(i).token;
         storage_prefetch_index(f->t, token);
         storage_prefetch_partition(f->t, token);
+        storage_prefetch_row(f->t, token);
     }
     for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++) {
         storage_prefetch_index(f->t, edges[i]);
         storage_prefetch_partition(f->t, edges[i]);
+        storage_prefetch_row(f->t, edges[i]);
     }
     assert_int_equal(storage_table_partition_count(f->t), count_before);
     char buf[16];
