@@ -254,8 +254,7 @@ int cql_batch(cql_engine_t *e, cql_session_t *s, const wire_batch_t *batch, base
  * Prefetching (exec/prefetch.c). A connection holding several requests
  * notes each with cql_prefetch_add before running the first, which asks for
  * the index entry of the partition it will touch; cql_prefetch_run then asks
- * for the partitions themselves, and for a SELECT's the row it will copy
- * out. Their cache misses overlap instead of
+ * for the partitions themselves, then for the rows they hold. Their cache misses overlap instead of
  * stalling one request after another. Only EXECUTEs of prepared statements
  * on one partition (every partition key column bound by a marker) are
  * noted; anything else, or a full pf, is passed over. Advisory: it reads
@@ -267,7 +266,6 @@ typedef struct cql_prefetch_s {
     size_t n;
     storage_table_t *tables[CQL_PREFETCH_MAX];
     int64_t tokens[CQL_PREFETCH_MAX];
-    bool reads[CQL_PREFETCH_MAX]; /* a SELECT: its row is copied out whole */
 } cql_prefetch_t;
 
 void cql_prefetch_add(cql_engine_t *e, const cql_session_t *s, wire_value_t id,

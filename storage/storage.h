@@ -372,8 +372,10 @@ size_t storage_table_memory(const storage_table_t *t);
  */
 void storage_prefetch_index(const storage_table_t *t, int64_t token);
 void storage_prefetch_partition(const storage_table_t *t, int64_t token);
-/* For a read, once the partition's head has had time to arrive: the rest of a
- * single-row partition, which the read copies out whole (up to 4 KB). */
+/* Once the partition's head has had time to arrive: the rest of a one-row
+ * partition (up to 4 KB). A read copies it out whole; a write of a row of the
+ * same size is written into the slot the write before it freed (the slab's
+ * free lists are last in, first out), which this brought in for that write. */
 void storage_prefetch_row(const storage_table_t *t, int64_t token);
 
 /*

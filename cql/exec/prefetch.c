@@ -2,10 +2,11 @@
  * prefetch.c - which partition a held request will touch, part of cql/exec/:
  * the lookahead behind cql_prefetch_add (see cql.h).
  *
- * A request's partition is a cache miss, often two (the index leaf, then
- * the partition), and on a large table nearly every request pays them: run
- * one after another they are most of a single-row write's cost. Computed
- * for a whole batch of held requests first, they are fetched side by side.
+ * A request's partition is a cache miss, often more (the index leaf, the
+ * partition, the rest of its row), and on a large table nearly every request
+ * pays them: run one after another they are most of a single-row request's
+ * cost. Computed for a whole batch of held requests first, they are fetched
+ * side by side, in three rounds, each reading what the one before brought.
  *
  * The key is computed from the bound values as they came, without the
  * checks execution makes: a wrong or absent key costs a wasted prefetch,
@@ -76,7 +77,6 @@ void cql_prefetch_add(cql_engine_t *e, const cql_session_t *s, wire_value_t id,
     storage_prefetch_index(t->st, token);
     pf->tables[pf->n] = t->st;
     pf->tokens[pf->n] = token;
-    pf->reads[pf->n] = p->stmt->kind == CQL_STMT_SELECT;
     pf->n++;
 }
 
@@ -87,8 +87,6 @@ void cql_prefetch_run(const cql_prefetch_t *pf)
         storage_prefetch_partition(pf->tables[i], pf->tokens[i]);
     }
     for (size_t i = 0; i < pf->n; i++) {
-        if (pf->reads[i]) {
-            storage_prefetch_row(pf->tables[i], pf->tokens[i]);
-        }
+        storage_prefetch_row(pf->tables[i], pf->tokens[i]);
     }
 }
