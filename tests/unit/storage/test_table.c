@@ -401,6 +401,51 @@ static void many_partitions_are_all_found_again(void **state)
 }
 
 
+static size_t count_from(storage_table_t *t, int64_t token, const char *pk)
+{
+    storage_part_iter_t *it =
+        storage_part_iter_new(t, true, token, (const uint8_t *)pk, pk != NULL ? strlen(pk) : 0);
+    size_t n = 0;
+    while (storage_part_iter_next(it) != NULL) {
+        n++;
+    }
+    storage_part_iter_free(it);
+    return n;
+}
+
+
+/* The index's searches (branch-free, ptree.c) on a tree three levels deep whose
+ * tokens repeat across leaves and inner separators, the ends of the ring among them:
+ * every partition is found by its key, and a resume after a token, or after a key
+ * of it, finds exactly the partitions after it. */
+static void deep_tree_searches_with_repeated_tokens(void **state)
+{
+    test_fixture_t *f = *state;
+    enum { N = 24000, TOKENS = 12 };
+    const int64_t tokens[TOKENS] = {INT64_MIN,        INT64_MIN + 1, -1000000, -7, -1, 0, 1, 5, 99,
+                                    INT64_C(1) << 40, INT64_MAX - 1, INT64_MAX};
+    char key[16];
+    for (int i = 0; i < N; i++) {
+        snprintf(key, sizeof(key), "%05d", i);
+        put_with_token(f->t, tokens[i % TOKENS], key);
+    }
+    assert_int_equal(storage_table_partition_count(f->t), N);
+    for (int i = 0; i < N; i += 37) {
+        snprintf(key, sizeof(key), "%05d", i);
+        assert_non_null(storage_partition_get(f->t, tokens[i % TOKENS], (const uint8_t *)key, 5));
+        assert_null(storage_partition_get(f->t, tokens[(i + 1) % TOKENS], (const uint8_t *)key, 5));
+    }
+    const size_t per = N / TOKENS;
+    for (size_t j = 0; j < TOKENS; j++) {
+        assert_int_equal(count_from(f->t, tokens[j], NULL), (TOKENS - 1 - j) * per);
+        /* the keys of token j are i = j, j + TOKENS, ...: after the tenth of them */
+        snprintf(key, sizeof(key), "%05zu", j + 9 * TOKENS);
+        assert_int_equal(count_from(f->t, tokens[j], key), (TOKENS - 1 - j) * per + per - 10);
+    }
+    assert_int_equal(count_from(f->t, 2, NULL), 5 * per); /* between tokens: 5 and up */
+}
+
+
 /* Prefetching reads only what the index holds (ASan watches) and changes
  * nothing: an empty table, the ends of the ring, keys present and absent, rows
  * of one-row and many-row partitions. */
@@ -462,6 +507,7 @@ int main(void)
         T(keys_sharing_token_bits_are_distinct_partitions),
         T(partition_cursor_sees_partitions_added_after_its_position),
         T(many_partitions_are_all_found_again),
+        T(deep_tree_searches_with_repeated_tokens),
         T(prefetch_changes_nothing),
     };
 #undef T
