@@ -266,11 +266,12 @@ typedef struct cql_prefetch_s {
     size_t n;
     storage_table_t *tables[CQL_PREFETCH_MAX];
     int64_t tokens[CQL_PREFETCH_MAX];
+    storage_hint_t hints[CQL_PREFETCH_MAX];
 } cql_prefetch_t;
 
 void cql_prefetch_add(cql_engine_t *e, const cql_session_t *s, wire_value_t id,
                       const wire_query_params_t *params, cql_prefetch_t *pf);
-void cql_prefetch_run(const cql_prefetch_t *pf);
+void cql_prefetch_run(cql_prefetch_t *pf);
 
 /* ---- values as text (value/format.c) ---------------------------------------------------- */
 

@@ -512,10 +512,6 @@ static int cut_tail(const char *path, size_t at, size_t len, base_error_t *err)
 }
 
 
-/* Records framed, then prefetched, then applied together: enough for the
- * prefetches' misses to overlap, few enough to stay in the cache between. */
-#define REPLAY_BATCH 16
-
 int storage__log_replay(storage_db_t *db, uint64_t gen, bool last, base_error_t *err)
 {
     char path[4096];
@@ -527,10 +523,10 @@ int storage__log_replay(storage_db_t *db, uint64_t gen, bool last, base_error_t 
     }
 
     storage__replay_t rp = {0};
-    storage__rec_view_t v[REPLAY_BATCH];
+    storage__rec_view_t v[STORAGE__REPLAY_BATCH];
     while (storage__stream_more(&st) && rc == BASE_OK) {
         size_t off = (size_t)st.at;
-        size_t n = storage__stream_records(&st, v, REPLAY_BATCH);
+        size_t n = storage__stream_records(&st, v, STORAGE__REPLAY_BATCH);
         if (st.why != NULL) {
             break;
         }

@@ -192,36 +192,31 @@ storage__pt_pos_t storage__pt_seek(const storage__ptree_t *t, int64_t token, con
 }
 
 
-void storage__pt_prefetch_leaf(const storage__ptree_t *t, int64_t token)
+const storage__pt_leaf_t *storage__pt_prefetch_leaf(const storage__ptree_t *t, int64_t token)
 {
-    const char *l = (const char *)descend(t, utoken(token), false);
+    const storage__pt_leaf_t *l = descend(t, utoken(token), false);
+    const char *at = (const char *)l;
     for (size_t off = 0; off < sizeof(storage__pt_leaf_t); off += 64) {
-        __builtin_prefetch(l + off);
+        __builtin_prefetch(at + off);
     }
+    return l;
 }
 
 
-const storage_partition_t *storage__pt_peek(const storage__ptree_t *t, int64_t token)
+const storage_partition_t *storage__pt_prefetch_item(const storage__ptree_t *t,
+                                                     const storage__pt_leaf_t *l, int64_t token)
 {
     uint64_t u = utoken(token);
-    const storage__pt_leaf_t *l = descend(t, u, false);
+    l = l != NULL ? l : descend(t, u, false);
     uint32_t i = leaf_lower(l, (uint32_t)(u >> 32));
-    return i < l->n && l->item[i]->token == token ? l->item[i] : NULL;
-}
-
-
-void storage__pt_prefetch_item(const storage__ptree_t *t, int64_t token)
-{
-    uint64_t u = utoken(token);
-    const storage__pt_leaf_t *l = descend(t, u, false);
-    uint32_t i = leaf_lower(l, (uint32_t)(u >> 32));
-    if (i < l->n) {
-        /* The partition's head and key; the row behind them is read in
-         * order, which the hardware prefetcher follows. */
-        const char *p = (const char *)l->item[i];
-        __builtin_prefetch(p);
-        __builtin_prefetch(p + 64);
+    if (i == l->n) {
+        return NULL;
     }
+    /* The partition's head and key (the rest is storage_prefetch_row's). */
+    const char *p = (const char *)l->item[i];
+    __builtin_prefetch(p);
+    __builtin_prefetch(p + 64);
+    return l->item[i];
 }
 
 

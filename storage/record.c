@@ -443,6 +443,8 @@ void storage__rec_prefetch(storage_db_t *db, storage__replay_t *rp, const storag
      * applied meanwhile, so every table found is live (rp's cached table
      * too: a DROP clears it); one created among recs is not found yet, and
      * goes unasked. */
+    storage_hint_t hint[STORAGE__REPLAY_BATCH] = {{0}};
+    n = n < STORAGE__REPLAY_BATCH ? n : STORAGE__REPLAY_BATCH;
     for (int step = 0; step < 2; step++) {
         for (size_t i = 0; i < n; i++) {
             const uint8_t *p = recs[i].p;
@@ -455,9 +457,9 @@ void storage__rec_prefetch(storage_db_t *db, storage__replay_t *rp, const storag
             }
             int64_t token = (int64_t)base_load_u64(p + MUTATION_TOKEN_AT);
             if (step == 0) {
-                storage__pt_prefetch_leaf(&t->parts, token);
+                storage_prefetch_index(t, token, &hint[i]);
             } else {
-                storage__pt_prefetch_item(&t->parts, token);
+                storage_prefetch_partition(t, token, &hint[i]);
             }
         }
     }

@@ -368,15 +368,22 @@ size_t storage_table_memory(const storage_table_t *t);
  * rather than come one after another: storage_prefetch_index asks the CPU
  * for the index leaf that holds token, and storage_prefetch_partition, called
  * later once the leaf has had time to arrive, for the partition it points
- * at. Hints only: they change nothing, and either may be skipped.
+ * at. Hints only: they change nothing, and any step may be skipped. Each step
+ * leaves in h what it found, so the next one does not search the index again:
+ * h is good only while the table is unchanged (the steps of a batch all run
+ * before any of its requests does), and starts zeroed or from _index.
  */
-void storage_prefetch_index(const storage_table_t *t, int64_t token);
-void storage_prefetch_partition(const storage_table_t *t, int64_t token);
+typedef struct storage_hint_s {
+    const void *leaf;                /* _index's leaf */
+    const storage_partition_t *part; /* _partition's: token's first, or a neighbour */
+} storage_hint_t;
+void storage_prefetch_index(const storage_table_t *t, int64_t token, storage_hint_t *h);
+void storage_prefetch_partition(const storage_table_t *t, int64_t token, storage_hint_t *h);
 /* Once the partition's head has had time to arrive: the rest of a one-row
  * partition (up to 4 KB). A read copies it out whole; a write of a row of the
  * same size is written into the slot the write before it freed (the slab's
  * free lists are last in, first out), which this brought in for that write. */
-void storage_prefetch_row(const storage_table_t *t, int64_t token);
+void storage_prefetch_row(int64_t token, const storage_hint_t *h);
 
 /*
  * Physical partitions: the token ring split into n equal ranges, as Cosmos

@@ -358,12 +358,12 @@ storage_partition_t *storage__pt_at_key(storage__pt_pos_t pos, int64_t token, co
 /* Where the pointer at pos (not the end) is kept, to replace a moved partition. */
 storage_partition_t **storage__pt_slot(storage__pt_pos_t pos);
 /* The two steps of storage_prefetch_index and storage_prefetch_partition:
- * the leaf that holds token, then the partition it points at. */
-void storage__pt_prefetch_leaf(const storage__ptree_t *t, int64_t token);
-void storage__pt_prefetch_item(const storage__ptree_t *t, int64_t token);
-/* The first partition of token (without a key to tell partitions of one token apart),
- * NULL if none: for hints, which may pick a neighbour. */
-const storage_partition_t *storage__pt_peek(const storage__ptree_t *t, int64_t token);
+ * the leaf that holds token (returned), then the partition it points at (the
+ * first of token's, or a neighbour; NULL past the last), searching from leaf,
+ * or from the root when leaf is NULL. */
+const storage__pt_leaf_t *storage__pt_prefetch_leaf(const storage__ptree_t *t, int64_t token);
+const storage_partition_t *storage__pt_prefetch_item(const storage__ptree_t *t,
+                                                     const storage__pt_leaf_t *leaf, int64_t token);
 /* Inserts p at pos, a seek's answer for p's key (absent), with no change since. */
 void storage__pt_insert(storage__ptree_t *t, storage__pt_pos_t pos, storage_partition_t *p);
 
@@ -508,12 +508,15 @@ void storage__replay_fini(storage__replay_t *rp);
 /* Decodes one payload (bounds-checked: files are untrusted) and applies it
  * to db without logging. NULL on success, else why the record is invalid. */
 const char *storage__rec_apply(storage_db_t *db, storage__replay_t *rp, const uint8_t *p, size_t n);
+/* Records framed, then prefetched, then applied together: enough for the
+ * prefetches' misses to overlap, few enough to stay in the cache between. */
+#define STORAGE__REPLAY_BATCH 16
 /* Asks the CPU for the index leaf, then the partition, that each mutation
  * among recs will touch, before any of them is applied: a log replays in
  * arrival order, so each lookup was a miss taken alone. Tables are found
  * through rp's lookup cache, as storage__rec_apply finds them. */
 void storage__rec_prefetch(storage_db_t *db, storage__replay_t *rp, const storage__rec_view_t *recs,
-                           size_t n);
+                           size_t n); /* n <= STORAGE__REPLAY_BATCH */
 
 /* ---- durability: files (file.c, commitlog.c, snapshot.c, durable.c) ---- */
 

@@ -104,22 +104,23 @@ storage__pt_pos_t storage__table_seek(storage_table_t *t, int64_t token, const u
 }
 
 
-void storage_prefetch_index(const storage_table_t *t, int64_t token)
+void storage_prefetch_index(const storage_table_t *t, int64_t token, storage_hint_t *h)
 {
-    storage__pt_prefetch_leaf(&t->parts, token);
+    h->leaf = storage__pt_prefetch_leaf(&t->parts, token);
+    h->part = NULL;
 }
 
 
-void storage_prefetch_partition(const storage_table_t *t, int64_t token)
+void storage_prefetch_partition(const storage_table_t *t, int64_t token, storage_hint_t *h)
 {
-    storage__pt_prefetch_item(&t->parts, token);
+    h->part = storage__pt_prefetch_item(&t->parts, h->leaf, token);
 }
 
 
-void storage_prefetch_row(const storage_table_t *t, int64_t token)
+void storage_prefetch_row(int64_t token, const storage_hint_t *h)
 {
-    const storage_partition_t *p = storage__pt_peek(&t->parts, token);
-    const uint8_t *row = p != NULL ? storage__part_row(p) : NULL;
+    const storage_partition_t *p = h->part;
+    const uint8_t *row = p != NULL && p->token == token ? storage__part_row(p) : NULL;
     if (row == NULL) {
         return;
     }

@@ -74,19 +74,19 @@ void cql_prefetch_add(cql_engine_t *e, const cql_session_t *s, wire_value_t id,
         return;
     }
     int64_t token = storage_token(buf, (size_t)len);
-    storage_prefetch_index(t->st, token);
+    storage_prefetch_index(t->st, token, &pf->hints[pf->n]);
     pf->tables[pf->n] = t->st;
     pf->tokens[pf->n] = token;
     pf->n++;
 }
 
 
-void cql_prefetch_run(const cql_prefetch_t *pf)
+void cql_prefetch_run(cql_prefetch_t *pf)
 {
     for (size_t i = 0; i < pf->n; i++) {
-        storage_prefetch_partition(pf->tables[i], pf->tokens[i]);
+        storage_prefetch_partition(pf->tables[i], pf->tokens[i], &pf->hints[i]);
     }
     for (size_t i = 0; i < pf->n; i++) {
-        storage_prefetch_row(pf->tables[i], pf->tokens[i]);
+        storage_prefetch_row(pf->tokens[i], &pf->hints[i]);
     }
 }

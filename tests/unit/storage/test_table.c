@@ -446,6 +446,21 @@ static void deep_tree_searches_with_repeated_tokens(void **state)
 }
 
 
+/* The three steps with the hint carried, then the later ones alone from a
+ * zeroed hint (steps may be skipped). */
+static void prefetch_all(storage_table_t *t, int64_t token)
+{
+    storage_hint_t h;
+    storage_prefetch_index(t, token, &h);
+    storage_prefetch_partition(t, token, &h);
+    storage_prefetch_row(token, &h);
+    storage_hint_t zero = {0};
+    storage_prefetch_row(token, &zero);
+    storage_prefetch_partition(t, token, &zero);
+    storage_prefetch_row(token, &zero);
+}
+
+
 /* Prefetching reads only what the index holds (ASan watches) and changes
  * nothing: an empty table, the ends of the ring, keys present and absent, rows
  * of one-row and many-row partitions. */
@@ -454,9 +469,7 @@ static void prefetch_changes_nothing(void **state)
     test_fixture_t *f = *state;
     const int64_t edges[] = {INT64_MIN, -1, 0, 1, INT64_MAX};
     for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++) {
-        storage_prefetch_index(f->t, edges[i]);
-        storage_prefetch_partition(f->t, edges[i]);
-        storage_prefetch_row(f->t, edges[i]);
+        prefetch_all(f->t, edges[i]);
     }
     char key[16];
     for (int i = 0; i < 5000; i++) {
@@ -473,14 +486,10 @@ static void prefetch_changes_nothing(void **state)
     size_t count_before = storage_table_partition_count(f->t);
     for (int i = 0; i < 6000; i++) { /* the last thousand are absent */
         int64_t token = test_key(i).token;
-        storage_prefetch_index(f->t, token);
-        storage_prefetch_partition(f->t, token);
-        storage_prefetch_row(f->t, token);
+        prefetch_all(f->t, token);
     }
     for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++) {
-        storage_prefetch_index(f->t, edges[i]);
-        storage_prefetch_partition(f->t, edges[i]);
-        storage_prefetch_row(f->t, edges[i]);
+        prefetch_all(f->t, edges[i]);
     }
     assert_int_equal(storage_table_partition_count(f->t), count_before);
     char buf[16];
