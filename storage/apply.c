@@ -133,10 +133,13 @@ static bool same_row(const storage_partition_t *p, const storage_mutation_t *m)
 
 
 /* The live row m targets existed before the write. */
+/* Whether m's row was live before it; *decoded is the block left decoded in
+ * t->work to judge (NULL if none), which a compact write then need not decode again. */
 static bool row_existed(storage_table_t *t, const storage_partition_t *p,
-                        const storage_mutation_t *m, int64_t now_us)
+                        const storage_mutation_t *m, int64_t now_us, const uint8_t **decoded)
 {
     const uint8_t *blk = NULL;
+    *decoded = NULL;
     if (p == NULL) {
         return false;
     }
@@ -150,6 +153,7 @@ static bool row_existed(storage_table_t *t, const storage_partition_t *p,
         return false;
     }
     storage__row_decode(blk, &t->work);
+    *decoded = blk;
     return storage__row_is_live(&t->work, now_us);
 }
 
@@ -203,12 +207,13 @@ static bool compact_write(const storage_mutation_t *m)
  * decoded, changed and encoded into a new allocation. Returns the
  * partition now holding the row, NULL when the write left nothing. */
 static storage_partition_t *write_compact(storage_table_t *t, storage_partition_t *p,
-                                          const storage_mutation_t *m, int64_t now_us)
+                                          const storage_mutation_t *m, int64_t now_us,
+                                          const uint8_t *decoded)
 {
     storage__row_t *r = &t->work;
     if (p == NULL) {
         storage__row_init(r, m->ck, m->ck_len);
-    } else {
+    } else if (decoded != storage__part_row(p)) {
         storage__row_decode(storage__part_row(p), r);
     }
     apply_row(r, m, STORAGE__NO_DELETION, now_us);
@@ -244,16 +249,24 @@ void storage__apply(storage_table_t *t, const storage_mutation_t *m, int64_t now
     storage__pt_pos_t pos = storage__table_seek(t, m->token, m->pk, m->pk_len);
     t->version++; /* from here on, partitions and rows may move */
     storage_partition_t *p = storage__pt_at_key(pos, m->token, m->pk, m->pk_len);
-    bool existed = row_existed(t, p, m, now_us);
+    const uint8_t *decoded;
+    bool existed = row_existed(t, p, m, now_us, &decoded);
     bool is_new = p == NULL;
     bool was_visible = p != NULL && storage__partition_has_data(p);
-    size_t old_bytes = was_visible ? storage_partition_bytes(p) : 0;
+    /* A compact partition's size is its key and its row's bytes, which the row
+     * decoded in t->work counts (storage_partition_bytes would decode it again). */
+    size_t old_bytes = !was_visible ? 0
+                       : decoded != NULL && p->form == STORAGE__PART_ROW
+                           ? p->pk_len + t->work.bytes
+                           : storage_partition_bytes(p);
+    bool counted = false; /* t->work is the row of the compact partition p holds now */
 
     if (compact_write(m) && !touches_row(m)) {
         /* nothing to do */
     } else if (compact_write(m) &&
                (p == NULL || (p->form == STORAGE__PART_ROW && same_row(p, m)))) {
-        p = write_compact(t, p, m, now_us);
+        p = write_compact(t, p, m, now_us, decoded);
+        counted = p != NULL;
     } else {
         p = p != NULL ? storage__partition_promote(p)
                       : storage__partition_new_ext(t, m->token, m->pk, m->pk_len);
@@ -273,7 +286,9 @@ void storage__apply(storage_table_t *t, const storage_mutation_t *m, int64_t now
     }
 
     bool is_visible = p != NULL && storage__partition_has_data(p);
-    size_t new_bytes = is_visible ? storage_partition_bytes(p) : 0;
+    size_t new_bytes = !is_visible ? 0
+                       : counted   ? p->pk_len + t->work.bytes
+                                   : storage_partition_bytes(p);
     t->bytes = t->bytes - old_bytes + new_bytes;
     if (was_visible != is_visible) {
         t->n_visible = is_visible ? t->n_visible + 1 : t->n_visible - 1;

@@ -129,6 +129,54 @@ static void write_stats_report_bytes_existence_and_partition_size(void **state)
 }
 
 
+/* The table's byte count (storage__apply keeps it from rows it has decoded, without
+ * measuring partitions again) is the sum of its partitions' sizes after any mix of
+ * writes: new rows, overwrites that grow and shrink, older writes that lose, cell
+ * and row deletions, map elements, many-row partitions, rows emptied. */
+static void table_bytes_are_the_partitions_bytes_after_any_writes(void **state)
+{
+    test_fixture_t *f = *state;
+    static const char *const values[] = {"", "a", "bbbb", "cccccccccccccccc", NULL};
+    uint32_t seed = 12345;
+    for (int i = 0; i < 20000; i++) {
+        seed = seed * 1103515245u + 12345u;
+        int k = (int)((seed >> 8) % 300);
+        const char *ck = (seed >> 20) % 7 == 0 ? ((seed >> 24) % 2 ? "x" : "y") : NULL;
+        const char *v = values[(seed >> 4) % 5];
+        int64_t ts = (int64_t)((seed >> 12) % 50);
+        test_key_t key = test_key(k);
+        storage_mutation_t m = test_mut(&key, ck);
+        storage_cell_t c[2] = {test_cell(1 + (seed >> 16) % 2, v, ts),
+                               test_elem(3, (seed >> 10) % 2 ? "p" : "q", "e", ts)};
+        m.cells = c;
+        m.n_cells = (seed >> 14) % 3 == 0 ? 2 : 1;
+        m.row_marker = (seed >> 18) % 2 == 0;
+        m.marker_ts = ts;
+        if ((seed >> 22) % 41 == 0) { /* a row deletion */
+            m.cells = NULL;
+            m.n_cells = 0;
+            m.row_marker = false;
+            m.delete_row = true;
+            m.delete_ts = ts;
+        }
+        storage_write_stats_t st;
+        assert_int_equal(storage_apply(f->t, &m, 0, &st), BASE_OK);
+        const storage_partition_t *p = test_part(f->t, k);
+        if (p != NULL && storage_partition_bytes(p) > 0) {
+            assert_int_equal(st.partition_bytes, storage_partition_bytes(p));
+        }
+    }
+    size_t sum = 0;
+    storage_part_iter_t *it = storage_part_iter_new(f->t, false, 0, NULL, 0);
+    const storage_partition_t *p;
+    while ((p = storage_part_iter_next(it)) != NULL) {
+        sum += storage_partition_bytes(p);
+    }
+    storage_part_iter_free(it);
+    assert_int_equal(storage_table_bytes(f->t), sum);
+}
+
+
 static void expired_row_does_not_count_as_existing(void **state)
 {
     test_fixture_t *f = *state;
@@ -506,6 +554,7 @@ int main(void)
         T(cell_deletion_shadows_older_writes_but_not_newer),
         T(update_without_marker_dies_with_its_last_cell),
         T(write_stats_report_bytes_existence_and_partition_size),
+        T(table_bytes_are_the_partitions_bytes_after_any_writes),
         T(expired_row_does_not_count_as_existing),
         T(stored_bytes_are_copies_of_the_callers_buffers),
         T(empty_values_are_live_and_distinct_from_tombstones),
