@@ -541,10 +541,9 @@ static double charge_table(emu_metering_t *m, const cql_stats_t *st, const ru_de
         req.table = NULL;
     }
     int64_t now = m->cur.now_us;
-    if (st->has_table_bytes && req.table != NULL) {
-        /* storage feeds the estimates and splits partitions past 50 GB */
-        ru_meter_table_storage(m->meter, req.keyspace, req.table, st->table_bytes, now);
-    }
+    /* storage feeds the estimates and splits partitions past 50 GB */
+    req.has_storage = st->has_table_bytes && req.table != NULL;
+    req.storage_bytes = st->table_bytes;
     double charge = ru_meter_charge(m->meter, &req, d, &op, now);
     for (int g = 0; g < RU_GUARD_N && req.table != NULL; g++) {
         if (guardrails & (1u << g)) { /* CQL_GUARD_* follow ru_guard_t's order */
@@ -558,6 +557,7 @@ static double charge_table(emu_metering_t *m, const cql_stats_t *st, const ru_de
             .kind = RU_OP_TTL_EXPIRY, .rows_deleted = st->rows_ttl, .bytes_deleted = st->bytes_ttl};
         req.shape = "(TTL expiry of rows written with a TTL)";
         req.share = false; /* booked on its own, as every expiry */
+        req.has_storage = false;
         ru_meter_charge(m->meter, &req, NULL, &expiry, now);
     }
     return charge;

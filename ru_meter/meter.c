@@ -465,10 +465,9 @@ void ru_meter_table_drop(ru_meter_t *m, const char *keyspace, const char *table)
 }
 
 
-void ru_meter_table_storage(ru_meter_t *m, const char *keyspace, const char *table, uint64_t bytes,
-                            int64_t now_us)
+/* Also in ru_meter_charge, for a write that carries its table's new size. */
+static void set_storage(ru_meter_t *m, ru_table_t *t, uint64_t bytes, int64_t now_us)
 {
-    ru_table_t *t = table_get(m, keyspace, table, now_us);
     ru_pool_t *p = ru__table_pool(m, t);
     if (p != &t->own) {
         p->storage_bytes = p->storage_bytes - t->storage_bytes + bytes;
@@ -483,6 +482,13 @@ void ru_meter_table_storage(ru_meter_t *m, const char *keyspace, const char *tab
         ru_throughput_t copy = *tp;
         pool_configure(m, p, &copy, now_us);
     }
+}
+
+
+void ru_meter_table_storage(ru_meter_t *m, const char *keyspace, const char *table, uint64_t bytes,
+                            int64_t now_us)
+{
+    set_storage(m, table_get(m, keyspace, table, now_us), bytes, now_us);
 }
 
 
@@ -570,6 +576,11 @@ void ru_meter_admit(ru_meter_t *m, const ru_request_t *req, int64_t now_us, ru_d
     ru_pool_t *p = ru__table_pool(m, t);
     ensure_parts(t, p->n_partitions);
     ru_shape_t *sh = shape_get(m, t, shape_text(req, NULL));
+    out->found.keyspace = req->keyspace;
+    out->found.table = req->table;
+    out->found.shape = req->shape;
+    out->found.t = t;
+    out->found.sh = sh;
 
     double expected = req->expected_ru;
     if (!(expected > 0)) {
@@ -665,7 +676,13 @@ double ru_meter_charge(ru_meter_t *m, const ru_request_t *req, const ru_decision
         return ru_cost(&m->cfg.model, m->cfg.consistency, op);
     }
     note_start(m, now_us);
-    ru_table_t *t = table_get(m, req->keyspace, req->table, now_us);
+    /* Admission found the table (and shape) by these very strings: no lookup again. */
+    bool same = d != NULL && d->found.t != NULL && d->found.table == req->table &&
+                d->found.keyspace == req->keyspace;
+    ru_table_t *t = same ? d->found.t : table_get(m, req->keyspace, req->table, now_us);
+    if (req->has_storage) {
+        set_storage(m, t, req->storage_bytes, now_us);
+    }
     ru_pool_t *p = ru__table_pool(m, t);
     ensure_parts(t, p->n_partitions);
 
@@ -701,7 +718,10 @@ double ru_meter_charge(ru_meter_t *m, const ru_request_t *req, const ru_decision
     }
     ru__acc_add(&t->acc, cost, op->failed);
     if (!req->share) {
-        ru__acc_add(&shape_get(m, t, shape_text(req, op))->acc, cost, op->failed);
+        ru_shape_t *sh = same && req->shape != NULL && d->found.shape == req->shape
+                             ? d->found.sh
+                             : shape_get(m, t, shape_text(req, op));
+        ru__acc_add(&sh->acc, cost, op->failed);
         ru__acc_add(&m->total, cost, op->failed);
     }
     return cost;

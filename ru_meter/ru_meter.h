@@ -273,6 +273,9 @@ typedef struct ru_request_s {
      * the table only; the caller books the whole request once, in its shape's and
      * the meter's totals, with ru_meter_book_request(). */
     bool share;
+    /* A write: the table's stored bytes after it (as ru_meter_table_storage). */
+    bool has_storage;
+    uint64_t storage_bytes;
 } ru_request_t;
 
 typedef struct ru_decision_s {
@@ -281,6 +284,13 @@ typedef struct ru_decision_s {
     int retry_after_ms;  /* >= 1 when throttle or would_throttle, else 0 */
     int32_t partition;   /* partition the request was placed on, or RU_PARTITION_ALL */
     double available_ru; /* budget left on that partition (smallest one for a fan-out) */
+    /* What admission looked up, for the charge of the same request: used when the
+     * charge names its table and shape by the same strings (pointers). Opaque. */
+    struct {
+        const char *keyspace, *table, *shape;
+        struct ru_table_s *t;
+        struct ru_shape_s *sh;
+    } found;
 } ru_decision_t;
 
 /* Decides before execution: the request passes when its partition's budget

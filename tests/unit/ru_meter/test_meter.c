@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -291,6 +292,52 @@ static void rate_limiting_off_counts_what_would_have_been_throttled(void **state
 }
 
 
+/* A charge finds its table and shape through its admission's lookups when it names
+ * them by the same strings, and looks them up when it does not (equal text elsewhere,
+ * or another table): either way the statistics land where the names say. A write's
+ * table size rides on its charge as ru_meter_table_storage would set it. */
+static void a_charge_books_where_its_names_say_after_any_admission(void **state)
+{
+    (void)state;
+    ru_meter_t *m = meter(false, false);
+    char ks[] = "ks", t[] = "t", shape[] = "INSERT INTO ks.t (k, v) VALUES (?, ?)";
+    char ks2[] = "ks", t2[] = "t", shape2[] = "INSERT INTO ks.t (k, v) VALUES (?, ?)";
+    ru_request_t r = {.keyspace = ks, .table = t, .shape = shape};
+    ru_request_t copy = {.keyspace = ks2, .table = t2, .shape = shape2};
+    ru_request_t other = {.keyspace = "ks", .table = "u", .shape = "SELECT * FROM ks.u"};
+    ru_decision_t d;
+    ru_meter_admit(m, &r, 0, &d);
+    ru_meter_charge(m, &r, &d, &read10, 0); /* same strings */
+    ru_meter_admit(m, &r, MS, &d);
+    ru_meter_charge(m, &copy, &d, &read10, MS); /* equal text, other strings */
+    ru_meter_admit(m, &r, 2 * MS, &d);
+    ru_meter_charge(m, &other, &d, &read10, 2 * MS); /* admitted on t, charged to u */
+    ru_op_t write = {.kind = RU_OP_WRITE, .rows_written = 1, .bytes_written = 100};
+    r.has_storage = true;
+    r.storage_bytes = 12345;
+    ru_meter_admit(m, &r, 3 * MS, &d);
+    ru_meter_charge(m, &r, &d, &write, 3 * MS);
+
+    ru_snapshot_t snap;
+    ru_meter_snapshot(m, SEC, &snap);
+    assert_int_equal(snap.n_tables, 2);
+    assert_string_equal(snap.tables[0].table, "t");
+    assert_int_equal(snap.tables[0].s.count, 3);
+    assert_int_equal(snap.tables[0].storage_bytes, 12345);
+    assert_string_equal(snap.tables[1].table, "u");
+    assert_int_equal(snap.tables[1].s.count, 1);
+    assert_int_equal(snap.n_shapes, 2);
+    for (size_t i = 0; i < snap.n_shapes; i++) {
+        bool insert = strcmp(snap.shapes[i].shape, shape) == 0;
+        assert_string_equal(snap.shapes[i].table, insert ? "t" : "u");
+        assert_int_equal(snap.shapes[i].s.count, insert ? 3 : 1);
+    }
+    assert_int_equal(snap.total.count, 4);
+    ru_snapshot_fini(&snap);
+    ru_meter_free(m);
+}
+
+
 static void keyspace_throughput_is_shared_by_its_tables(void **state)
 {
     (void)state;
@@ -457,6 +504,7 @@ int main(void)
         cmocka_unit_test(autoscale_enforces_its_maximum),
         cmocka_unit_test(burst_capacity_spends_banked_idle_throughput),
         cmocka_unit_test(rate_limiting_off_counts_what_would_have_been_throttled),
+        cmocka_unit_test(a_charge_books_where_its_names_say_after_any_admission),
         cmocka_unit_test(keyspace_throughput_is_shared_by_its_tables),
         cmocka_unit_test(throughput_changes_split_partitions_that_never_merge),
         cmocka_unit_test(serverless_gives_5000_rus_per_partition_and_refuses_throughput),
