@@ -144,6 +144,19 @@ struct emu_conn_s {
     size_t skip;     /* body bytes still to drop of a frame refused as Overloaded */
     cql_session_t *session;
     base_arena_t arena;
+    /* The lookahead's decodes (prefetch_frames), in frame order, each used at its
+     * frame's turn so no frame is decoded twice; they point into the input and the
+     * ahead arena, and are dropped at the next lookahead. A decode is used only if
+     * its frame is where it was, at the same place in the stream: a frame is named
+     * by its offset in the connection's input (in_pos counts what was drained). */
+    uint64_t in_pos;
+    base_arena_t ahead_arena;
+    struct ahead_s {
+        uint64_t pos;        /* the frame's offset in the stream */
+        const uint8_t *body; /* where its body was when decoded */
+        wire_request_t req;
+    } * ahead;
+    size_t n_ahead, next_ahead;
     base_buf_t out; /* responses of this read, written to bev in one go */
     held_t *held;   /* statements waiting for a server-side retry */
     size_t n_held;
@@ -217,6 +230,7 @@ void emu_conn_free(emu_conn_t *c)
         cql_session_free(c->session);
     }
     base_arena_fini(&c->arena);
+    base_arena_fini(&c->ahead_arena);
     base_buf_fini(&c->out);
     emu_log(EMU_LOG_DEBUG, c->id, "closed");
     base_free(c);
@@ -404,6 +418,7 @@ void emu_conn_accept(emu_server_t *s, evutil_socket_t fd, const struct sockaddr 
     c->fd = fd;
     format_peer(c->peer, sizeof(c->peer), addr);
     base_arena_init(&c->arena, ARENA_BLOCK);
+    base_arena_init(&c->ahead_arena, 0);
     base_buf_init(&c->out);
     BASE_LIST_PUSH(&s->conns, c, all.prev, all.next);
     s->n_conns++;
@@ -827,6 +842,21 @@ static void handle_request(emu_conn_t *c, const wire_header_t *h, const wire_req
     unexpected(c, h->stream, h->opcode);
 }
 
+/* The lookahead's decode of the frame at the input's head (its body at body), if it
+ * made one. Frames come in the lookahead's order, but one may have been refused before
+ * its turn (Overloaded), so the search goes on past a miss. */
+static const wire_request_t *ahead_take(emu_conn_t *c, const uint8_t *body)
+{
+    for (size_t i = c->next_ahead; i < c->n_ahead && c->ahead[i].pos <= c->in_pos; i++) {
+        if (c->ahead[i].pos == c->in_pos && c->ahead[i].body == body) {
+            c->next_ahead = i + 1;
+            return &c->ahead[i].req;
+        }
+    }
+    return NULL;
+}
+
+
 /* Decompresses and decodes one whole frame, then answers it. *clock_us is the clock
  * when it began (the reading that ended the frame before it, in a run of frames), and
  * is moved to when it ended: one clock read per request. */
@@ -853,7 +883,10 @@ static void handle_frame(emu_conn_t *c, const wire_header_t *h, const uint8_t *b
         body = plain;
     }
     wire_request_t req;
-    if (wire_request_decode(&req, h, body, len, &c->arena, &err) != BASE_OK) {
+    const wire_request_t *ahead = plain == NULL ? ahead_take(c, body) : NULL;
+    if (ahead != NULL) {
+        handle_request(c, h, ahead, body, len, t0);
+    } else if (wire_request_decode(&req, h, body, len, &c->arena, &err) != BASE_OK) {
         send_error(c, h->stream, h->opcode, &err);
     } else {
         handle_request(c, h, &req, body, len, t0);
@@ -935,6 +968,9 @@ static bool over_output_cap(const emu_conn_t *c)
 static void prefetch_frames(emu_conn_t *c, struct evbuffer *in)
 {
     struct evbuffer_iovec vec[8];
+    c->n_ahead = c->next_ahead = 0; /* the input may have moved since */
+    c->ahead = NULL;
+    base_arena_reset(&c->ahead_arena);
     if (c->state != CONN_READY || c->skip > 0) {
         return;
     }
@@ -945,11 +981,11 @@ static void prefetch_frames(emu_conn_t *c, struct evbuffer *in)
     size_t chunk_start = 0; /* of vec[i] in the input */
     size_t at = 0;          /* the next frame's start */
     base_error_t err;
-    for (int i = 0; i < n && pf.n < CQL_PREFETCH_MAX; i++) {
+    for (int i = 0; i < n && c->n_ahead < CQL_PREFETCH_MAX; i++) {
         const uint8_t *chunk = vec[i].iov_base;
         size_t len = vec[i].iov_len;
         /* at >= chunk_start: a body may run past a chunk, a header may not. */
-        while (at - chunk_start + WIRE_HEADER_SIZE <= len && pf.n < CQL_PREFETCH_MAX) {
+        while (at - chunk_start + WIRE_HEADER_SIZE <= len && c->n_ahead < CQL_PREFETCH_MAX) {
             const uint8_t *hdr = chunk + (at - chunk_start);
             wire_header_t h;
             if (wire_header_decode(&h, hdr, WIRE_HEADER_SIZE, c->srv->cfg->max_frame, &err) !=
@@ -960,13 +996,19 @@ static void prefetch_frames(emu_conn_t *c, struct evbuffer *in)
             if (at == 0 && end + WIRE_HEADER_SIZE > total) {
                 goto done; /* one frame: it runs now, a prefetch would not be ahead of it */
             }
-            wire_request_t req;
+            if (c->ahead == NULL) {
+                c->ahead = base_arena_alloc(&c->ahead_arena, CQL_PREFETCH_MAX * sizeof(*c->ahead));
+            }
+            struct ahead_s *a = &c->ahead[c->n_ahead];
             if (end - chunk_start <= len && h.opcode == WIRE_OP_EXECUTE &&
                 (h.flags & WIRE_FLAG_COMPRESSION) == 0 &&
-                wire_request_decode(&req, &h, hdr + WIRE_HEADER_SIZE, h.length, &c->arena, &err) ==
-                    BASE_OK) {
-                cql_prefetch_add(c->srv->engine, c->session, req.u.execute.id,
-                                 &req.u.execute.params, &pf);
+                wire_request_decode(&a->req, &h, hdr + WIRE_HEADER_SIZE, h.length, &c->ahead_arena,
+                                    &err) == BASE_OK) {
+                cql_prefetch_add(c->srv->engine, c->session, a->req.u.execute.id,
+                                 &a->req.u.execute.params, &pf);
+                a->pos = c->in_pos + at;
+                a->body = hdr + WIRE_HEADER_SIZE;
+                c->n_ahead++;
             }
             at = end;
         }
@@ -977,8 +1019,8 @@ static void prefetch_frames(emu_conn_t *c, struct evbuffer *in)
     }
 done:
     cql_prefetch_run(&pf);
-    base_arena_reset(&c->arena);
 }
+
 
 /* Handles every complete frame in the input; returns false once the
  * connection must close (after flushing). */
@@ -991,6 +1033,7 @@ static bool process_input(emu_conn_t *c, struct evbuffer *in)
         if (c->skip > 0) {
             size_t n = evbuffer_get_length(in) < c->skip ? evbuffer_get_length(in) : c->skip;
             evbuffer_drain(in, n);
+            c->in_pos += n;
             c->skip -= n;
             if (c->skip > 0) {
                 return true;
@@ -1036,6 +1079,7 @@ static bool process_input(emu_conn_t *c, struct evbuffer *in)
         if (c->reserved == 0 && !reserve(c, &h)) {
             c->version = (uint8_t)version;
             evbuffer_drain(in, WIRE_HEADER_SIZE);
+            c->in_pos += WIRE_HEADER_SIZE;
             c->skip = h.length;
             c->frames++;
             continue; /* answered Overloaded; its body is dropped as it comes */
@@ -1056,6 +1100,7 @@ static bool process_input(emu_conn_t *c, struct evbuffer *in)
         }
         handle_frame(c, &h, frame + WIRE_HEADER_SIZE, &clock_us);
         evbuffer_drain(in, WIRE_HEADER_SIZE + h.length);
+        c->in_pos += WIRE_HEADER_SIZE + h.length;
         c->frames++;
         c->srv->inflight_bytes -= c->reserved;
         c->reserved = 0;
