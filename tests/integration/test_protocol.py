@@ -394,6 +394,33 @@ class Statements(unittest.TestCase):
             self.assertEqual([f.stream for f in got], [1000 + k for k in range(120)])
             self.assertEqual([(f.opcode, f.error()[0] if f.opcode == OP["ERROR"] else None)
                               for f in got], want)
+            # Reads too, every frame of one length: each answer is its own key's row (the
+            # lookahead's decode of a frame serves that frame, and no other).
+            f = c.request(OP["PREPARE"], long_string(
+                "SELECT v FROM pipe.kv WHERE k = ? AND s = ?"))
+            r = Reader(f.body)
+            self.assertEqual(r.int(), 4)
+            sid = r.take(r.short())
+            keys = [k for k in range(10, 100) if k not in (40, 41, 42)]
+
+            def select(k):
+                return (struct.pack(">H", len(sid)) + sid + struct.pack(">HBH", 0x0001, 0x03, 2) +
+                        bytes_(struct.pack(">i", k)) + bytes_(b"s%d" % k))
+
+            frames = [c.frame_bytes(OP["EXECUTE"], select(k), 2000 + k) for k in keys]
+            frames.insert(5, c.frame_bytes(OP["EXECUTE"], select(10)[:-3], 1999))  # truncated
+            frames.insert(9, c.frame_bytes(OP["OPTIONS"], b"", 1998))
+            c.send_raw(b"".join(frames))
+            for k in keys[:5] + [-1] + keys[5:8] + [-2] + keys[8:]:
+                f = c.recv()
+                if k < 0:
+                    self.assertEqual((f.opcode, f.stream), ((OP["ERROR"], 1999) if k == -1 else
+                                                            (OP["SUPPORTED"], 1998)))
+                    continue
+                self.assertEqual((f.opcode, f.stream), (OP["RESULT"], 2000 + k))
+                r = Reader(f.body)
+                self.assertEqual((r.int(), r.int(), r.int(), r.int()), (2, 0x0004, 1, 1))
+                self.assertEqual(r.bytes(), bytes([k]) * 3000)
         finally:
             c.close()
         cluster = EMU.cluster()
