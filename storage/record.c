@@ -451,7 +451,7 @@ void storage__rec_prefetch(storage_db_t *db, storage__replay_t *rp, const storag
             if (recs[i].n < MUTATION_TOKEN_AT + 8 || p[0] != STORAGE__REC_MUTATION) {
                 continue;
             }
-            const storage_table_t *t = find_table(db, rp, base_load_u64(p + 1));
+            storage_table_t *t = find_table(db, rp, base_load_u64(p + 1));
             if (t == NULL) {
                 continue;
             }

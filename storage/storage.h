@@ -378,7 +378,7 @@ typedef struct storage_hint_s {
     const storage_partition_t *part; /* _partition's: token's first, or a neighbour */
 } storage_hint_t;
 void storage_prefetch_index(const storage_table_t *t, int64_t token, storage_hint_t *h);
-void storage_prefetch_partition(const storage_table_t *t, int64_t token, storage_hint_t *h);
+void storage_prefetch_partition(storage_table_t *t, int64_t token, storage_hint_t *h);
 /* Once the partition's head has had time to arrive: the rest of a one-row
  * partition (up to 4 KB). A read copies it out whole; a write of a row of the
  * same size is written into the slot the write before it freed (the slab's

@@ -371,6 +371,8 @@ void storage__pt_insert(storage__ptree_t *t, storage__pt_pos_t pos, storage_part
 
 #define STORAGE__SEEK_PK_MAX 64
 
+#define STORAGE__FOUND_SLOTS 32 /* as many as one lookahead asks for (CQL_PREFETCH_MAX) */
+
 struct storage_table_s {
     storage_db_t *db;
     uint64_t id;
@@ -396,6 +398,14 @@ struct storage_table_s {
     uint32_t seek_pk_len;
     uint8_t seek_pk[STORAGE__SEEK_PK_MAX];
     storage__pt_pos_t seek_pos;
+    /* Partitions the lookahead found (storage_prefetch_partition), by token, while
+     * version holds: a point read's storage_partition_get takes its partition from
+     * here, checked by key, instead of searching the index a second time. */
+    struct storage__found_s {
+        int64_t token;
+        uint64_t version;
+        storage_partition_t *p;
+    } found[STORAGE__FOUND_SLOTS];
     uint64_t seed;                         /* for skiplist levels */
     storage__row_t work;                   /* the row a write is decoding and re-encoding */
     struct storage_row_iter_s *spare_iter; /* a freed row cursor, kept for the next (iter.c) */

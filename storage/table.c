@@ -111,9 +111,14 @@ void storage_prefetch_index(const storage_table_t *t, int64_t token, storage_hin
 }
 
 
-void storage_prefetch_partition(const storage_table_t *t, int64_t token, storage_hint_t *h)
+void storage_prefetch_partition(storage_table_t *t, int64_t token, storage_hint_t *h)
 {
     h->part = storage__pt_prefetch_item(&t->parts, h->leaf, token);
+    /* not read now (it is on its way): storage_partition_get checks it */
+    struct storage__found_s *f = &t->found[(uint64_t)token % STORAGE__FOUND_SLOTS];
+    f->token = token;
+    f->version = t->version;
+    f->p = (storage_partition_t *)h->part;
 }
 
 
@@ -144,7 +149,12 @@ storage_partition_t *storage__table_lookup(storage_table_t *t, int64_t token, co
 storage_partition_t *storage_partition_get(storage_table_t *t, int64_t token, const uint8_t *pk,
                                            size_t pk_len)
 {
-    storage_partition_t *p = storage__table_lookup(t, token, pk, pk_len);
+    const struct storage__found_s *f = &t->found[(uint64_t)token % STORAGE__FOUND_SLOTS];
+    storage_partition_t *p = f->p;
+    if (p == NULL || f->version != t->version || f->token != token || p->token != token ||
+        p->pk_len != pk_len || (pk_len > 0 && memcmp(storage__part_pk(p), pk, pk_len) != 0)) {
+        p = storage__table_lookup(t, token, pk, pk_len);
+    }
     return p != NULL && storage__partition_has_data(p) ? p : NULL;
 }
 

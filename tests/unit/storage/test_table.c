@@ -494,6 +494,55 @@ static void deep_tree_searches_with_repeated_tokens(void **state)
 }
 
 
+static void prefetch_key(storage_table_t *t, int32_t k)
+{
+    test_key_t key = test_key(k);
+    storage_hint_t h;
+    storage_prefetch_index(t, key.token, &h);
+    storage_prefetch_partition(t, key.token, &h);
+}
+
+
+/* A lookup after the lookahead takes the partition it found (storage_partition_get),
+ * but only its own key's and only while the table is unchanged: after an overwrite
+ * moved it, a truncate freed it (ASan watches), or for another key of the same
+ * slot or the same token, it searches. */
+static void lookups_after_a_prefetch_find_their_own_partition(void **state)
+{
+    test_fixture_t *f = *state;
+    char buf[16];
+    for (int i = 0; i < 100; i++) {
+        snprintf(buf, sizeof(buf), "v%d", i);
+        test_put(f->t, i, NULL, 1, buf, 1);
+    }
+    for (int i = 0; i < 100; i++) {
+        prefetch_key(f->t, i);
+    }
+    for (int i = 99; i >= 0; i--) { /* slots hold the last of the keys that share them */
+        snprintf(buf, sizeof(buf), "v%d", i);
+        char got[16];
+        assert_string_equal(test_get(f->t, i, NULL, 1, 0, got, sizeof(got)), buf);
+    }
+    prefetch_key(f->t, 5);
+    test_put(f->t, 5, NULL, 1, "new five", 2); /* moves the partition */
+    assert_string_equal(test_get(f->t, 5, NULL, 1, 0, buf, sizeof(buf)), "new five");
+    prefetch_key(f->t, 100); /* absent: a neighbour is found, and not taken */
+    assert_null(test_part(f->t, 100));
+    put_with_token(f->t, 77, "a");
+    put_with_token(f->t, 77, "b");
+    storage_hint_t h;
+    storage_prefetch_index(f->t, 77, &h);
+    storage_prefetch_partition(f->t, 77, &h); /* finds "a", the token's first */
+    storage_partition_t *p = storage_partition_get(f->t, 77, (const uint8_t *)"b", 1);
+    size_t len;
+    assert_non_null(p);
+    assert_memory_equal(storage_partition_key(p, &len), "b", 1);
+    prefetch_key(f->t, 7);
+    storage_table_truncate(f->t);
+    assert_null(test_part(f->t, 7));
+}
+
+
 /* The three steps with the hint carried, then the later ones alone from a
  * zeroed hint (steps may be skipped). */
 static void prefetch_all(storage_table_t *t, int64_t token)
@@ -567,6 +616,7 @@ int main(void)
         T(many_partitions_are_all_found_again),
         T(deep_tree_searches_with_repeated_tokens),
         T(prefetch_changes_nothing),
+        T(lookups_after_a_prefetch_find_their_own_partition),
     };
 #undef T
     return cmocka_run_group_tests_name("storage/table", tests, NULL, NULL);
