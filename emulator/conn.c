@@ -80,6 +80,7 @@
 #include "emulator/tls.h"
 
 #define ARENA_BLOCK  (64u * 1024)
+#define AHEAD_BLOCK  (8u * 1024)        /* a lookahead's decodes, kept by every connection */
 #define OUT_KEEP_MAX (4u * 1024 * 1024) /* largest output buffer kept between reads */
 #define HELD_MAX     1024               /* requests held by server-side retry, per connection */
 
@@ -418,7 +419,7 @@ void emu_conn_accept(emu_server_t *s, evutil_socket_t fd, const struct sockaddr 
     c->fd = fd;
     format_peer(c->peer, sizeof(c->peer), addr);
     base_arena_init(&c->arena, ARENA_BLOCK);
-    base_arena_init(&c->ahead_arena, 0);
+    base_arena_init(&c->ahead_arena, AHEAD_BLOCK);
     base_buf_init(&c->out);
     BASE_LIST_PUSH(&s->conns, c, all.prev, all.next);
     s->n_conns++;

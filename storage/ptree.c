@@ -117,13 +117,11 @@ static int entry_cmp(const storage_partition_t *p, int64_t token, const uint8_t 
 }
 
 
-/* The leaf where a search for u starts: the leftmost that may hold u, or
- * with after set, the first that may hold a token above u. */
 /*
  * The searches below are branch-free (the comparison's outcome is added, not
  * branched on): random tokens made half of a branching search's steps
  * mispredictions, a dozen per lookup, and a request looks its partition up
- * four times (three prefetch rounds and the access). Each keeps the answer in
+ * twice (the lookahead and the access). Each keeps the answer in
  * [lo, lo + len] with lo + len <= n, so k[lo] is in bounds when len is 1.
  */
 
@@ -143,6 +141,8 @@ static uint32_t inner_lower(const uint64_t *k, uint32_t n, uint64_t u, bool afte
 }
 
 
+/* The leaf where a search for u starts: the leftmost that may hold u, or
+ * with after set, the first that may hold a token above u. */
 static storage__pt_leaf_t *descend(const storage__ptree_t *t, uint64_t u, bool after)
 {
     void *node = t->root;
