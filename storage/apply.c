@@ -132,8 +132,7 @@ static bool same_row(const storage_partition_t *p, const storage_mutation_t *m)
 }
 
 
-/* The live row m targets existed before the write. */
-/* Whether m's row was live before it; *decoded is the block left decoded in
+/* Whether the row m targets was live before it; *decoded is the block left decoded in
  * t->work to judge (NULL if none), which a compact write then need not decode again. */
 static bool row_existed(storage_table_t *t, const storage_partition_t *p,
                         const storage_mutation_t *m, int64_t now_us, const uint8_t **decoded)

@@ -368,10 +368,12 @@ size_t storage_table_memory(const storage_table_t *t);
  * rather than come one after another: storage_prefetch_index asks the CPU
  * for the index leaf that holds token, and storage_prefetch_partition, called
  * later once the leaf has had time to arrive, for the partition it points
- * at. Hints only: they change nothing, and any step may be skipped. Each step
+ * at. Hints only: they change no data, and any step may be skipped. Each step
  * leaves in h what it found, so the next one does not search the index again:
  * h is good only while the table is unchanged (the steps of a batch all run
  * before any of its requests does), and starts zeroed or from _index.
+ * storage_prefetch_partition also notes the partition in t, so the next
+ * storage_partition_get of its key, before any write, need not search either.
  */
 typedef struct storage_hint_s {
     const void *leaf;                /* _index's leaf */
