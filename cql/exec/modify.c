@@ -525,10 +525,17 @@ static int write_or_defer(cql_ctx_t *c, const cql_table_t *t, storage_mutation_t
 static const char *unrestricted(cql_ctx_t *c, const cql_table_t *t, bool partition,
                                 const bool *seen)
 {
+    size_t n = partition ? t->n_pk : t->n_ck;
+    size_t first = 0; /* the common answer, none, without a buffer */
+    while (first < n && seen[(partition ? t->pk[first] : t->ck[first]) - t->cols]) {
+        first++;
+    }
+    if (first == n) {
+        return NULL;
+    }
     base_buf_t b;
     base_buf_init(&b);
-    size_t n = partition ? t->n_pk : t->n_ck;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = first; i < n; i++) {
         const cql_column_t *col = partition ? t->pk[i] : t->ck[i];
         if (!seen[col - t->cols]) {
             base_buf_printf(&b, "%s%s", b.len ? ", " : "", col->name);
