@@ -129,11 +129,11 @@ void storage_prefetch_row(int64_t token, const storage_hint_t *h)
     if (row == NULL) {
         return;
     }
-    size_t n = storage__blk_bytes(row);
+    size_t n = storage__blk_size(row); /* its length prefix: no walk over its cells */
     n = n < 4096 ? n : 4096;
     /* the head's two lines were asked for already (storage__pt_prefetch_item) */
     const char *at = (const char *)p;
-    for (size_t off = 128; off < sizeof(*p) + p->pk_len + n; off += 64) {
+    for (size_t off = 128; off < (size_t)(row - (const uint8_t *)p) + n; off += 64) {
         __builtin_prefetch(at + off);
     }
 }
