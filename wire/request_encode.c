@@ -9,17 +9,10 @@
  *    unit test holds them to it); <query_parameters> use the v4 layout.
  *  - The flags byte is derived from the fields, so a caller cannot announce
  *    a value it did not write.
- *  - Framing shares response.c's builder: only the direction bit differs.
+ *  - Framing is response.c's builder (wire_request_begin is there): only the
+ *    header's direction bit differs.
  */
 #include "wire/wire.h"
-
-
-void wire_request_begin(wire_response_t *rb, base_buf_t *out, uint8_t version, int16_t stream,
-                        uint8_t opcode)
-{
-    wire_response_begin(rb, out, version, stream, opcode);
-    out->data[rb->start] &= 0x7f; /* the direction bit: a request */
-}
 
 
 void wire_request_end(wire_response_t *rb, bool compress)

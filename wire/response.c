@@ -17,8 +17,8 @@
 #include "wire/wire.h"
 
 
-void wire_response_begin(wire_response_t *rb, base_buf_t *out, uint8_t version, int16_t stream,
-                         uint8_t opcode)
+static void frame_begin(wire_response_t *rb, base_buf_t *out, uint8_t version, int16_t stream,
+                        uint8_t opcode, bool response)
 {
     rb->out = out;
     rb->start = out->len;
@@ -26,10 +26,27 @@ void wire_response_begin(wire_response_t *rb, base_buf_t *out, uint8_t version, 
     rb->stream = stream;
     rb->opcode = opcode;
     rb->flags = 0;
-    wire_header_t h = {.version = version, .response = true, .stream = stream, .opcode = opcode};
+    wire_header_t h = {
+        .version = version, .response = response, .stream = stream, .opcode = opcode};
     uint8_t hdr[WIRE_HEADER_SIZE];
     wire_header_encode(hdr, &h);
     base_buf_put(out, hdr, sizeof(hdr));
+}
+
+
+void wire_response_begin(wire_response_t *rb, base_buf_t *out, uint8_t version, int16_t stream,
+                         uint8_t opcode)
+{
+    frame_begin(rb, out, version, stream, opcode, true);
+}
+
+
+/* The same builder frames requests (request_encode.c's messages): only the
+ * header's direction bit differs. */
+void wire_request_begin(wire_response_t *rb, base_buf_t *out, uint8_t version, int16_t stream,
+                        uint8_t opcode)
+{
+    frame_begin(rb, out, version, stream, opcode, false);
 }
 
 

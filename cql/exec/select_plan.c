@@ -1573,10 +1573,10 @@ static void sort_slices(cql_plan_t *p)
  * The commonest WHERE, a point read's and a single-partition write's: `pk = v` on each
  * partition key column once, and nothing else. The general planner's answer is known
  * for it (one partition, no slice, no filter, no index), so it is planned straight
- * from the values. *planned is false when the clause is anything else, or a value is
- * one the general planner refuses (null, unset, empty, over 64 KB): that planner then
- * runs from the start, for its messages. Values are evaluated in the clause's order,
- * as the general planner does, so the first bad one fails the same way.
+ * from the values. *planned is false, and p as it came, when the clause is anything
+ * else, or a value is one the general planner refuses (null, unset, empty, over 64 KB):
+ * that planner then runs from the start, for its messages. Values are evaluated in the clause's
+ * order, as the general planner does, so the first bad one fails the same way.
  */
 static int plan_key_only(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *where,
                          size_t n_where, cql_plan_t *p, bool *planned, base_error_t *err)
@@ -1628,12 +1628,10 @@ int cql__plan_where(cql_ctx_t *c, const cql_table_t *t, const cql_relation_t *wh
 {
     memset(p, 0, sizeof(*p));
     p->t = t;
-    bool planned;
+    bool planned; /* p is untouched when not */
     if (plan_key_only(c, t, where, n_where, p, &planned, err) != BASE_OK || planned) {
         return planned ? BASE_OK : BASE_ERROR;
     }
-    memset(p, 0, sizeof(*p));
-    p->t = t;
     where_t w = {.allow_filtering = allow_filtering, .ck_last_start = -1, .ck_last_end = -1};
     w.pkr = base_arena_calloc(c->a, t->n_pk + 1, sizeof(*w.pkr));
     w.ckr = base_arena_calloc(c->a, t->n_ck + 1, sizeof(*w.ckr));
