@@ -254,12 +254,14 @@ int cql_batch(cql_engine_t *e, cql_session_t *s, const wire_batch_t *batch, base
  * Prefetching (exec/prefetch.c). A connection holding several requests
  * notes each with cql_prefetch_add before running the first, which asks for
  * the index entry of the partition it will touch; cql_prefetch_run then asks
- * for the partitions themselves, then for the rows they hold. Their cache misses overlap instead of
- * stalling one request after another. Only EXECUTEs of prepared statements
- * on one partition (every partition key column bound by a marker) are
- * noted; anything else, or a full pf, is passed over. Advisory: it reads
- * the engine and changes nothing. A pf holds tables: it is run before any
- * statement runs, and never after one (which may have dropped them).
+ * for the partitions themselves, then for the rows they hold. Their cache
+ * misses overlap instead of stalling one request after another. Only
+ * EXECUTEs of prepared statements on one partition (every partition key
+ * column bound by a marker) are noted; anything else, or a full pf, is
+ * passed over. Advisory: it reads the engine and changes no data (storage
+ * notes what it found, for the reads that follow). A pf holds tables: it is
+ * run before any statement runs, and never after one (which may have
+ * dropped them).
  */
 #define CQL_PREFETCH_MAX 32
 typedef struct cql_prefetch_s {
