@@ -235,9 +235,7 @@ storage_partition_t *storage__pt_at_key(storage__pt_pos_t pos, int64_t token, co
         return NULL;
     }
     storage_partition_t *p = pos.leaf->item[pos.idx];
-    bool same = p->token == token && p->pk_len == pk_len &&
-                (pk_len == 0 || memcmp(storage__part_pk(p), pk, pk_len) == 0);
-    return same ? p : NULL;
+    return storage__part_is(p, token, pk, pk_len) ? p : NULL;
 }
 
 

@@ -273,6 +273,14 @@ static inline const uint8_t *storage__part_pk(const storage_partition_t *p)
     return p->data;
 }
 
+/* Whether p is the partition (token, pk). */
+static inline bool storage__part_is(const storage_partition_t *p, int64_t token, const uint8_t *pk,
+                                    size_t pk_len)
+{
+    return p->token == token && p->pk_len == pk_len &&
+           (pk_len == 0 || memcmp(storage__part_pk(p), pk, pk_len) == 0);
+}
+
 /* The extension of an EXT partition, NULL for a compact one. */
 static inline storage__pext_t *storage__part_ext(const storage_partition_t *p)
 {

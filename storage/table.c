@@ -151,8 +151,8 @@ storage_partition_t *storage_partition_get(storage_table_t *t, int64_t token, co
 {
     const struct storage__found_s *f = &t->found[(uint64_t)token % STORAGE__FOUND_SLOTS];
     storage_partition_t *p = f->p;
-    if (p == NULL || f->version != t->version || f->token != token || p->token != token ||
-        p->pk_len != pk_len || (pk_len > 0 && memcmp(storage__part_pk(p), pk, pk_len) != 0)) {
+    if (p == NULL || f->version != t->version || f->token != token ||
+        !storage__part_is(p, token, pk, pk_len)) {
         p = storage__table_lookup(t, token, pk, pk_len);
     }
     return p != NULL && storage__partition_has_data(p) ? p : NULL;
