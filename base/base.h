@@ -276,5 +276,10 @@ void base_thread_name(const char *name);
 /* Sets the calling thread's nice value (0 normal, 19 lowest): background
  * work that yields a core to the loop when both want one. */
 void base_thread_nice(int nice);
+/* Makes the calling thread a batch thread (SCHED_BATCH): it keeps its
+ * share of the CPU but never preempts the thread that woke it, so a
+ * helper the loop wakes hundreds of times a second runs on the other core
+ * or when the loop waits, instead of pushing the loop off its own. */
+void base_thread_batch(void);
 
 #endif

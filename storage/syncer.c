@@ -18,6 +18,13 @@
  * Past STORAGE__LOG_QUEUE_MAX waiting, a hand-over waits for the writer to
  * take them, so a stalled disk bounds memory as a write(2) of its own would.
  *
+ * Waking. The loop wakes the writer once a turn, so each wake-up must be
+ * cheap for the loop: the condition is signalled after the mutex is let go
+ * (a thread woken under it woke only to wait for it, a second switch each
+ * round: 13,900 in a 6 s durable insert load), and both threads are batch
+ * threads (base_thread_batch), which run beside the loop or while it waits
+ * rather than preempting it on its own core.
+ *
  * Syncing is a thread of its own, so that no fdatasync, no start of
  * writeback (which waits while the device's queue is full) and no closing
  * of a deleted log (which frees its blocks: 50-230 ms for a few hundred MB)
@@ -221,6 +228,7 @@ static bool closable(storage__syncer_t *s)
 static void *writer_main(void *arg)
 {
     base_thread_name("cce-logwriter");
+    base_thread_batch();
     storage__syncer_t *s = arg;
     base_buf_t tail;
     base_buf_init(&tail);
@@ -253,11 +261,14 @@ static void *writer_main(void *arg)
         } else if (errnum != 0) {
             fail(s, "write failed", errnum);
         }
+        bool sync = s->mode == STORAGE_SYNC_GROUP || closable(s) || writeback_due(s);
+        pthread_mutex_unlock(&s->mu);
+        /* Signalled after the unlock: a thread woken under the lock would
+         * wake only to wait for it, a second switch per round. */
         pthread_cond_broadcast(&s->write_cond); /* storage__syncer_wait_written */
-        if (s->mode == STORAGE_SYNC_GROUP || closable(s) || writeback_due(s)) {
+        if (sync) {
             pthread_cond_signal(&s->sync_cond);
         }
-        pthread_mutex_unlock(&s->mu);
         if (s->mode != STORAGE_SYNC_GROUP || !ok) {
             notify(s); /* PERIODIC acknowledges what is written; a failure closes */
         }
@@ -315,6 +326,7 @@ static bool deleted(int fd)
 static void *syncer_main(void *arg)
 {
     base_thread_name("cce-logsync");
+    base_thread_batch();
     storage__syncer_t *s = arg;
     struct timespec due = due_after(s->interval_ms);
     pthread_mutex_lock(&s->mu);
@@ -501,9 +513,14 @@ void storage__syncer_queue(storage__syncer_t *s, base_buf_t *b, uint64_t queued,
     }
     base_buf_reset(b);
     s->queued = queued;
-    if (wake || s->queue.len > STORAGE__LOG_QUEUE_MAX) {
-        pthread_cond_signal(&s->write_cond);
+    if (s->queue.len <= STORAGE__LOG_QUEUE_MAX) {
+        pthread_mutex_unlock(&s->mu);
+        if (wake) {
+            pthread_cond_signal(&s->write_cond);
+        }
+        return;
     }
+    pthread_cond_signal(&s->write_cond);
     wait_t w = {0};
     while (s->queue.len > STORAGE__LOG_QUEUE_MAX && !atomic_load(&s->failed)) {
         /* The disk is that far behind: wait, as a write(2) of our own would. */
@@ -518,10 +535,11 @@ void storage__syncer_queue(storage__syncer_t *s, base_buf_t *b, uint64_t queued,
 void storage__syncer_wake(storage__syncer_t *s)
 {
     pthread_mutex_lock(&s->mu);
-    if (has_writes(s)) {
+    bool wake = has_writes(s);
+    pthread_mutex_unlock(&s->mu);
+    if (wake) {
         pthread_cond_signal(&s->write_cond);
     }
-    pthread_mutex_unlock(&s->mu);
 }
 
 

@@ -1,9 +1,11 @@
 /*
  * test_thread.c - base/thread.c: a thread's name (cut to Linux's 15 bytes)
- * and nice value are its own, as /proc shows them, and leave the caller's
- * alone.
+ * nice value and batch policy are its own, as /proc and the scheduler
+ * show them, and leave the caller's alone.
  */
+#define _GNU_SOURCE /* SCHED_BATCH */
 #include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -83,10 +85,31 @@ static void a_thread_names_and_lowers_only_itself(void **state)
 }
 
 
+static void *batched(void *arg)
+{
+    base_thread_batch();
+    *(int *)arg = sched_getscheduler(0); /* 0: the calling thread, on Linux */
+    return NULL;
+}
+
+
+static void a_thread_makes_only_itself_a_batch_thread(void **state)
+{
+    (void)state;
+    int inside = -1;
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, batched, &inside), 0);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    assert_int_equal(inside, SCHED_BATCH); /* needs no privilege */
+    assert_int_equal(sched_getscheduler(0), SCHED_OTHER);
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_thread_names_and_lowers_only_itself),
+        cmocka_unit_test(a_thread_makes_only_itself_a_batch_thread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,14 +8,16 @@
  * or its limit, and never lets a record it could not write be
  * acknowledged; with a log thread, a flush hands the records over and the
  * acknowledgeable position waits for the thread's write, a switch keeps
- * handed-over records in the old log, and a failed write is never
- * acknowledged. Each
- * test works in its own directory under /tmp.
+ * handed-over records in the old log, a failed write is never
+ * acknowledged, and the log's threads never preempt the loop. Each test
+ * works in its own directory under /tmp.
  */
+#define _GNU_SOURCE /* SCHED_BATCH */
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -853,6 +855,36 @@ static void without_sync_the_log_thread_writes_and_never_syncs(void **state)
     assert_int_equal(storage_table_partition_count(storage_table_create(f->db, 7)), 2);
 }
 
+/* The loop wakes the writer every turn: as a batch thread it never pushes
+ * the loop off its core when woken (base_thread_batch), nor does the sync
+ * thread. Each sets that as it starts, so the test waits for it. */
+static int policy_of(pthread_t t)
+{
+    int policy = -1;
+    struct sched_param p;
+    for (int i = 0; i < 2000; i++) {
+        assert_int_equal(pthread_getschedparam(t, &policy, &p), 0);
+        if (policy == SCHED_BATCH) {
+            break;
+        }
+        usleep(1000);
+    }
+    return policy;
+}
+
+static void the_log_threads_never_preempt_the_loop(void **state)
+{
+    log_fixture_t *f = *state;
+    storage_db_t *db = open_how(f, STORAGE_SYNC_GROUP, 0, LOG_THREAD);
+    assert_int_equal(policy_of(db->dur->syncer->writer), SCHED_BATCH);
+    assert_int_equal(policy_of(db->dur->syncer->syncer), SCHED_BATCH);
+    int own;
+    struct sched_param p;
+    assert_int_equal(pthread_getschedparam(pthread_self(), &own, &p), 0);
+    assert_int_equal(own, SCHED_OTHER); /* the caller's own stays */
+}
+
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -881,6 +913,7 @@ int main(void)
         T(without_sync_the_log_thread_writes_and_never_syncs),
         T(periodic_sync_starts_writeback_between_syncs),
         T(without_a_sync_thread_the_log_starts_its_own_writeback),
+        T(the_log_threads_never_preempt_the_loop),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
