@@ -12,10 +12,12 @@
  *
  * This file is the engine: connections, phases, workloads, responses. The
  * options are in loadgen_opts.c, the summary and JSON in loadgen_report.c,
- * latency buckets in histogram.c and key choice in keygen.c.
+ * latency buckets in histogram.c, key choice in keygen.c, and the machine's
+ * own pauses (sleeping probe threads, with --slow-ms) in pause_probe.c.
  *
  * Invariants:
- *  - One thread, one event loop; every request has its own stream id, taken
+ *  - One thread, one event loop (and, with --slow-ms, the pause probes,
+ *    which share nothing with it but their notes); every request has its own stream id, taken
  *    from the connection's free list and given back by its response.
  *  - Only requests issued in the measured phase are recorded, each when its
  *    response arrives (after the phase ended too: the run drains them).
@@ -50,6 +52,7 @@
 #include "histogram.h"
 #include "keygen.h"
 #include "loadgen.h"
+#include "pause_probe.h"
 #include "wire/wire.h"
 
 #define MAX_FRAME       (256u * 1024 * 1024)
@@ -682,6 +685,15 @@ static struct {
     uint64_t n, worst_ns, first_sent_ns, last_done_ns;
 } slow;
 
+/* What the pause probe notes: late wake-ups of half the --slow-ms
+ * threshold, up to 5 ms (a late wake-up of a few ms is scheduling on a
+ * busy machine; a pause that explains a stall is a good part of it). */
+static uint64_t probe_late_ns(void)
+{
+    double ns = o.slow_ms * 1e6 / 2;
+    return ns < 5e6 ? (uint64_t)ns : 5000000u;
+}
+
 static void slow_report(void)
 {
     if (slow.n == 0) {
@@ -696,10 +708,15 @@ static void slow_report(void)
     gmtime_r(&sec, &tm);
     fprintf(stderr,
             "cosmos-bench: slow: %llu responses over %g ms, worst %.1f ms, the first sent at "
-            "%02d:%02d:%02d.%03dZ (+%.3f s)\n",
+            "%02d:%02d:%02d.%03dZ (+%.3f s)",
             (unsigned long long)slow.n, o.slow_ms, (double)slow.worst_ns / 1e6, tm.tm_hour,
             tm.tm_min, tm.tm_sec, (int)(sent_ns / 1000000u % 1000u),
             ((double)slow.first_sent_ns - (double)res.run_start_ns) / 1e9);
+    uint64_t late = probe_late_within(slow.first_sent_ns, slow.last_done_ns);
+    if (late > 0) {
+        fprintf(stderr, "; meanwhile the pause probe woke %.1f ms late", (double)late / 1e6);
+    }
+    fputc('\n', stderr);
     slow.n = 0;
 }
 
@@ -1052,11 +1069,24 @@ int main(int argc, char **argv)
     for (int i = 0; i < o.connections; i++) {
         conn_open(&conns[i], i);
     }
+    if (o.slow_ms > 0 && !probe_start(probe_late_ns())) {
+        loadgen_die("cannot start the pause probe's thread");
+    }
     event_base_dispatch(base);
     if (phase < PH_RUN) {
         loadgen_die("interrupted before the measured phase");
     }
     slow_report();
+    if (o.slow_ms > 0) {
+        probe_stop();
+        uint64_t n, worst;
+        probe_totals(&n, &worst);
+        fprintf(stderr,
+                "cosmos-bench: pause probe: %llu wake-up%s %.1f ms or more late, the worst "
+                "%.1f ms\n",
+                (unsigned long long)n, n == 1 ? "" : "s", (double)probe_late_ns() / 1e6,
+                (double)worst / 1e6);
+    }
     loadgen_report(&o, &res);
 
     for (int i = 0; i < o.connections; i++) {

@@ -73,7 +73,9 @@ static void usage(FILE *f)
             "cosmosdb_provisioned_throughput = 1000000; '' for none)\n"
             "  --seed N              random seed (default 1)\n"
             "  --slow-ms MS          print each run of responses slower than MS to stderr, with "
-            "when the first was sent (UTC, to line up with the server's log)\n"
+            "when the first was sent (UTC, to line up with the server's log) and how late a "
+            "probe thread per CPU, sleeping 1 ms at a time, woke meanwhile (the machine's own "
+            "pauses)\n"
             "  --help\n\n"
             "Prints a summary and, last, one JSON line with every figure. Exit status: 0 when "
             "every measured request succeeded, 1 when some failed, 2 on a set-up failure.\n");

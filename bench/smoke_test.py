@@ -134,7 +134,7 @@ class CommonChecks:
         # is a stall of its own; with many, overlapping ones are one line.
         slow_line = re.compile(r"^cosmos-bench: slow: (\d+) responses over 0\.001 ms, worst "
                                r"[\d.]+ ms, the first sent at \d\d:\d\d:\d\d\.\d{3}Z "
-                               r"\(\+[\d.]+ s\)$")
+                               r"\(\+[\d.]+ s\)(; meanwhile the pause probe woke [\d.]+ ms late)?$")
         for inflight, stalls in (("1", REQUESTS), ("16", None)):
             r, err = bench(self.port, "--workload", "insert", "--connections", "1",
                            "--inflight", inflight, "--slow-ms", "0.001", stderr_too=True)
@@ -147,6 +147,37 @@ class CommonChecks:
                 self.assertLess(len(counts), REQUESTS)
         r, err = bench(self.port, "--workload", "insert", "--slow-ms", "60000", stderr_too=True)
         self.assertNotIn("slow:", err)
+
+    def test_a_pause_of_the_client_is_told_from_one_of_the_server(self):
+        # The client stopped for 300 ms: its stall names the pause probe's lateness,
+        # which covers it. The server stopped: the probe was not late (or, should the
+        # machine hiccup meanwhile, by far less than the stall).
+        probe = re.compile(r"worst ([\d.]+) ms, .*?(?:; meanwhile the pause probe woke "
+                           r"([\d.]+) ms late)?$")
+        for who in ("client", "server"):
+            p = subprocess.Popen(
+                [os.environ["COSMOS_BENCH"], "--port", str(self.port), "--ca", self.ca,
+                 "--workload", "insert", "--connections", "1", "--inflight", "4",
+                 "--keys", "300", "--duration", "3", "--warmup", "0", "--slow-ms", "100"],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            time.sleep(1.2)
+            stopped = p if who == "client" else self.server_proc()
+            stopped.send_signal(signal.SIGSTOP)
+            time.sleep(0.3)
+            stopped.send_signal(signal.SIGCONT)
+            out, err = p.communicate(timeout=120)
+            self.assertEqual(p.returncode, 0, err)
+            stalls = [m for m in map(probe.search, err.splitlines())
+                      if m and "slow:" in m.string]
+            worst = max(stalls, key=lambda m: float(m.group(1)), default=None)
+            self.assertIsNotNone(worst, err)
+            self.assertGreaterEqual(float(worst.group(1)), 250, err)
+            late = float(worst.group(2) or 0)
+            if who == "client":
+                self.assertGreaterEqual(late, 250, err)
+            else:
+                self.assertLess(late, 100, err)
+            self.assertRegex(err, r"pause probe: \d+ wake-ups? 5\.0 ms or more late")
 
     def test_null_workload_plaintext_inflight_one(self):
         r = bench(self.plain_port, "--workload", "null", "--tls", "off", "--inflight", "1",
@@ -166,6 +197,9 @@ class AgainstEmulator(CommonChecks, unittest.TestCase):
         cls.emu.stop()
         cls.plain.stop()
 
+    def server_proc(self):
+        return self.emu.proc
+
     def test_bad_key_is_a_setup_failure(self):
         p = bench(self.port, "--key", "wrong", expect_rc=2)
         self.assertIn("0x0100", p.stderr)
@@ -184,6 +218,9 @@ class AgainstNullResponder(CommonChecks, unittest.TestCase):
     def tearDownClass(cls):
         cls.nr.stop()
         cls.nr_plain.stop()
+
+    def server_proc(self):
+        return self.nr.proc
 
 
 if __name__ == "__main__":

@@ -431,21 +431,35 @@ if ck:
         os.environ["DURABLE_LOG"],
         r"\S*T(\d\d:\d\d:[\d.]+)Z .*checkpoint \(commit log past the data\).* in (\d+) ms")]
     def stalls_of(path):
-        """(worst ms, responses, seconds into the run, during a checkpoint) per stall."""
+        """(worst ms, responses, seconds into the run, during a checkpoint, how late the
+        client's pause probe woke within it in ms) per stall."""
         return [(float(m.group(2)), int(m.group(1)), float(m.group(4)),
-                 any(a - 0.05 <= clock(m.group(3)) <= b for a, b in ckpt)) for m in matches(
+                 any(a - 0.05 <= clock(m.group(3)) <= b for a, b in ckpt),
+                 float(m.group(5) or 0)) for m in matches(
             path, r"cosmos-bench: slow: (\d+) responses over .* worst ([\d.]+) ms, "
-            r"the first sent at (\d\d:\d\d:[\d.]+)Z \(\+([\d.]+) s\)")]
+            r"the first sent at (\d\d:\d\d:[\d.]+)Z \(\+([\d.]+) s\)"
+            r"(?:; meanwhile the pause probe woke ([\d.]+) ms late)?")]
+    def paused(x):
+        """The machine's own pause: a probe could not run for half the stall or more."""
+        return x[4] >= x[0] / 2
+    def probe_of(path):
+        m = matches(path, r"cosmos-bench: pause probe: (\d+) wake-ups? .* the worst ([\d.]+) ms")
+        return (int(m[0].group(1)), float(m[0].group(2))) if m else None
     stalls = stalls_of(os.environ["STALLS"])
     if stalls:
         worst = sorted(stalls, reverse=True)[:8]
         w("Stalls over 20 ms (`--slow-ms 20`: responses late together): %d, %d of them while a "
-          "checkpoint ran. The worst: %s."
-          % (len(stalls), sum(1 for x in stalls if x[3]), "; ".join(
-              "%.0f ms at +%.1f s (%d responses, %s)"
-              % (x[0], x[2], x[1], "checkpoint" if x[3] else "no checkpoint") for x in worst)))
+          "checkpoint ran, %d while the client's pause probes (a thread per CPU, pinned, "
+          "sleeping 1 ms at a time) found a CPU that ran nothing of ours for half the stall or "
+          "more: the machine itself paused. The worst: %s."
+          % (len(stalls), sum(1 for x in stalls if x[3]), sum(1 for x in stalls if paused(x)),
+             "; ".join(
+              "%.0f ms at +%.1f s (%d responses, %s%s)"
+              % (x[0], x[2], x[1], "checkpoint" if x[3] else "no checkpoint",
+                 ", probe %.0f ms late" % x[4] if x[4] > 0 else "") for x in worst)))
     else:
         w("No response took 20 ms or more (`--slow-ms 20`).")
+    UNPAUSED = max([x[0] for x in stalls if not paused(x)], default=None)
     w("")
     # The same load against the servers without a disk: the stalls this machine makes alone.
     yard = []
@@ -453,9 +467,12 @@ if ck:
         r = get("insert 1 KB, %s s" % os.environ["CKPT_DURATION"], target)
         if r is not None:
             n_st = len(stalls_of(os.environ[key]))
-            yard.append("the %s %s ms (%d stall%s over 20 ms)"
+            pr = probe_of(os.environ[key])
+            yard.append("the %s %s ms (%d stall%s over 20 ms%s)"
                         % ("null responder" if target == "null" else "in-memory emulator",
-                           ms(r["latency_us"]["max"]), n_st, "" if n_st == 1 else "s"))
+                           ms(r["latency_us"]["max"]), n_st, "" if n_st == 1 else "s",
+                           "; the client's pause probes at worst %.0f ms late" % pr[1]
+                           if pr else ""))
     if yard:
         w("The same %s s load, without a disk, had a maximum latency of: %s. What those "
           "servers show is the machine's own floor (scheduling on 2 shared cores, the "
@@ -530,6 +547,9 @@ if ck:
     if yn:
         w("| (yardstick: null responder's max latency under the same load) | %.1f ms | | |"
           % (yn["latency_us"]["max"] / 1000.0))
+    if ck and "UNPAUSED" in globals():
+        w("| (the durable run's worst stall over 20 ms that no pause of the machine explains) | %s | | |"
+          % ("%.1f ms" % UNPAUSED if UNPAUSED is not None else "none"))
 for key, when in (("RECOVERY", "right after kill -9"), ("RECOVERY_SETTLED", "after sync")):
     rec = re.search(r"^([0-9.]+) MB of rows .* \(([0-9]+) MB/s of rows\)", os.environ[key] or "")
     if rec:
