@@ -83,13 +83,17 @@ bool probe_start(uint64_t late_ns)
 {
     pr.late_ns = late_ns > 0 ? late_ns : 1;
     atomic_store(&pr.stop, false);
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    cpus = cpus < 1 ? 1 : cpus > PROBES_MAX ? PROBES_MAX : cpus;
-    for (long i = 0; i < cpus; i++) {
-        if (pthread_create(&pr.thread[pr.n_threads], NULL, probe_main, (void *)(intptr_t)i) != 0) {
-            break;
+    /* The CPUs this process may use (a container's cpuset, taskset), not
+     * every CPU online: a thread pinned elsewhere would not start there.
+     * Without the mask, one probe, unpinned. */
+    cpu_set_t allowed;
+    bool pinned = sched_getaffinity(0, sizeof(allowed), &allowed) == 0;
+    for (int cpu = 0; cpu < (pinned ? CPU_SETSIZE : 1) && pr.n_threads < PROBES_MAX; cpu++) {
+        void *arg = (void *)(intptr_t)(pinned ? cpu : -1);
+        if ((!pinned || CPU_ISSET(cpu, &allowed)) &&
+            pthread_create(&pr.thread[pr.n_threads], NULL, probe_main, arg) == 0) {
+            pr.n_threads++;
         }
-        pr.n_threads++;
     }
     return pr.n_threads > 0;
 }
