@@ -17,8 +17,9 @@
  *
  * Invariants:
  *  - One thread, one event loop (and, with --slow-ms, the pause probes,
- *    which share nothing with it but their notes); every request has its own stream id, taken
- *    from the connection's free list and given back by its response.
+ *    which share nothing with it but their notes); every request has its
+ *    own stream id, taken from the connection's free list and given back by
+ *    its response.
  *  - Only requests issued in the measured phase are recorded, each when its
  *    response arrives (after the phase ended too: the run drains them).
  *  - Open loop (--rate): request i of a connection is due at start + i *
@@ -140,11 +141,11 @@ static void start_phase(phase_t p);
 
 /* ---- small helpers ------------------------------------------------------------------- */
 
+/* The pause probes' clock: a stall's interval and the pauses within it are
+ * compared as they are. */
 static uint64_t now_ns(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    return probe_now_ns();
 }
 
 

@@ -41,7 +41,7 @@ static struct {
 } pr = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
 
-static uint64_t mono_ns(void)
+uint64_t probe_now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -58,13 +58,13 @@ static void *probe_main(void *arg)
         CPU_SET((int)cpu, &set);
         (void)pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
     }
-    uint64_t due = mono_ns() + TICK_NS;
+    uint64_t due = probe_now_ns() + TICK_NS;
     while (!atomic_load(&pr.stop)) {
         struct timespec at = {(time_t)(due / 1000000000u), (long)(due % 1000000000u)};
         while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) != 0) {
             /* EINTR: sleep on to the same deadline */
         }
-        uint64_t now = mono_ns();
+        uint64_t now = probe_now_ns();
         if (now - due >= pr.late_ns) {
             pthread_mutex_lock(&pr.mu);
             pr.ring[pr.n++ % PAUSES_MAX] = (pause_t){due, now};

@@ -15,8 +15,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Starts the threads; they note wake-ups at least late_ns late. Times are
- * CLOCK_MONOTONIC nanoseconds. False if none can start. */
+/* The clock of every time here: CLOCK_MONOTONIC in nanoseconds. */
+uint64_t probe_now_ns(void);
+/* Starts the threads; they note wake-ups at least late_ns late. False if
+ * none can start. */
 bool probe_start(uint64_t late_ns);
 void probe_stop(void);
 /* The longest lateness whose interval overlaps [from_ns, to_ns]; 0 if none. */
