@@ -547,9 +547,8 @@ if ck:
     if yn:
         w("| (yardstick: null responder's max latency under the same load) | %.1f ms | | |"
           % (yn["latency_us"]["max"] / 1000.0))
-    if ck and "UNPAUSED" in globals():
-        w("| (the durable run's worst stall over 20 ms that no pause of the machine explains) | %s | | |"
-          % ("%.1f ms" % UNPAUSED if UNPAUSED is not None else "none"))
+    w("| (the durable run's worst stall over 20 ms that no pause of the machine explains) "
+      "| %s | | |" % ("%.1f ms" % UNPAUSED if UNPAUSED is not None else "none"))
 for key, when in (("RECOVERY", "right after kill -9"), ("RECOVERY_SETTLED", "after sync")):
     rec = re.search(r"^([0-9.]+) MB of rows .* \(([0-9]+) MB/s of rows\)", os.environ[key] or "")
     if rec:
