@@ -39,6 +39,7 @@
 
 #include "base/base.h"
 #include "certs/certs.h"
+#include "emulator/tls.h" /* the emulator's read-ahead */
 #include "wire/wire.h"
 
 #define MAX_FRAME     (256u * 1024 * 1024)
@@ -450,6 +451,11 @@ static bool process(nconn_t *c, struct evbuffer *in)
 static void on_read(struct bufferevent *bev, void *arg)
 {
     nconn_t *c = arg;
+    char why[256];
+    if (ssl_ctx != NULL && emu_tls_drain(bev, why, sizeof(why)) != EMU_TLS_DRAIN_OK) {
+        conn_free(c);
+        return;
+    }
     bool keep = process(c, bufferevent_get_input(bev));
     if (c->out.len > 0) {
         send_out(c);
@@ -462,8 +468,9 @@ static void on_read(struct bufferevent *bev, void *arg)
 
 static void on_event(struct bufferevent *bev, short what, void *arg)
 {
-    (void)bev;
-    if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)) {
+    if (what & BEV_EVENT_CONNECTED) {
+        on_read(bev, arg); /* frames read with the handshake, as the emulator */
+    } else if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)) {
         conn_free(arg);
     }
 }
@@ -524,6 +531,7 @@ static SSL_CTX *tls_ctx(const char *cert, const char *key)
     SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
     SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION | SSL_OP_IGNORE_UNEXPECTED_EOF);
     SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS); /* as the emulator */
+    emu_tls_read_ahead(ctx);
     if (SSL_CTX_use_certificate_chain_file(ctx, cert) != 1 ||
         SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) != 1 ||
         SSL_CTX_check_private_key(ctx) != 1) {

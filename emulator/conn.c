@@ -1115,6 +1115,24 @@ static bool process_input(emu_conn_t *c, struct evbuffer *in)
     }
 }
 
+/* What OpenSSL read ahead, into the input; false when c is gone. */
+static bool drain_tls(emu_conn_t *c)
+{
+    char why[256];
+    switch (emu_tls_drain(c->bev, why, sizeof(why))) {
+    case EMU_TLS_DRAIN_OK:
+        return true;
+    case EMU_TLS_DRAIN_CLOSED:
+        emu_log(EMU_LOG_DEBUG, c->id, "%s closed the connection", c->peer);
+        break;
+    case EMU_TLS_DRAIN_ERROR:
+        emu_log(EMU_LOG_INFO, c->id, "TLS error with %s: %s", c->peer, why);
+        break;
+    }
+    emu_conn_free(c);
+    return false;
+}
+
 static void on_read(struct bufferevent *bev, void *arg)
 {
     emu_conn_t *c = arg;
@@ -1122,6 +1140,9 @@ static void on_read(struct bufferevent *bev, void *arg)
         return;
     }
     uint64_t frames_before = c->frames;
+    if (c->srv->ssl != NULL && !drain_tls(c)) {
+        return;
+    }
     bool keep = process_input(c, bufferevent_get_input(bev));
     if (!flush_out(c) || !keep) {
         close_when_flushed(c);
@@ -1159,6 +1180,7 @@ static void on_event(struct bufferevent *bev, short what, void *arg)
     if (what & BEV_EVENT_CONNECTED) {
         emu_log(EMU_LOG_DEBUG, c->id, "TLS handshake done with %s (%s)", c->peer,
                 emu_tls_version(bev));
+        on_read(bev, c); /* the first frames may have come with the handshake */
         return;
     }
     if (what & BEV_EVENT_ERROR) {

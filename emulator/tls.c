@@ -20,11 +20,24 @@
 #include <stdlib.h>
 #include <sys/socket.h>
 
+#include <event2/buffer.h>
 #include <event2/bufferevent_ssl.h>
 #include <openssl/err.h>
 
 #include "certs/certs.h"
 #include "emulator/log.h"
+
+/*
+ * What one read(2) may take: two records of the largest size a peer may
+ * send. Without read-ahead OpenSSL reads a record's header and its body
+ * apart, two system calls per 16 KB. More is not better: with 64 KB a read
+ * took a driver's whole window of 1 KB inserts (64 in flight), and the loop
+ * answered all of it while the client sat idle, then the other way round;
+ * 24-48 KB made 1 KB inserts 8-17% faster than no read-ahead, 64 KB 0-6%,
+ * 128 KB 17% slower (4 connections x 64 in flight, 2 cores).
+ */
+#define TLS_READ_AHEAD (2 * (SSL3_RT_MAX_PLAIN_LENGTH + SSL3_RT_MAX_ENCRYPTED_OVERHEAD))
+#define DRAIN_ROOM     (64 * 1024)
 
 /* TLS 1.2 suites; TLS 1.3's are all AEAD and keep OpenSSL's defaults. */
 #define TLS12_CIPHERS                                                                          \
@@ -88,6 +101,7 @@ SSL_CTX *emu_tls_ctx_new(const emu_config_t *cfg, base_error_t *err)
     SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE |
                                  SSL_OP_IGNORE_UNEXPECTED_EOF);
     SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS);
+    emu_tls_read_ahead(ctx);
     if (SSL_CTX_set_cipher_list(ctx, TLS12_CIPHERS) != 1) {
         return ssl_fail(ctx, err, "cannot set the TLS 1.2 cipher suites", "");
     }
@@ -198,4 +212,64 @@ const char *emu_tls_version(struct bufferevent *bev)
 {
     SSL *ssl = bufferevent_openssl_get_ssl(bev);
     return ssl != NULL ? SSL_get_version(ssl) : "";
+}
+
+void emu_tls_read_ahead(SSL_CTX *ctx)
+{
+    SSL_CTX_set_read_ahead(ctx, 1);
+    SSL_CTX_set_default_read_buffer_len(ctx, TLS_READ_AHEAD);
+}
+
+emu_tls_drain_t emu_tls_drain(struct bufferevent *bev, char *why, size_t cap)
+{
+    SSL *ssl = bufferevent_openssl_get_ssl(bev);
+    if (ssl == NULL || !SSL_is_init_finished(ssl)) {
+        return EMU_TLS_DRAIN_OK;
+    }
+    struct evbuffer *in = bufferevent_get_input(bev);
+    int n = 1;
+    /* Only what is buffered: a drain never reads a record header from the
+     * socket (it stops once OpenSSL holds nothing), so it hands on at most
+     * the read-ahead and the rest of a record begun in it, 48 KB; the
+     * socket's next readable event brings the rest. */
+    while (n > 0 && SSL_has_pending(ssl)) {
+        /* One contiguous stretch: the lookahead (conn.c) prefetches only
+         * frames that lie whole in one of the input's chunks, and with the
+         * input reserved a record at a time in two pieces, as libevent's
+         * own read does, selects ran 5-15% slower in paired runs. */
+        struct evbuffer_iovec v;
+        if (evbuffer_reserve_space(in, DRAIN_ROOM, &v, 1) != 1) {
+            snprintf(why, cap, "out of memory for TLS input");
+            return EMU_TLS_DRAIN_ERROR;
+        }
+        size_t used = 0;
+        while (used < v.iov_len && SSL_has_pending(ssl)) {
+            ERR_clear_error();
+            n = SSL_read(ssl, (uint8_t *)v.iov_base + used, (int)(v.iov_len - used));
+            if (n <= 0) {
+                break;
+            }
+            used += (size_t)n;
+        }
+        v.iov_len = used;
+        evbuffer_commit_space(in, &v, 1);
+    }
+    if (n > 0) {
+        return EMU_TLS_DRAIN_OK;
+    }
+    switch (SSL_get_error(ssl, n)) {
+    case SSL_ERROR_WANT_READ:  /* the rest of a record is still on its way */
+    case SSL_ERROR_WANT_WRITE: /* not with renegotiation off; libevent retries */
+        return EMU_TLS_DRAIN_OK;
+    case SSL_ERROR_ZERO_RETURN:
+        return EMU_TLS_DRAIN_CLOSED;
+    default:
+        why[0] = '\0';
+        unsigned long e = ERR_get_error();
+        if (e != 0) {
+            ERR_error_string_n(e, why, cap);
+        }
+        ERR_clear_error();
+        return EMU_TLS_DRAIN_ERROR;
+    }
 }

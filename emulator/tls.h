@@ -45,6 +45,27 @@ void emu_tls_error(struct bufferevent *bev, char *out, size_t cap);
 /* "TLSv1.3" etc. once the handshake is done; "" for a plain bufferevent. */
 const char *emu_tls_version(struct bufferevent *bev);
 
+/* Lets OpenSSL read up to two records at a time (see tls.c); whoever sets
+ * it on a context calls emu_tls_drain on its connections. */
+void emu_tls_read_ahead(SSL_CTX *ctx);
+
+typedef enum {
+    EMU_TLS_DRAIN_OK,     /* nothing whole is left in OpenSSL's buffer */
+    EMU_TLS_DRAIN_CLOSED, /* the peer's close_notify came */
+    EMU_TLS_DRAIN_ERROR,  /* a record failed (why says how): close the connection */
+} emu_tls_drain_t;
+
+/*
+ * Appends to bev's input what OpenSSL has read ahead. The OpenSSL
+ * bufferevent hands on one record per readable event, and nothing would
+ * hand on the records read with it: the socket may never turn readable
+ * again, as a client waits for its answers. Call before handling bev's
+ * input, and once the handshake is done (the first frames may have come
+ * with the client's last handshake message). A no-op on a plain bufferevent
+ * or before the handshake.
+ */
+emu_tls_drain_t emu_tls_drain(struct bufferevent *bev, char *why, size_t cap);
+
 /* True once bev's TLS handshake is complete. */
 bool emu_tls_handshake_done(struct bufferevent *bev);
 

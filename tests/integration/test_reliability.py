@@ -17,6 +17,7 @@ import re
 import resource
 import shutil
 import socket
+import ssl
 import subprocess
 import struct
 import tempfile
@@ -396,6 +397,53 @@ class Tls(unittest.TestCase):
         return subprocess.run(["openssl", "s_client", "-connect", "127.0.0.1:%d" % self.emu.port,
                                "-CAfile", self.emu.ca_path, *args], stdin=subprocess.DEVNULL,
                               capture_output=True, text=True, timeout=30)
+
+    # OpenSSL reads ahead (a read takes up to two records) and the OpenSSL
+    # bufferevent hands on one record per readable event: what it read ahead
+    # must be handed on without the socket turning readable again, as a
+    # client waiting for its answers sends nothing more.
+    def test_a_burst_of_records_is_answered_to_the_last_frame(self):
+        c = RawClient(self.emu).ready(ACCOUNT, KEY)
+        try:
+            n = 20000  # 180 KB: a dozen records, more than one read hands on
+            c.send_raw(b"".join(c.frame_bytes(OP["OPTIONS"], stream=i % 32768)
+                                for i in range(n)))
+            for i in range(n):
+                f = c.recv()
+                self.assertEqual((f.opcode, f.stream), (OP["SUPPORTED"], i % 32768), i)
+        finally:
+            c.close()
+
+    def test_a_frame_sent_with_the_last_handshake_message_is_answered(self):
+        sock = socket.create_connection((self.emu.host, self.emu.port), timeout=10)
+        incoming, outgoing = ssl.MemoryBIO(), ssl.MemoryBIO()
+        tls = self.emu.ssl_context().wrap_bio(incoming, outgoing, server_hostname="localhost")
+        try:
+            while True:
+                try:
+                    tls.do_handshake()
+                    break
+                except ssl.SSLWantReadError:
+                    sock.sendall(outgoing.read())
+                    data = sock.recv(65536)
+                    self.assertTrue(data, "closed during the handshake")
+                    incoming.write(data)
+            body = struct.pack(">H", 1) + b"".join(
+                struct.pack(">H", len(x)) + x for x in (b"CQL_VERSION", b"3.4.4"))
+            tls.write(struct.pack(">BBhBI", 4, 0, 3, OP["STARTUP"], len(body)) + body)
+            self.assertEqual(tls.version(), "TLSv1.3")
+            sock.sendall(outgoing.read())  # the client's Finished and the STARTUP at once
+            answer = b""
+            while len(answer) < 9:
+                try:
+                    answer += tls.read(65536)
+                except ssl.SSLWantReadError:
+                    data = sock.recv(65536)  # times out if the STARTUP was left unread
+                    self.assertTrue(data, "closed before answering")
+                    incoming.write(data)
+            self.assertEqual((answer[2:4], answer[4]), (b"\0\3", OP["AUTHENTICATE"]))
+        finally:
+            sock.close()
 
     def test_tls12_offers_aead_suites_only(self):
         for cipher in ("ECDHE-ECDSA-AES128-SHA", "ECDHE-ECDSA-AES256-SHA", "AES128-SHA",
