@@ -39,7 +39,7 @@
 
 #include "base/base.h"
 #include "certs/certs.h"
-#include "emulator/tls.h" /* the emulator's read-ahead */
+#include "emulator/tls.h" /* the emulator's TLS buffering */
 #include "wire/wire.h"
 
 #define MAX_FRAME     (256u * 1024 * 1024)
@@ -530,8 +530,7 @@ static SSL_CTX *tls_ctx(const char *cert, const char *key)
     }
     SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
     SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION | SSL_OP_IGNORE_UNEXPECTED_EOF);
-    SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS); /* as the emulator */
-    emu_tls_read_ahead(ctx);
+    emu_tls_buffering(ctx); /* as the emulator */
     if (SSL_CTX_use_certificate_chain_file(ctx, cert) != 1 ||
         SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) != 1 ||
         SSL_CTX_check_private_key(ctx) != 1) {

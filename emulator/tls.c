@@ -100,8 +100,7 @@ SSL_CTX *emu_tls_ctx_new(const emu_config_t *cfg, base_error_t *err)
      * an error, so a normal disconnect would be logged as a TLS failure. */
     SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE |
                                  SSL_OP_IGNORE_UNEXPECTED_EOF);
-    SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS);
-    emu_tls_read_ahead(ctx);
+    emu_tls_buffering(ctx);
     if (SSL_CTX_set_cipher_list(ctx, TLS12_CIPHERS) != 1) {
         return ssl_fail(ctx, err, "cannot set the TLS 1.2 cipher suites", "");
     }
@@ -214,8 +213,9 @@ const char *emu_tls_version(struct bufferevent *bev)
     return ssl != NULL ? SSL_get_version(ssl) : "";
 }
 
-void emu_tls_read_ahead(SSL_CTX *ctx)
+void emu_tls_buffering(SSL_CTX *ctx)
 {
+    SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS); /* an idle connection holds none */
     SSL_CTX_set_read_ahead(ctx, 1);
     SSL_CTX_set_default_read_buffer_len(ctx, TLS_READ_AHEAD);
 }

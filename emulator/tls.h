@@ -45,9 +45,10 @@ void emu_tls_error(struct bufferevent *bev, char *out, size_t cap);
 /* "TLSv1.3" etc. once the handshake is done; "" for a plain bufferevent. */
 const char *emu_tls_version(struct bufferevent *bev);
 
-/* Lets OpenSSL read up to two records at a time (see tls.c); whoever sets
- * it on a context calls emu_tls_drain on its connections. */
-void emu_tls_read_ahead(SSL_CTX *ctx);
+/* The emulator's buffering on a context: OpenSSL reads up to two records
+ * at a time (see tls.c) and lets its buffers go while a connection is idle.
+ * Whoever sets it calls emu_tls_drain on its connections. */
+void emu_tls_buffering(SSL_CTX *ctx);
 
 typedef enum {
     EMU_TLS_DRAIN_OK,     /* nothing whole is left in OpenSSL's buffer */

@@ -89,7 +89,7 @@ static void every_record_is_handed_on_without_the_client_sending_more(void **sta
     SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
     assert_int_equal(SSL_CTX_use_certificate_chain_file(ctx, files.server_cert), 1);
     assert_int_equal(SSL_CTX_use_PrivateKey_file(ctx, files.server_key, SSL_FILETYPE_PEM), 1);
-    emu_tls_read_ahead(ctx);
+    emu_tls_buffering(ctx);
 
     int fds[2];
     assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
