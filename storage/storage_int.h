@@ -109,9 +109,13 @@ uint8_t *storage__reserve_take(storage__reserve_t *r);
 /* Stops the thread and unmaps what it holds. */
 void storage__reserve_free(storage__reserve_t *r);
 /* How many chunks the thread keeps ready (1 to STORAGE__RESERVE_DEEP; 1
- * at first); those past it are unmapped. */
-#define STORAGE__RESERVE_DEEP 16
+ * at first, and one more after each take that found none ready, up to
+ * STORAGE__RESERVE_GROWN); those past it are unmapped. */
+#define STORAGE__RESERVE_DEEP  16
+#define STORAGE__RESERVE_GROWN 8
 void storage__reserve_depth(storage__reserve_t *r, int depth);
+/* The depth now. */
+int storage__reserve_depth_now(storage__reserve_t *r);
 /* Chunks taken ready so far, and waiting now. */
 uint64_t storage__reserve_handed(storage__reserve_t *r);
 int storage__reserve_ready(storage__reserve_t *r);

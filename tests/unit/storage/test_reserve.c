@@ -1,7 +1,8 @@
 /*
  * test_reserve.c - the database's reserve of huge chunks (reserve.c): the
  * first take starts its thread and gets nothing, later takes get whole,
- * aligned, touched chunks; a deeper reserve (recovery's) keeps several and
+ * aligned, touched chunks; a take that finds none ready deepens the
+ * reserve, up to a bound; a deeper reserve (recovery's) keeps several and
  * unmaps the extra ones once made shallow again; a growing table's slab
  * takes them; freeing a reserve whose thread is at work neither hangs nor
  * leaks.
@@ -19,9 +20,8 @@
 #include "storage_test.h"
 
 
-/* Polls of 0.5 ms, a minute in all: the thread runs at idle priority, and
- * on a machine kept busy by other tests it gets a CPU for only a few of
- * its milliseconds a second. */
+/* Polls of 0.5 ms, a minute in all: the thread is a batch thread, and on a
+ * machine kept busy by other tests it may wait for a CPU. */
 #define WAIT_TRIES 120000
 
 /* Takes until a chunk comes. */
@@ -66,6 +66,43 @@ static void wait_ready(storage__reserve_t *r, int n)
 }
 
 
+/* Takes faster than the thread touches chunks (it needs hundreds of
+ * microseconds a chunk at best) find none ready: each such miss keeps one
+ * more ready, up to STORAGE__RESERVE_GROWN, and the thread fills that
+ * depth. An explicit depth starts over from there. */
+static void a_take_that_finds_none_ready_deepens_the_reserve(void **state)
+{
+    (void)state;
+    storage__reserve_t *r = storage__reserve_new();
+    assert_null(storage__reserve_take(r)); /* starts the thread: not a miss */
+    assert_int_equal(storage__reserve_depth_now(r), 1);
+    uint8_t *taken[64];
+    int n = 0;
+    for (int i = 0; i < 100000 && storage__reserve_depth_now(r) < STORAGE__RESERVE_GROWN; i++) {
+        uint8_t *c = storage__reserve_take(r);
+        if (c != NULL && n < 64) {
+            taken[n++] = c;
+        } else if (c != NULL) {
+            munmap(c, STORAGE__HUGE_CHUNK);
+        }
+    }
+    assert_int_equal(storage__reserve_depth_now(r), STORAGE__RESERVE_GROWN);
+    uint8_t *c = storage__reserve_take(r); /* a miss past the bound is not counted */
+    if (c != NULL) {
+        munmap(c, STORAGE__HUGE_CHUNK);
+    }
+    assert_int_equal(storage__reserve_depth_now(r), STORAGE__RESERVE_GROWN);
+    wait_ready(r, STORAGE__RESERVE_GROWN);
+    storage__reserve_depth(r, 2);
+    assert_int_equal(storage__reserve_depth_now(r), 2);
+    assert_int_equal(storage__reserve_ready(r), 2);
+    for (int i = 0; i < n; i++) {
+        munmap(taken[i], STORAGE__HUGE_CHUNK);
+    }
+    storage__reserve_free(r);
+}
+
+
 /* Recovery's depth: several chunks wait and are taken; back at one, the
  * rest are unmapped at once. */
 static void a_deeper_reserve_keeps_several_chunks_and_gives_back_the_rest(void **state)
@@ -106,9 +143,9 @@ static void a_growing_table_takes_touched_chunks(void **state)
     static char value[1000];
     memset(value, 'v', sizeof(value) - 1);
     /* Past the slab's threshold for taking (64 MB, some 63k of these rows),
-     * then on, waiting now and then until the thread has a chunk ready: at
-     * idle priority it gets a CPU only when one is free, and a fixed pause
-     * was not always enough on a machine kept busy by other tests. */
+     * then on, waiting now and then until the thread has a chunk ready: a
+     * fixed pause was not always enough on a machine kept busy by other
+     * tests. */
     for (int k = 0; k < 200000 && storage__reserve_handed(db->reserve) == 0; k++) {
         test_insert(t, k, NULL, 1, value, 10);
         for (int w = 0; k > 70000 && k % 1000 == 999 && w < WAIT_TRIES; w++) {
@@ -128,6 +165,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_first_take_starts_the_thread_and_later_ones_get_chunks),
+        cmocka_unit_test(a_take_that_finds_none_ready_deepens_the_reserve),
         cmocka_unit_test(a_deeper_reserve_keeps_several_chunks_and_gives_back_the_rest),
         cmocka_unit_test(a_reserve_never_used_has_no_thread_to_stop),
         cmocka_unit_test(a_growing_table_takes_touched_chunks),
