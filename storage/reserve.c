@@ -30,9 +30,9 @@
  * idle priority (SCHED_IDLE, before) it was starved whenever rows were
  * created quickly, since the clients' wake-ups leave a two-core machine
  * idle only in slivers: the loop faulted in its own chunks, 60% of its
- * time in clear_page_erms, and 15 s of 1 KB inserts over 1M new keys ran
- * at 166k/s with p99 35 ms and 252 stalls over 20 ms; as a batch thread
- * with the reserve deepening, 315k/s, p99 1.9 ms, 12 stalls.
+ * time in clear_page_erms, and 15 s of 1 KB inserts over 1M new keys had
+ * 75-245 stalls over 20 ms (171-325k/s); as a batch thread with the
+ * reserve deepening, 16-19 (313-330k/s).
  *
  * Invariants: ready[0..n_ready) are whole, touched chunks from
  * storage__huge_chunk, and n_ready <= depth; the thread is started at most
