@@ -383,7 +383,12 @@ void storage__pt_insert(storage__ptree_t *t, storage__pt_pos_t pos, storage_part
 
 #define STORAGE__SEEK_PK_MAX 64
 
-#define STORAGE__FOUND_SLOTS 32 /* as many as one lookahead asks for (CQL_PREFETCH_MAX) */
+/* Slots of the lookahead's found partitions (found below), by token: eight
+ * times what one lookahead asks for (CQL_PREFETCH_MAX, 32). With 32 slots
+ * its tokens collided for 63% of the point reads, which then searched the
+ * index again (measured: 37% hits); with 256, 11% collide, and a select
+ * costs the loop 4-6% less (1.90-2.00 -> 1.79-1.92 us, four runs each). */
+#define STORAGE__FOUND_SLOTS 256
 
 struct storage_table_s {
     storage_db_t *db;
