@@ -245,9 +245,17 @@ int storage_apply(storage_table_t *t, const storage_mutation_t *m, int64_t now_u
 void storage__apply(storage_table_t *t, const storage_mutation_t *m, int64_t now_us,
                     storage_write_stats_t *stats)
 {
-    storage__pt_pos_t pos = storage__table_seek(t, m->token, m->pk, m->pk_len);
+    /* The slot the lookahead found for the partition, else a search: a
+     * write that replaces a partition puts the new one in the same slot,
+     * so slots found for the rest of a batch hold (storage_table_s.shape). */
+    storage_partition_t **found = storage__table_found(t, m->token, m->pk, m->pk_len);
+    storage__pt_pos_t pos = {0};
+    if (found == NULL) {
+        pos = storage__table_seek(t, m->token, m->pk, m->pk_len);
+    }
     t->version++; /* from here on, partitions and rows may move */
-    storage_partition_t *p = storage__pt_at_key(pos, m->token, m->pk, m->pk_len);
+    storage_partition_t *p =
+        found != NULL ? *found : storage__pt_at_key(pos, m->token, m->pk, m->pk_len);
     const uint8_t *decoded;
     bool existed = row_existed(t, p, m, now_us, &decoded);
     bool is_new = p == NULL;
@@ -303,10 +311,12 @@ void storage__apply(storage_table_t *t, const storage_mutation_t *m, int64_t now
 
     if (is_new) {
         if (p != NULL) {
+            BASE_ASSERT(found == NULL); /* a slot is found only for a partition */
+            t->shape++;                 /* entries move over in their leaf, or to a new one */
             storage__pt_insert(&t->parts, pos, p);
         }
     } else {
-        *storage__pt_slot(pos) = p; /* it may have moved */
+        *(found != NULL ? found : storage__pt_slot(pos)) = p; /* it may have moved */
     }
 }
 

@@ -203,20 +203,20 @@ const storage__pt_leaf_t *storage__pt_prefetch_leaf(const storage__ptree_t *t, i
 }
 
 
-const storage_partition_t *storage__pt_prefetch_item(const storage__ptree_t *t,
-                                                     const storage__pt_leaf_t *l, int64_t token)
+storage_partition_t **storage__pt_prefetch_item(const storage__ptree_t *t,
+                                                const storage__pt_leaf_t *l, int64_t token)
 {
     uint64_t u = utoken(token);
-    l = l != NULL ? l : descend(t, u, false);
-    uint32_t i = leaf_lower(l, (uint32_t)(u >> 32));
-    if (i == l->n) {
+    storage__pt_leaf_t *leaf = (storage__pt_leaf_t *)(l != NULL ? l : descend(t, u, false));
+    uint32_t i = leaf_lower(leaf, (uint32_t)(u >> 32));
+    if (i == leaf->n) {
         return NULL;
     }
     /* The partition's head and key (the rest is storage_prefetch_row's). */
-    const char *p = (const char *)l->item[i];
+    const char *p = (const char *)leaf->item[i];
     __builtin_prefetch(p);
     __builtin_prefetch(p + 64);
-    return l->item[i];
+    return &leaf->item[i];
 }
 
 

@@ -372,8 +372,9 @@ size_t storage_table_memory(const storage_table_t *t);
  * leaves in h what it found, so the next one does not search the index again:
  * h is good only while the table is unchanged (the steps of a batch all run
  * before any of its requests does), and starts zeroed or from _index.
- * storage_prefetch_partition also notes the partition in t, so the next
- * storage_partition_get of its key, before any write, need not search either.
+ * storage_prefetch_partition also notes the partition's index slot in t, so
+ * the next storage_partition_get or write of its key need not search
+ * either, until a partition is added to t.
  */
 typedef struct storage_hint_s {
     const void *leaf;                /* _index's leaf */

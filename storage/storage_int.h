@@ -370,12 +370,13 @@ storage_partition_t *storage__pt_at_key(storage__pt_pos_t pos, int64_t token, co
 /* Where the pointer at pos (not the end) is kept, to replace a moved partition. */
 storage_partition_t **storage__pt_slot(storage__pt_pos_t pos);
 /* The two steps of storage_prefetch_index and storage_prefetch_partition:
- * the leaf that holds token (returned), then the partition it points at (the
- * first of token's, or a neighbour; NULL past the last), searching from leaf,
- * or from the root when leaf is NULL. */
+ * the leaf that holds token (returned), then the slot of the partition it
+ * points at (the first of token's, or a neighbour; NULL past the last),
+ * searching from leaf, or from the root when leaf is NULL. The slot is the
+ * index's (storage_table_s.shape says how long it holds). */
 const storage__pt_leaf_t *storage__pt_prefetch_leaf(const storage__ptree_t *t, int64_t token);
-const storage_partition_t *storage__pt_prefetch_item(const storage__ptree_t *t,
-                                                     const storage__pt_leaf_t *leaf, int64_t token);
+storage_partition_t **storage__pt_prefetch_item(const storage__ptree_t *t,
+                                                const storage__pt_leaf_t *leaf, int64_t token);
 /* Inserts p at pos, a seek's answer for p's key (absent), with no change since. */
 void storage__pt_insert(storage__ptree_t *t, storage__pt_pos_t pos, storage_partition_t *p);
 
@@ -407,6 +408,11 @@ struct storage_table_s {
     /* Bumped by every write and truncate: cursors holding a position
      * re-find it by key when it moved. */
     uint64_t version;
+    /* Bumped when entries of the partition index may move (a partition
+     * added, the index emptied): a pointer to an entry's slot holds while
+     * this does, across writes that only replace partitions in their
+     * slots. */
+    uint64_t shape;
     /* The last seek, while version holds: a write's lookup often follows a
      * read of the same key (cql checks the stored row first). */
     bool seek_valid;
@@ -415,13 +421,15 @@ struct storage_table_s {
     uint32_t seek_pk_len;
     uint8_t seek_pk[STORAGE__SEEK_PK_MAX];
     storage__pt_pos_t seek_pos;
-    /* Partitions the lookahead found (storage_prefetch_partition), by token, while
-     * version holds: a point read's storage_partition_get takes its partition from
-     * here, checked by key, instead of searching the index a second time. */
+    /* The index slots of partitions the lookahead found (storage_prefetch_partition),
+     * by token, while shape holds: a point read (storage_partition_get) and a write
+     * (storage__apply) take the partition in the slot, checked by key, instead of
+     * searching the index a second time; a write that moves its partition puts it
+     * back in the same slot. */
     struct storage__found_s {
         int64_t token;
-        uint64_t version;
-        storage_partition_t *p;
+        uint64_t shape;
+        storage_partition_t **slot;
     } found[STORAGE__FOUND_SLOTS];
     uint64_t seed;                         /* for skiplist levels */
     storage__row_t work;                   /* the row a write is decoding and re-encoding */
@@ -443,6 +451,10 @@ storage__pt_pos_t storage__table_seek(storage_table_t *t, int64_t token, const u
 /* The partition for (token, pk) whether or not it has data, NULL if none. */
 storage_partition_t *storage__table_lookup(storage_table_t *t, int64_t token, const uint8_t *pk,
                                            size_t pk_len);
+/* The index slot holding (token, pk)'s partition, if the lookahead found it
+ * and the index kept its shape since; else NULL (search). */
+storage_partition_t **storage__table_found(const storage_table_t *t, int64_t token,
+                                           const uint8_t *pk, size_t pk_len);
 uint64_t storage__table_next_seed(storage_table_t *t);
 
 /* ---- the database (db.c) ------------------------------------------------ */

@@ -77,6 +77,7 @@ void storage__table_truncate(storage_table_t *t)
 {
     index_fini(t);
     t->version++;
+    t->shape++;
     t->seek_valid = false;
     index_init(t);
 }
@@ -113,12 +114,25 @@ void storage_prefetch_index(const storage_table_t *t, int64_t token, storage_hin
 
 void storage_prefetch_partition(storage_table_t *t, int64_t token, storage_hint_t *h)
 {
-    h->part = storage__pt_prefetch_item(&t->parts, h->leaf, token);
-    /* not read now (it is on its way): storage_partition_get checks it */
+    storage_partition_t **slot = storage__pt_prefetch_item(&t->parts, h->leaf, token);
+    h->part = slot != NULL ? *slot : NULL;
+    /* not read now (it is on its way): storage__table_found checks it */
     struct storage__found_s *f = &t->found[(uint64_t)token % STORAGE__FOUND_SLOTS];
     f->token = token;
-    f->version = t->version;
-    f->p = (storage_partition_t *)h->part;
+    f->shape = t->shape;
+    f->slot = slot;
+}
+
+
+storage_partition_t **storage__table_found(const storage_table_t *t, int64_t token,
+                                           const uint8_t *pk, size_t pk_len)
+{
+    const struct storage__found_s *f = &t->found[(uint64_t)token % STORAGE__FOUND_SLOTS];
+    if (f->slot == NULL || f->shape != t->shape || f->token != token ||
+        !storage__part_is(*f->slot, token, pk, pk_len)) {
+        return NULL;
+    }
+    return f->slot;
 }
 
 
@@ -149,12 +163,8 @@ storage_partition_t *storage__table_lookup(storage_table_t *t, int64_t token, co
 storage_partition_t *storage_partition_get(storage_table_t *t, int64_t token, const uint8_t *pk,
                                            size_t pk_len)
 {
-    const struct storage__found_s *f = &t->found[(uint64_t)token % STORAGE__FOUND_SLOTS];
-    storage_partition_t *p = f->p;
-    if (p == NULL || f->version != t->version || f->token != token ||
-        !storage__part_is(p, token, pk, pk_len)) {
-        p = storage__table_lookup(t, token, pk, pk_len);
-    }
+    storage_partition_t **slot = storage__table_found(t, token, pk, pk_len);
+    storage_partition_t *p = slot != NULL ? *slot : storage__table_lookup(t, token, pk, pk_len);
     return p != NULL && storage__partition_has_data(p) ? p : NULL;
 }
 

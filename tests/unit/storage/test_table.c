@@ -543,6 +543,57 @@ static void lookups_after_a_prefetch_find_their_own_partition(void **state)
 }
 
 
+/* Writes after the lookahead take the index slots it found (storage__apply):
+ * a batch's overwrites, each moving its partition (a longer value), put the
+ * new partition back in its slot, so the slots found for the rest of the
+ * batch still hold; a new partition added midway shifts entries in their
+ * leaves (and splits some), so slots found before it are not used after it.
+ * Every key reads back its last value, and the index still holds all of
+ * them in token order. */
+static void writes_after_a_prefetch_use_and_keep_the_slots_found(void **state)
+{
+    test_fixture_t *f = *state;
+    char buf[32];
+    for (int i = 0; i < 2000; i += 2) { /* even keys exist, odd ones come midway */
+        test_put(f->t, i, NULL, 1, "v", 1);
+    }
+    for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < 2000; i++) {
+            prefetch_key(f->t, i);
+        }
+        for (int i = 0; i < 2000; i += 2) {
+            snprintf(buf, sizeof(buf), "round %d of key %d", round, i);
+            test_put(f->t, i, NULL, 1, buf, 2 + round);
+            if (round == 1 && i % 500 == 0) {
+                test_put(f->t, i + 1, NULL, 1, "new", 2 + round);
+            }
+        }
+    }
+    for (int i = 0; i < 2000; i++) {
+        char got[32];
+        snprintf(buf, sizeof(buf), "round 2 of key %d", i);
+        const char *want = i % 2 == 0 ? buf : i % 500 == 1 ? "new" : NULL;
+        const char *have = test_get(f->t, i, NULL, 1, 0, got, sizeof(got));
+        if (want == NULL) {
+            assert_null(have);
+        } else {
+            assert_non_null(have);
+            assert_string_equal(have, want);
+        }
+    }
+    assert_int_equal(storage_table_partition_count(f->t), 1000 + 4);
+    int64_t last = INT64_MIN;
+    size_t n = 0;
+    storage_part_iter_t *it = storage_part_iter_new(f->t, false, 0, NULL, 0);
+    for (storage_partition_t *p; (p = storage_part_iter_next(it)) != NULL; n++) {
+        assert_true(storage_partition_token(p) >= last);
+        last = storage_partition_token(p);
+    }
+    storage_part_iter_free(it);
+    assert_int_equal(n, 1000 + 4);
+}
+
+
 /* The three steps with the hint carried, then the later ones alone from a
  * zeroed hint (steps may be skipped). */
 static void prefetch_all(storage_table_t *t, int64_t token)
@@ -617,6 +668,7 @@ int main(void)
         T(deep_tree_searches_with_repeated_tokens),
         T(prefetch_changes_nothing),
         T(lookups_after_a_prefetch_find_their_own_partition),
+        T(writes_after_a_prefetch_use_and_keep_the_slots_found),
     };
 #undef T
     return cmocka_run_group_tests_name("storage/table", tests, NULL, NULL);
