@@ -1089,6 +1089,11 @@ static bool process_input(emu_conn_t *c, struct evbuffer *in)
             return true;
         }
         c->version = (uint8_t)version;
+        if (c->n_ahead == CQL_PREFETCH_MAX && c->next_ahead == c->n_ahead) {
+            /* A full lookahead is used up and frames are left: 64 in flight
+             * came in one read, and half of them ran without their prefetch. */
+            prefetch_frames(c, in);
+        }
         uint8_t *frame = evbuffer_pullup(in, (ev_ssize_t)(WIRE_HEADER_SIZE + h.length));
         if (frame == NULL) {
             base_error_set(&err, WIRE_ERR_SERVER_ERROR, "out of memory for a %u-byte frame",

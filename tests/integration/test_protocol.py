@@ -354,8 +354,8 @@ class Statements(unittest.TestCase):
     def test_pipelined_executes_are_answered_in_order_around_broken_ones(self):
         # One write of many EXECUTEs, large enough to cross TLS records, with a
         # truncated one, an unknown id and an OPTIONS among them: the server
-        # looks ahead over waiting frames (to prefetch their partitions), and
-        # that must change no answer.
+        # looks ahead over waiting frames (to prefetch their partitions), 32 at
+        # a time and again once those ran, and that must change no answer.
         c = ready_client()
         try:
             for q in ("CREATE KEYSPACE IF NOT EXISTS pipe WITH replication = "
