@@ -207,6 +207,8 @@ storage_partition_t **storage__pt_prefetch_item(const storage__ptree_t *t,
                                                 const storage__pt_leaf_t *l, int64_t token)
 {
     uint64_t u = utoken(token);
+    /* The slot is handed out for writing (storage__apply puts a moved
+     * partition back in it); the hint only carries the leaf as const. */
     storage__pt_leaf_t *leaf = (storage__pt_leaf_t *)(l != NULL ? l : descend(t, u, false));
     uint32_t i = leaf_lower(leaf, (uint32_t)(u >> 32));
     if (i == leaf->n) {
