@@ -76,6 +76,7 @@
 #include "emulator/auth.h"
 #include "emulator/dispatch.h"
 #include "emulator/log.h"
+#include "emulator/outbuf.h"
 #include "emulator/telemetry.h"
 #include "emulator/tls.h"
 
@@ -84,13 +85,12 @@
 #define OUT_KEEP_MAX (4u * 1024 * 1024) /* largest output buffer kept between reads */
 #define HELD_MAX     1024               /* requests held by server-side retry, per connection */
 
-/* Output waiting for the fdatasync of commit log position pos. */
+/* Output waiting for the commit log to cover position pos. */
 typedef struct parked_s {
     struct parked_s *next;
     uint64_t pos;
     size_t n_responses;
-    size_t len;
-    uint8_t data[];
+    emu_outbuf_t *out;
 } parked_t;
 
 /* A statement held by server-side retry; in its connection's list. */
@@ -214,6 +214,7 @@ void emu_conn_free(emu_conn_t *c)
         parked_t *p = c->parked;
         c->parked = p->next;
         s->acks_waiting -= p->n_responses;
+        emu_outbuf_drop(p->out);
         base_free(p);
     }
     if (c->peek != NULL) {
@@ -476,12 +477,11 @@ static bool park(emu_conn_t *c)
     if (c->parked == NULL && storage_db_ack_position(s->db) >= pos) {
         return false;
     }
-    parked_t *p = base_malloc(sizeof(*p) + c->out.len);
+    parked_t *p = base_malloc(sizeof(*p));
     p->next = NULL;
     p->pos = pos;
     p->n_responses = c->out_responses;
-    p->len = c->out.len;
-    memcpy(p->data, c->out.data, c->out.len);
+    p->out = emu_outbuf_take(s->outbufs, &c->out);
     if (c->parked_tail != NULL) {
         c->parked_tail->next = p;
     } else {
@@ -508,6 +508,14 @@ static void send_bytes(emu_conn_t *c, const void *data, size_t len)
     }
 }
 
+/* send_bytes for a block of answers, lent to the output rather than copied. */
+static void send_block(emu_conn_t *c, emu_outbuf_t *b)
+{
+    if (emu_outbuf_send(b, bufferevent_get_output(c->bev))) {
+        event_active(&c->bev->ev_write, EV_WRITE, 1);
+    }
+}
+
 
 void emu_conn_release(emu_conn_t *c, uint64_t acked, bool failed)
 {
@@ -521,7 +529,9 @@ void emu_conn_release(emu_conn_t *c, uint64_t acked, bool failed)
         }
         s->acks_waiting -= p->n_responses;
         if (c->bev != NULL) {
-            send_bytes(c, p->data, p->len);
+            send_block(c, p->out);
+        } else {
+            emu_outbuf_drop(p->out);
         }
         base_free(p);
     }
@@ -558,7 +568,7 @@ static bool flush_out(emu_conn_t *c)
     }
     if (c->out.len > 0) {
         if (!park(c)) {
-            send_bytes(c, c->out.data, c->out.len);
+            send_block(c, emu_outbuf_take(c->srv->outbufs, &c->out));
         }
         base_buf_reset(&c->out);
         c->out_responses = 0;
@@ -953,7 +963,7 @@ static bool over_output_cap(const emu_conn_t *c)
 {
     size_t queued = evbuffer_get_length(bufferevent_get_output(c->bev)) + c->out.len;
     for (const parked_t *p = c->parked; p != NULL; p = p->next) {
-        queued += p->len;
+        queued += emu_outbuf_len(p->out);
     }
     return queued > c->srv->cfg->max_conn_output;
 }

@@ -858,8 +858,9 @@ static void server_fini(emu_server_t *s)
     emu_events_free(s->events);
     emu_tls_ctx_free(s->ssl);
     if (s->base != NULL) {
-        event_base_free(s->base);
+        event_base_free(s->base); /* runs the outputs' finalizers: their blocks come back */
     }
+    emu_outbuf_pool_free(s->outbufs);
     emu_log_close();
 }
 
@@ -913,6 +914,7 @@ int emu_server_run(const emu_config_t *cfg)
         goto done;
     }
     s.base = base_new();
+    s.outbufs = emu_outbuf_pool_new();
     if (s.base == NULL) {
         emu_log(EMU_LOG_ERROR, 0, "cannot create the event loop");
         goto done;

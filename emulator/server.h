@@ -14,6 +14,7 @@
 #include "emulator/events.h"
 #include "emulator/log.h"
 #include "emulator/metering.h"
+#include "emulator/outbuf.h"
 
 typedef struct emu_conn_s emu_conn_t;
 
@@ -51,8 +52,9 @@ typedef struct emu_server_s {
     struct emu_admin_s *admin;     /* HTTP admin endpoint, NULL when off (admin.c) */
     struct emu_startup_s *startup; /* the start-up worker while it runs (server.c) */
     emu_events_t *events;
-    emu_conn_t *conns;   /* every open connection, newest first */
-    emu_conn_t *waiting; /* those with answers parked for the commit log (conn.c) */
+    emu_outbuf_pool_t *outbufs; /* answers lent to the connections' outputs (conn.c) */
+    emu_conn_t *conns;          /* every open connection, newest first */
+    emu_conn_t *waiting;        /* those with answers parked for the commit log (conn.c) */
     size_t n_conns;
     uint64_t next_conn_id;
     bool stopping;
