@@ -551,10 +551,10 @@ void emu_conn_release(emu_conn_t *c, uint64_t acked, bool failed)
 
 /* Sends (or parks) the answers made since the last flush. The commit log
  * records of the writes they acknowledge go to the log first (write-behind:
- * handed to its thread, woken once per loop iteration, or written with one
- * write(2)); if the log failed the answers are dropped and false returned:
- * the connection must close, so the client, told nothing, treats its
- * writes as it does a timeout. */
+ * handed to its thread, which emu_server_served wakes once the read is
+ * served, or written with one write(2)); if the log failed the answers are
+ * dropped and false returned: the connection must close, so the client,
+ * told nothing, treats its writes as it does a timeout. */
 static bool flush_out(emu_conn_t *c)
 {
     if (c->out.len > 0 && storage_db_log_flush_later(c->srv->db) != BASE_OK) {
@@ -1170,6 +1170,7 @@ static void on_read(struct bufferevent *bev, void *arg)
         bufferevent_setwatermark(bev, EV_WRITE, c->srv->cfg->max_conn_output / 2, 0);
     }
     rearm(c, frames_before);
+    emu_server_served(c->srv); /* last: it may free c */
 }
 
 static void on_write(struct bufferevent *bev, void *arg)

@@ -539,6 +539,18 @@ static void write_gate(void *arg)
     wait_gate(((const gates_t *)arg)->write);
 }
 
+/* Sends the parked answers the log now covers. */
+static void release_acked(emu_server_t *s)
+{
+    uint64_t acked = storage_db_ack_position(s->db);
+    s->acked = acked;
+    bool failed = storage_db_sync_failed(s->db);
+    for (emu_conn_t *c = s->waiting, *next; c != NULL; c = next) {
+        next = emu_conn_next_waiting(c); /* c may leave the list, or be freed */
+        emu_conn_release(c, acked, failed);
+    }
+}
+
 /* On the loop: the log thread finished a round; send what it covered. */
 static void on_synced(evutil_socket_t fd, short what, void *arg)
 {
@@ -546,11 +558,27 @@ static void on_synced(evutil_socket_t fd, short what, void *arg)
     (void)what;
     emu_server_t *s = arg;
     storage_db_sync_drain(s->db);
-    uint64_t acked = storage_db_ack_position(s->db);
-    bool failed = storage_db_sync_failed(s->db);
-    for (emu_conn_t *c = s->waiting, *next; c != NULL; c = next) {
-        next = emu_conn_next_waiting(c); /* c may leave the list, or be freed */
-        emu_conn_release(c, acked, failed);
+    release_acked(s);
+}
+
+/*
+ * Without these the loop and the log's writer ran in lock-step: the loop
+ * served every connection's read, woke the writer once at the end of the
+ * turn, and with all 256 requests of a load parked waited idle for the
+ * round and its notification (a quarter of the time under durable 1 KB
+ * inserts). Woken at each connection's hand-over, the writer writes one
+ * connection's records while the loop serves the next, and whatever it has
+ * written by the end of a read is answered there, without waiting for the
+ * notification's turn: durable inserts 383k -> 406k/s (eleven runs each).
+ */
+void emu_server_served(emu_server_t *s)
+{
+    if (!s->acks_wait_log) {
+        return;
+    }
+    storage_db_log_wake(s->db);
+    if (s->waiting != NULL && storage_db_ack_position(s->db) != s->acked) {
+        release_acked(s);
     }
 }
 
@@ -864,10 +892,10 @@ static void server_fini(emu_server_t *s)
     emu_log_close();
 }
 
-/* The event loop, one iteration at a time: after each, the commit log
- * records every connection served gathered go to the log's thread with one
- * wake-up (conn.c hands them over without waking it), so a busy loop pays
- * one thread switch per iteration rather than one per connection. */
+/* The event loop, one iteration at a time. A connection's read wakes the
+ * log's writer for its records (emu_server_served); after each iteration
+ * the writer is woken once more for records handed over elsewhere (a held
+ * statement run by its timer), which costs nothing when there are none. */
 static int run_loop(emu_server_t *s)
 {
     for (;;) {

@@ -40,6 +40,7 @@ typedef struct emu_server_s {
     struct event *synced;           /* durable: the commit log thread finished a round */
     bool acks_wait_log;             /* responses wait for the log write (fdatasync) covering them */
     size_t acks_waiting;            /* responses parked until then (conn.c) */
+    uint64_t acked;                 /* the log's ack position when parked answers were last sent */
     SSL_CTX *ssl;                   /* NULL with --no-tls */
     storage_db_t *db;
     bool restored;           /* durable: the schema claimed all data (else no checkpoint at exit) */
@@ -64,6 +65,10 @@ typedef struct emu_server_s {
 
 /* Serves until SIGINT/SIGTERM; returns the process exit code. */
 int emu_server_run(const emu_config_t *cfg);
+
+/* Called by a connection once it has served a read and handed its answers
+ * over (it may be freed: nothing of it is used after). */
+void emu_server_served(emu_server_t *s);
 
 /* Called by a connection as it is freed (ends the loop when draining). */
 void emu_server_conn_gone(emu_server_t *s);
