@@ -83,6 +83,13 @@ static void encode_result(base_buf_t *b, uint8_t version, const cql_result_t *re
     }
 }
 
+/* A result as cql_ calls start theirs, for the paths that never reach one. */
+static void clear_result(cql_result_t *res)
+{
+    memset(res, 0, sizeof(*res));
+    res->paging_state.len = WIRE_VALUE_NULL;
+}
+
 static int run(cql_engine_t *e, cql_session_t *s, const wire_request_t *req, base_arena_t *a,
                cql_result_t *res, base_error_t *err)
 {
@@ -96,6 +103,7 @@ static int run(cql_engine_t *e, cql_session_t *s, const wire_request_t *req, bas
     case WIRE_OP_BATCH:
         return cql_batch(e, s, &req->u.batch, a, res, err);
     default:
+        clear_result(res);
         return base_error_set(err, WIRE_ERR_SERVER_ERROR, "unexpected %s in the dispatcher",
                               wire_opcode_name(req->opcode));
     }
@@ -162,11 +170,9 @@ void emu_dispatch(cql_engine_t *e, emu_metering_t *m, cql_session_t *s, const wi
                   size_t req_bytes, const emu_reply_t *reply, base_arena_t *a, emu_hold_t *hold,
                   int64_t now_us)
 {
-    cql_result_t res;
+    cql_result_t res; /* cleared by whichever call fills it (cql.h), not twice */
     base_error_t err;
     emu_admission_t adm;
-    memset(&res, 0, sizeof(res));
-    res.paging_state.len = WIRE_VALUE_NULL;
     base_error_clear(&err);
     if (hold != NULL) {
         memset(hold, 0, sizeof(*hold));
@@ -176,6 +182,8 @@ void emu_dispatch(cql_engine_t *e, emu_metering_t *m, cql_session_t *s, const wi
     int rc = emu_metering_check_request(m, req, req_bytes, &err);
     if (rc == BASE_OK) {
         rc = run(e, s, req, a, &res, &err);
+    } else {
+        clear_result(&res);
     }
     if (rc == BASE_OK && !known_kind(res.kind)) {
         rc =
