@@ -144,16 +144,25 @@ static ru_keyspace_t *keyspace_find(ru_meter_t *m, const char *name)
 }
 
 
+/* The recent_ slot for a name at p (ru_meter_s). */
+static size_t recent_slot(const char *p)
+{
+    uintptr_t u = (uintptr_t)p;
+    return (size_t)((u >> 4) ^ (u >> 12)) & (RU_RECENT - 1);
+}
+
+
 static ru_table_t *table_find(ru_meter_t *m, const char *keyspace, const char *table)
 {
-    ru_table_t *t = m->last_table;
+    ru_table_t **recent = &m->recent_tables[recent_slot(table)];
+    ru_table_t *t = *recent;
     if (t != NULL && strcmp(t->table, table) == 0 && strcmp(t->keyspace, ks_name(keyspace)) == 0) {
         return t;
     }
     make_key(m, ks_name(keyspace), table, NULL);
     t = ru__map_get(&m->tables, (const char *)m->key.data, m->key.len);
     if (t != NULL) {
-        m->last_table = t;
+        *recent = t;
     }
     return t;
 }
@@ -266,7 +275,8 @@ static void ensure_parts(ru_table_t *t, uint32_t n)
 
 static ru_shape_t *shape_get(ru_meter_t *m, const ru_table_t *t, const char *shape)
 {
-    ru_shape_t *last = m->last_shape;
+    ru_shape_t **recent = &m->recent_shapes[recent_slot(shape)];
+    ru_shape_t *last = *recent;
     if (last != NULL && last->owner == t && strcmp(last->shape, shape) == 0) {
         return last;
     }
@@ -280,7 +290,7 @@ static ru_shape_t *shape_get(ru_meter_t *m, const ru_table_t *t, const char *sha
         sh->shape = base_strdup(shape);
         ru__map_put(&m->shapes, (const char *)m->key.data, m->key.len, sh);
     }
-    m->last_shape = sh;
+    *recent = sh;
     return sh;
 }
 

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -338,6 +339,45 @@ static void a_charge_books_where_its_names_say_after_any_admission(void **state)
 }
 
 
+/* Requests that mix statements and tables are booked to their own, also when a
+ * caller rewrites a name in place (a QUERY's shape is built in the request's
+ * arena, at the same address for every request): the meter remembers names
+ * by where they are kept, and trusts only what they say. */
+static void interleaved_statements_and_reused_name_buffers_book_to_their_own(void **state)
+{
+    (void)state;
+    ru_meter_t *m = meter(false, false);
+    const char *shapes[3] = {"SELECT * FROM ks.t WHERE k = ?", "UPDATE ks.t SET v = ? WHERE k = ?",
+                             "SELECT * FROM ks.u WHERE k = ?"};
+    char arena[64]; /* one address, three texts */
+    for (int i = 0; i < 30; i++) {
+        const char *text = shapes[i % 3];
+        ru_request_t r = {.keyspace = "ks", .table = i % 3 == 2 ? "u" : "t", .shape = text};
+        if (i >= 15) {
+            snprintf(arena, sizeof(arena), "%s", text);
+            r.shape = arena;
+        }
+        ru_decision_t d;
+        ru_meter_admit(m, &r, i * MS, &d);
+        ru_meter_charge(m, &r, &d, &read10, i * MS);
+    }
+    ru_snapshot_t snap;
+    ru_meter_snapshot(m, SEC, &snap);
+    assert_int_equal(snap.n_tables, 2);
+    for (size_t i = 0; i < snap.n_tables; i++) {
+        assert_int_equal(snap.tables[i].s.count, strcmp(snap.tables[i].table, "t") == 0 ? 20 : 10);
+    }
+    assert_int_equal(snap.n_shapes, 3);
+    for (size_t i = 0; i < snap.n_shapes; i++) {
+        bool on_u = strcmp(snap.shapes[i].shape, shapes[2]) == 0;
+        assert_string_equal(snap.shapes[i].table, on_u ? "u" : "t");
+        assert_int_equal(snap.shapes[i].s.count, 10);
+    }
+    ru_snapshot_fini(&snap);
+    ru_meter_free(m);
+}
+
+
 static void keyspace_throughput_is_shared_by_its_tables(void **state)
 {
     (void)state;
@@ -505,6 +545,7 @@ int main(void)
         cmocka_unit_test(burst_capacity_spends_banked_idle_throughput),
         cmocka_unit_test(rate_limiting_off_counts_what_would_have_been_throttled),
         cmocka_unit_test(a_charge_books_where_its_names_say_after_any_admission),
+        cmocka_unit_test(interleaved_statements_and_reused_name_buffers_book_to_their_own),
         cmocka_unit_test(keyspace_throughput_is_shared_by_its_tables),
         cmocka_unit_test(throughput_changes_split_partitions_that_never_merge),
         cmocka_unit_test(serverless_gives_5000_rus_per_partition_and_refuses_throughput),
