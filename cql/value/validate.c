@@ -18,6 +18,16 @@ bool cql__utf8_valid(const uint8_t *p, size_t len)
      * kept is its modified UTF-8 NUL (C0 80), which Java clients may send. */
     size_t i = 0;
     while (i < len) {
+        /* Eight ASCII bytes at a step: text is mostly ASCII, and a byte at a
+         * time over 1 KB of text fields was 1.2% of a YCSB-A load. */
+        uint64_t w;
+        if (len - i >= sizeof(w)) {
+            memcpy(&w, p + i, sizeof(w));
+            if ((w & UINT64_C(0x8080808080808080)) == 0) {
+                i += sizeof(w);
+                continue;
+            }
+        }
         uint8_t b = p[i];
         if (b < 0x80) {
             i++;

@@ -99,6 +99,36 @@ static void text_must_be_well_formed_utf8_and_ascii_seven_bit(void **state)
 }
 
 
+/* ASCII is checked eight bytes at a step: a bad or a multi-byte sequence at
+ * every offset of a longer text, and one cut short at its end, are judged as
+ * when they stand alone. */
+static void long_texts_are_checked_at_every_offset(void **state)
+{
+    (void)state;
+    enum { N = 40 };
+    char hex[2 * N + 16];
+    for (int at = 0; at < N; at++) {
+        for (int i = 0; i < N; i++) {
+            memcpy(hex + 2 * i, "61", 2);
+        }
+        hex[2 * N] = '\0';
+        memcpy(hex + 2 * at, "ff", 2);
+        assert_invalid(T("text"), hex, "String didn't validate.");
+        memcpy(hex + 2 * at, "80", 2);
+        assert_invalid(T("text"), hex, "String didn't validate.");
+        if (at + 1 < N) {
+            memcpy(hex + 2 * at, "c3a9", 4); /* U+00E9 in two bytes */
+            assert_valid(T("varchar"), hex);
+        }
+        memcpy(hex + 2 * (at + 1), "e282", 4); /* a three-byte sequence cut short */
+        hex[2 * (at + 3)] = '\0';
+        memcpy(hex + 2 * at, "61", 2);
+        assert_invalid(T("text"), hex, "String didn't validate.");
+    }
+    assert_valid(T("text"), "6162636465666768696a6b6c6d6e6f70");
+}
+
+
 static void collections_are_walked_with_bounds(void **state)
 {
     (void)state;
@@ -293,6 +323,7 @@ int main(void)
         VT(fixed_size_types_check_their_length),
         VT(null_and_unset_always_pass),
         VT(text_must_be_well_formed_utf8_and_ascii_seven_bit),
+        VT(long_texts_are_checked_at_every_offset),
         VT(collections_are_walked_with_bounds),
         VT(tuples_and_udts_allow_missing_trailing_components),
         VT(durations_check_vints_ranges_and_signs),
