@@ -71,7 +71,7 @@ storage_partition_t *storage__partition_new_row(storage_table_t *t, int64_t toke
 {
     size_t n = storage__row_encoded_size(r);
     storage_partition_t *p = part_alloc(t, token, pk, pk_len, STORAGE__PART_ROW, n);
-    storage__row_encode_into(r, p->data + pk_len);
+    storage__row_encode_into(r, n, p->data + pk_len);
     return p;
 }
 

@@ -199,8 +199,10 @@ bool storage__cell_is_live(const storage_cell_t *c, int64_t now_us);
 
 /* The encoded size of a non-empty r, length prefix included. */
 size_t storage__row_encoded_size(const storage__row_t *r);
-/* Encodes r at dst (storage__row_encoded_size bytes); returns the end. */
-uint8_t *storage__row_encode_into(const storage__row_t *r, uint8_t *dst);
+/* Encodes r at dst; size is storage__row_encoded_size(r), which the caller
+ * has already (to allocate dst), so the cells are not sized twice. Returns
+ * the end, dst + size. */
+uint8_t *storage__row_encode_into(const storage__row_t *r, size_t size, uint8_t *dst);
 /* Encodes r into a new heap block (base_free it). */
 uint8_t *storage__row_encode(const storage__row_t *r);
 /* The same from a table's allocator; storage__blk_free gives it back. */
