@@ -28,13 +28,16 @@ typedef struct cql_prepared_s {
     wire_col_spec_t *cols; /* result metadata (SELECT) */
     /* What executing it finds the same each time while the schema stays
      * (cache_epoch == e->schema_epoch; 0: nothing yet): its table, resolved
-     * (table_q names it), and a SELECT's selection of plain columns,
-     * compiled into sel_arena (NULL when not one). A DDL bumps the epoch,
-     * so nothing here outlives the table or columns it points to. */
+     * (table_q names it), a SELECT's selection of plain columns, compiled
+     * into sel_arena (NULL when not one), and an INSERT's named columns as
+     * indexes into the table's, also in sel_arena (NULL until executed). A
+     * DDL bumps the epoch, so nothing here outlives the table or columns it
+     * points to. */
     uint64_t cache_epoch;
     const cql_qname_t *table_q;
     cql_table_t *table;
     struct cql_sel_s *sel;
+    const uint32_t *insert_cols;
     base_arena_t sel_arena;
     struct cql_prepared_s *next; /* hash chain */
 } cql_prepared_t;

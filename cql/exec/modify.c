@@ -676,6 +676,32 @@ static int json_values(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t *q
 }
 
 
+/* A prepared INSERT's named columns as indexes into t's, found by name at
+ * its first execution under this schema and kept (cql_prepared_t), rather
+ * than searched for by name at every one; NULL for anything else. */
+static const uint32_t *kept_columns(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t *q)
+{
+    cql_prepared_t *p = c->prepared;
+    if (p == NULL || p->stmt->kind != CQL_STMT_INSERT || &p->stmt->u.insert != q ||
+        p->cache_epoch != c->e->schema_epoch || p->table != t || q->json != NULL) {
+        return NULL;
+    }
+    if (p->insert_cols == NULL) {
+        base_arena_reset(&p->sel_arena); /* an older schema's (an INSERT keeps no selection) */
+        uint32_t *ix = base_arena_alloc(&p->sel_arena, (q->n_columns + 1) * sizeof(*ix));
+        for (size_t i = 0; i < q->n_columns; i++) {
+            const cql_column_t *col = cql__column_find(t, q->columns[i]);
+            if (col == NULL) {
+                return NULL; /* reported by the search at every execution */
+            }
+            ix[i] = (uint32_t)(col - t->cols);
+        }
+        p->insert_cols = ix;
+    }
+    return p->insert_cols;
+}
+
+
 /* The named (or JSON) values of an INSERT by column index, given[] marking
  * the ones named; the whole primary key must be there and valid, or only the
  * partition key when static columns alone are written (*static_only). */
@@ -685,8 +711,10 @@ static int insert_values(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t 
     if (q->json != NULL && json_values(c, t, q, given, vals, err) != BASE_OK) {
         return BASE_ERROR;
     }
+    const uint32_t *kept = kept_columns(c, t, q);
     for (size_t i = 0; i < q->n_columns; i++) {
-        const cql_column_t *col = cql__column_find(t, q->columns[i]);
+        const cql_column_t *col =
+            kept != NULL ? &t->cols[kept[i]] : cql__column_find(t, q->columns[i]);
         if (col == NULL) {
             return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", q->columns[i]);
         }

@@ -3,8 +3,8 @@
  * EXECUTE by id with positional values, Unprepared after the table changes
  * or for an unknown id, and a prepared DROP KEYSPACE of the session's one;
  * the lookahead (cql_prefetch_add) notes the partition an EXECUTE will touch;
- * what an EXECUTE keeps between runs (its table, a plain selection) follows
- * every schema change.
+ * what an EXECUTE keeps between runs (its table, a plain selection, an
+ * INSERT's columns) follows every schema change.
  */
 #include "engine_test.h"
 
@@ -200,10 +200,10 @@ static int col_of(const fixture_t *f, const char *name)
 }
 
 
-/* An EXECUTE keeps its table and a plain selection between runs (engine.c,
- * select.c) only while the schema stays: after any DDL it resolves and
- * compiles again, and a statement whose table was dropped and made anew
- * reads the new one (or is Unprepared), never the old one's memory. */
+/* An EXECUTE keeps its table, a plain selection and an INSERT's columns
+ * between runs (engine.c, select.c, modify.c) only while the schema stays: after any DDL it
+ * resolves and compiles again, and a statement whose table was dropped and made anew reads the new
+ * one (or is Unprepared), never the old one's memory. */
 static void a_kept_table_and_selection_follow_the_schema(void **state)
 {
     fixture_t *f = *state;
@@ -228,6 +228,11 @@ static void a_kept_table_and_selection_follow_the_schema(void **state)
     assert_int_equal(execute_k(f, sel, 1), BASE_OK);
     assert_int_equal(f->r.n_cols, 2);
     assert_int_equal(cell_int(f, 0, (size_t)col_of(f, "v")), 20);
+    for (int run = 0; run < 2; run++) { /* the INSERT's columns found again, then kept */
+        assert_int_equal(execute_k(f, ins, 4 + run), BASE_OK);
+        assert_int_equal(execute_k(f, sel, 4 + run), BASE_OK);
+        assert_int_equal(cell_int(f, 0, (size_t)col_of(f, "v")), 20);
+    }
 
     ok(f, "DROP TABLE ks.a");
     assert_int_equal(execute_k(f, ins, 2), BASE_ERROR); /* Unprepared, or no such table */
