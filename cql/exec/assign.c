@@ -440,9 +440,10 @@ static const char *refused_as(const cql_column_t *col, cql_assign_kind_t kind)
 /* One assignment's column and operation, checked before the WHERE clause as Cassandra
  * prepares them; *field is the user type field of u.f = v, else -1. */
 static int check_operation(cql_ctx_t *c, const cql_table_t *t, const cql_assignment_t *as,
-                           const cql_column_t **out, int *field, base_error_t *err)
+                           const uint32_t *kept, size_t i, const cql_column_t **out, int *field,
+                           base_error_t *err)
 {
-    const cql_column_t *col = cql__column_find(t, as->column);
+    const cql_column_t *col = kept != NULL ? &t->cols[kept[i]] : cql__column_find(t, as->column);
     *out = col;
     *field = -1;
     if (col == NULL) {
@@ -472,10 +473,11 @@ static int check_operation(cql_ctx_t *c, const cql_table_t *t, const cql_assignm
 
 int cql__update_check(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q, base_error_t *err)
 {
+    const uint32_t *kept = cql__kept_columns(c, t, q);
     for (size_t i = 0; i < q->n_assign; i++) {
         const cql_column_t *col;
         int field;
-        if (check_operation(c, t, &q->assign[i], &col, &field, err) != BASE_OK) {
+        if (check_operation(c, t, &q->assign[i], kept, i, &col, &field, err) != BASE_OK) {
             return BASE_ERROR;
         }
     }
@@ -487,11 +489,12 @@ int cql__update_row(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q, c
                     cql_write_t *ws, storage_mutation_t *m, base_error_t *err)
 {
     stored_row_t sr = {0};
+    const uint32_t *kept = cql__kept_columns(c, t, q);
     for (size_t i = 0; i < q->n_assign; i++) {
         const cql_assignment_t *as = &q->assign[i];
         const cql_column_t *col;
         int field;
-        if (check_operation(c, t, as, &col, &field, err) != BASE_OK) {
+        if (check_operation(c, t, as, kept, i, &col, &field, err) != BASE_OK) {
             return BASE_ERROR;
         }
         /* counters add to what is stored; a field update rewrites the stored value */

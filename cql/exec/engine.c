@@ -384,7 +384,7 @@ int cql__stmt_table(cql_ctx_t *c, const cql_qname_t *q, cql_table_t **out, base_
     if (keep) {
         if (p->cache_epoch != c->e->schema_epoch) {
             p->sel = NULL; /* compiled against the schema before */
-            p->insert_cols = NULL;
+            p->kept_cols = NULL;
         }
         p->cache_epoch = c->e->schema_epoch;
         p->table_q = q;

@@ -29,15 +29,15 @@ typedef struct cql_prepared_s {
     /* What executing it finds the same each time while the schema stays
      * (cache_epoch == e->schema_epoch; 0: nothing yet): its table, resolved
      * (table_q names it), a SELECT's selection of plain columns, compiled
-     * into sel_arena (NULL when not one), and an INSERT's named columns as
-     * indexes into the table's, also in sel_arena (NULL until executed). A
-     * DDL bumps the epoch, so nothing here outlives the table or columns it
-     * points to. */
+     * into sel_arena (NULL when not one), and an INSERT's named columns or
+     * an UPDATE's assigned ones as indexes into the table's, also in
+     * sel_arena (NULL until executed: cql__kept_columns). A DDL bumps the
+     * epoch, so nothing here outlives the table or columns it points to. */
     uint64_t cache_epoch;
     const cql_qname_t *table_q;
     cql_table_t *table;
     struct cql_sel_s *sel;
-    const uint32_t *insert_cols;
+    const uint32_t *kept_cols;
     base_arena_t sel_arena;
     struct cql_prepared_s *next; /* hash chain */
 } cql_prepared_t;
@@ -104,6 +104,12 @@ int cql__write_set(cql_write_t *w, const cql_column_t *col, wire_value_t v, base
 bool cql__multi_cell(const cql_column_t *col);
 /* The SET clause's columns and operations, refused as Cassandra refuses them when it
  * prepares the statement (before its WHERE clause). */
+/* The columns the executing prepared INSERT (q: its cql_insert_t) or UPDATE
+ * (its cql_update_t) names, in order, as indexes into t->cols: found by name
+ * at its first execution under this schema and kept (cql_prepared_t), rather
+ * than searched for at every one. NULL for anything else, or when a name is
+ * not a column (the search reports it). */
+const uint32_t *cql__kept_columns(cql_ctx_t *c, const cql_table_t *t, const void *q);
 int cql__update_check(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q, base_error_t *err);
 /* The SET clause of one UPDATE row: regular cells into w, static ones into ws. */
 int cql__update_row(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q, cql_write_t *w,

@@ -676,29 +676,40 @@ static int json_values(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t *q
 }
 
 
-/* A prepared INSERT's named columns as indexes into t's, found by name at
- * its first execution under this schema and kept (cql_prepared_t), rather
- * than searched for by name at every one; NULL for anything else. */
-static const uint32_t *kept_columns(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t *q)
+static const char *named_column(const cql_stmt_t *s, size_t i)
+{
+    return s->kind == CQL_STMT_INSERT ? s->u.insert.columns[i] : s->u.update.assign[i].column;
+}
+
+
+const uint32_t *cql__kept_columns(cql_ctx_t *c, const cql_table_t *t, const void *q)
 {
     cql_prepared_t *p = c->prepared;
-    if (p == NULL || p->stmt->kind != CQL_STMT_INSERT || &p->stmt->u.insert != q ||
-        p->cache_epoch != c->e->schema_epoch || p->table != t || q->json != NULL) {
+    if (p == NULL || p->cache_epoch != c->e->schema_epoch || p->table != t) {
         return NULL;
     }
-    if (p->insert_cols == NULL) {
-        base_arena_reset(&p->sel_arena); /* an older schema's (an INSERT keeps no selection) */
-        uint32_t *ix = base_arena_alloc(&p->sel_arena, (q->n_columns + 1) * sizeof(*ix));
-        for (size_t i = 0; i < q->n_columns; i++) {
-            const cql_column_t *col = cql__column_find(t, q->columns[i]);
+    const cql_stmt_t *s = p->stmt;
+    size_t n;
+    if (s->kind == CQL_STMT_INSERT && q == &s->u.insert && s->u.insert.json == NULL) {
+        n = s->u.insert.n_columns;
+    } else if (s->kind == CQL_STMT_UPDATE && q == &s->u.update) {
+        n = s->u.update.n_assign;
+    } else {
+        return NULL;
+    }
+    if (p->kept_cols == NULL) {
+        base_arena_reset(&p->sel_arena); /* an older schema's (neither keeps a selection) */
+        uint32_t *ix = base_arena_alloc(&p->sel_arena, (n + 1) * sizeof(*ix));
+        for (size_t i = 0; i < n; i++) {
+            const cql_column_t *col = cql__column_find(t, named_column(s, i));
             if (col == NULL) {
-                return NULL; /* reported by the search at every execution */
+                return NULL;
             }
             ix[i] = (uint32_t)(col - t->cols);
         }
-        p->insert_cols = ix;
+        p->kept_cols = ix;
     }
-    return p->insert_cols;
+    return p->kept_cols;
 }
 
 
@@ -711,7 +722,7 @@ static int insert_values(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t 
     if (q->json != NULL && json_values(c, t, q, given, vals, err) != BASE_OK) {
         return BASE_ERROR;
     }
-    const uint32_t *kept = kept_columns(c, t, q);
+    const uint32_t *kept = cql__kept_columns(c, t, q);
     for (size_t i = 0; i < q->n_columns; i++) {
         const cql_column_t *col =
             kept != NULL ? &t->cols[kept[i]] : cql__column_find(t, q->columns[i]);
@@ -1115,11 +1126,13 @@ static int update_one(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q,
 
 
 /* The columns an UPDATE's assignments and conditions name. */
-static columns_used_t update_columns(const cql_table_t *t, const cql_update_t *q)
+static columns_used_t update_columns(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q)
 {
     columns_used_t u = {0};
+    const uint32_t *kept = cql__kept_columns(c, t, q);
     for (size_t i = 0; i < q->n_assign; i++) {
-        const cql_column_t *col = cql__column_find(t, q->assign[i].column);
+        const cql_column_t *col =
+            kept != NULL ? &t->cols[kept[i]] : cql__column_find(t, q->assign[i].column);
         if (col != NULL) {
             u.statics |= col->kind == CQL_COL_STATIC;
             u.regular |= col->kind != CQL_COL_STATIC;
@@ -1145,7 +1158,7 @@ int cql__exec_update(cql_ctx_t *c, const cql_update_t *q, base_error_t *err)
     where_shape_t shape;
     /* assignments and conditions on static columns only need no clustering key: they
      * write (and read) the partition's static row */
-    columns_used_t u = update_columns(t, q);
+    columns_used_t u = update_columns(c, t, q);
     bool static_only = (u.statics || u.cond_statics) && !u.regular && !u.cond_regular;
     if (check_modification_where(c, t, q->where, q->n_where, true, static_only, &shape, err) !=
             BASE_OK ||

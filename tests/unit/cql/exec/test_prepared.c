@@ -4,7 +4,7 @@
  * or for an unknown id, and a prepared DROP KEYSPACE of the session's one;
  * the lookahead (cql_prefetch_add) notes the partition an EXECUTE will touch;
  * what an EXECUTE keeps between runs (its table, a plain selection, an
- * INSERT's columns) follows every schema change.
+ * INSERT's or UPDATE's columns) follows every schema change.
  */
 #include "engine_test.h"
 
@@ -200,18 +200,20 @@ static int col_of(const fixture_t *f, const char *name)
 }
 
 
-/* An EXECUTE keeps its table, a plain selection and an INSERT's columns
- * between runs (engine.c, select.c, modify.c) only while the schema stays: after any DDL it
- * resolves and compiles again, and a statement whose table was dropped and made anew reads the new
- * one (or is Unprepared), never the old one's memory. */
+/* An EXECUTE keeps its table, a plain selection and an INSERT's or UPDATE's
+ * columns between runs (engine.c, select.c, modify.c) only while the schema
+ * stays: after any DDL it resolves and compiles again, and a statement whose
+ * table was dropped and made anew reads the new one (or is Unprepared),
+ * never the old one's memory. */
 static void a_kept_table_and_selection_follow_the_schema(void **state)
 {
     fixture_t *f = *state;
     create_keyspace(f);
     ok(f, "CREATE TABLE ks.a (k int PRIMARY KEY, v int)");
     ok(f, "INSERT INTO ks.a (k, v) VALUES (1, 10)");
-    uint8_t sel[16], sel_v[16], ins[16];
+    uint8_t sel[16], sel_v[16], ins[16], upd[16];
     prepare(f, "SELECT * FROM ks.a WHERE k = ?", sel);
+    prepare(f, "UPDATE ks.a SET v = 30 WHERE k = ?", upd);
     prepare(f, "SELECT v AS value, k FROM ks.a WHERE k = ?", sel_v);
     prepare(f, "INSERT INTO ks.a (k, v) VALUES (?, 20)", ins);
     for (int run = 0; run < 3; run++) { /* the first compiles, the others reuse */
@@ -228,10 +230,14 @@ static void a_kept_table_and_selection_follow_the_schema(void **state)
     assert_int_equal(execute_k(f, sel, 1), BASE_OK);
     assert_int_equal(f->r.n_cols, 2);
     assert_int_equal(cell_int(f, 0, (size_t)col_of(f, "v")), 20);
-    for (int run = 0; run < 2; run++) { /* the INSERT's columns found again, then kept */
+    for (int run = 0; run < 2; run++) { /* the statements' columns found again, then kept */
         assert_int_equal(execute_k(f, ins, 4 + run), BASE_OK);
         assert_int_equal(execute_k(f, sel, 4 + run), BASE_OK);
         assert_int_equal(cell_int(f, 0, (size_t)col_of(f, "v")), 20);
+        assert_int_equal(execute_k(f, upd, 6 + run), BASE_OK);
+        assert_int_equal(execute_k(f, sel, 6 + run), BASE_OK);
+        assert_int_equal(f->r.n_rows, 1);
+        assert_int_equal(cell_int(f, 0, (size_t)col_of(f, "v")), 30);
     }
 
     ok(f, "DROP TABLE ks.a");
