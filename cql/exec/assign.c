@@ -443,7 +443,7 @@ static int check_operation(cql_ctx_t *c, const cql_table_t *t, const cql_assignm
                            const uint32_t *kept, size_t i, const cql_column_t **out, int *field,
                            base_error_t *err)
 {
-    const cql_column_t *col = kept != NULL ? &t->cols[kept[i]] : cql__column_find(t, as->column);
+    const cql_column_t *col = cql__named_column(t, kept, i, as->column);
     *out = col;
     *field = -1;
     if (col == NULL) {

@@ -102,14 +102,21 @@ int cql__write_elements(cql_write_t *w, const cql_column_t *col, wire_value_t v,
 int cql__write_set(cql_write_t *w, const cql_column_t *col, wire_value_t v, base_error_t *err);
 /* A non-frozen collection: one cell per element. */
 bool cql__multi_cell(const cql_column_t *col);
-/* The SET clause's columns and operations, refused as Cassandra refuses them when it
- * prepares the statement (before its WHERE clause). */
 /* The columns the executing prepared INSERT (q: its cql_insert_t) or UPDATE
  * (its cql_update_t) names, in order, as indexes into t->cols: found by name
  * at its first execution under this schema and kept (cql_prepared_t), rather
  * than searched for at every one. NULL for anything else, or when a name is
  * not a column (the search reports it). */
 const uint32_t *cql__kept_columns(cql_ctx_t *c, const cql_table_t *t, const void *q);
+/* The i-th column such a statement names: from kept when there is one, else
+ * found by name (NULL when t has none of that name). */
+static inline const cql_column_t *cql__named_column(const cql_table_t *t, const uint32_t *kept,
+                                                    size_t i, const char *name)
+{
+    return kept != NULL ? &t->cols[kept[i]] : cql__column_find(t, name);
+}
+/* The SET clause's columns and operations, refused as Cassandra refuses them when it
+ * prepares the statement (before its WHERE clause). */
 int cql__update_check(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q, base_error_t *err);
 /* The SET clause of one UPDATE row: regular cells into w, static ones into ws. */
 int cql__update_row(cql_ctx_t *c, const cql_table_t *t, const cql_update_t *q, cql_write_t *w,

@@ -724,8 +724,7 @@ static int insert_values(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t 
     }
     const uint32_t *kept = cql__kept_columns(c, t, q);
     for (size_t i = 0; i < q->n_columns; i++) {
-        const cql_column_t *col =
-            kept != NULL ? &t->cols[kept[i]] : cql__column_find(t, q->columns[i]);
+        const cql_column_t *col = cql__named_column(t, kept, i, q->columns[i]);
         if (col == NULL) {
             return base_error_set(err, WIRE_ERR_INVALID, "Undefined column name %s", q->columns[i]);
         }
@@ -1131,8 +1130,7 @@ static columns_used_t update_columns(cql_ctx_t *c, const cql_table_t *t, const c
     columns_used_t u = {0};
     const uint32_t *kept = cql__kept_columns(c, t, q);
     for (size_t i = 0; i < q->n_assign; i++) {
-        const cql_column_t *col =
-            kept != NULL ? &t->cols[kept[i]] : cql__column_find(t, q->assign[i].column);
+        const cql_column_t *col = cql__named_column(t, kept, i, q->assign[i].column);
         if (col != NULL) {
             u.statics |= col->kind == CQL_COL_STATIC;
             u.regular |= col->kind != CQL_COL_STATIC;
