@@ -578,6 +578,8 @@ static void start_phase(phase_t p)
     case PH_RUN:
         res.run_start_ns = now_ns();
         res.last_done_ns = res.run_start_ns;
+        res.client_cpu_us = loadgen_cpu_us(0);
+        res.server_cpu_us = o.server_pid > 0 ? loadgen_cpu_us(o.server_pid) : -1;
         if (o.requests == 0) {
             phase_timer_in(o.duration);
         } else {
@@ -1077,6 +1079,10 @@ int main(int argc, char **argv)
     if (phase < PH_RUN) {
         loadgen_die("interrupted before the measured phase");
     }
+    int64_t cpu = loadgen_cpu_us(0);
+    res.client_cpu_us = cpu >= 0 && res.client_cpu_us >= 0 ? cpu - res.client_cpu_us : -1;
+    cpu = o.server_pid > 0 ? loadgen_cpu_us(o.server_pid) : -1;
+    res.server_cpu_us = cpu >= 0 && res.server_cpu_us >= 0 ? cpu - res.server_cpu_us : -1;
     slow_report();
     if (o.slow_ms > 0) {
         probe_stop();

@@ -1,8 +1,8 @@
 /*
  * loadgen.h - what the parts of cosmos-bench share: the options
- * (loadgen_opts.c), the results (filled by cosmos-bench.c) and their report
- * (loadgen_report.c). Single-threaded program state; nothing here is a
- * library interface.
+ * (loadgen_opts.c), the results (filled by cosmos-bench.c), their report
+ * (loadgen_report.c) and processes' CPU time (proc_cpu.c). Single-threaded program state; nothing
+ * here is a library interface.
  */
 #ifndef BENCH_LOADGEN_H
 #define BENCH_LOADGEN_H
@@ -45,6 +45,7 @@ typedef struct opts_s {
     const char *table_options;
     uint64_t seed;
     double slow_ms; /* 0: no slow-response report */
+    int server_pid; /* 0: the server's CPU is not measured */
 } opts_t;
 
 typedef struct err_count_s {
@@ -64,11 +65,16 @@ typedef struct results_s {
     char first_warning[200];
     uint64_t run_start_ns; /* measured phase start (monotonic) */
     uint64_t last_done_ns; /* last measured response */
+    /* CPU used from the measured phase's start to its last response, in us
+     * (-1: not measured): this process's and --server-pid's. */
+    int64_t client_cpu_us, server_cpu_us;
 } results_t;
 
 /* Prints "cosmos-bench: <message>" to stderr and exits 2 (a set-up failure). */
 _Noreturn void loadgen_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool loadgen_is_read_workload(workload_t w);
+/* CPU time used so far by process pid (0: this one), in us; -1 if unknown. */
+int64_t loadgen_cpu_us(int pid);
 /* Parses the command line into o (exits on --help and on bad options). */
 void loadgen_parse_args(int argc, char **argv, opts_t *o);
 /* The summary, then one JSON line, on stdout. */

@@ -76,6 +76,8 @@ static void usage(FILE *f)
             "when the first was sent (UTC, to line up with the server's log) and how late a "
             "probe thread per CPU, sleeping 1 ms at a time, woke meanwhile (the machine's own "
             "pauses)\n"
+            "  --server-pid PID      also report the CPU that process (the server, on this "
+            "machine) used per operation over the measured phase\n"
             "  --help\n\n"
             "Prints a summary and, last, one JSON line with every figure. Exit status: 0 when "
             "every measured request succeeded, 1 when some failed, 2 on a set-up failure.\n");
@@ -152,35 +154,25 @@ void loadgen_parse_args(int argc, char **argv, opts_t *out)
         O_SEED,
         O_TICK,
         O_SLOW,
+        O_SPID,
         O_HELP
     };
-    static const struct option longopts[] = {{"host", 1, NULL, O_HOST},
-                                             {"port", 1, NULL, O_PORT},
-                                             {"connections", 1, NULL, O_CONN},
-                                             {"inflight", 1, NULL, O_INFLIGHT},
-                                             {"tls", 1, NULL, O_TLS},
-                                             {"ca", 1, NULL, O_CA},
-                                             {"lz4", 0, NULL, O_LZ4},
-                                             {"user", 1, NULL, O_USER},
-                                             {"key", 1, NULL, O_KEY},
-                                             {"workload", 1, NULL, O_WORK},
-                                             {"value-size", 1, NULL, O_VSIZE},
-                                             {"keys", 1, NULL, O_KEYS},
-                                             {"dist", 1, NULL, O_DIST},
-                                             {"duration", 1, NULL, O_DUR},
-                                             {"requests", 1, NULL, O_REQ},
-                                             {"warmup", 1, NULL, O_WARM},
-                                             {"rate", 1, NULL, O_RATE},
-                                             {"read-pct", 1, NULL, O_READ},
-                                             {"preload", 0, NULL, O_PRE},
-                                             {"no-preload", 0, NULL, O_NOPRE},
-                                             {"keyspace", 1, NULL, O_KS},
-                                             {"table-options", 1, NULL, O_TOPT},
-                                             {"seed", 1, NULL, O_SEED},
-                                             {"tick-us", 1, NULL, O_TICK},
-                                             {"slow-ms", 1, NULL, O_SLOW},
-                                             {"help", 0, NULL, O_HELP},
-                                             {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {
+        {"host", 1, NULL, O_HOST},        {"port", 1, NULL, O_PORT},
+        {"connections", 1, NULL, O_CONN}, {"inflight", 1, NULL, O_INFLIGHT},
+        {"tls", 1, NULL, O_TLS},          {"ca", 1, NULL, O_CA},
+        {"lz4", 0, NULL, O_LZ4},          {"user", 1, NULL, O_USER},
+        {"key", 1, NULL, O_KEY},          {"workload", 1, NULL, O_WORK},
+        {"value-size", 1, NULL, O_VSIZE}, {"keys", 1, NULL, O_KEYS},
+        {"dist", 1, NULL, O_DIST},        {"duration", 1, NULL, O_DUR},
+        {"requests", 1, NULL, O_REQ},     {"warmup", 1, NULL, O_WARM},
+        {"rate", 1, NULL, O_RATE},        {"read-pct", 1, NULL, O_READ},
+        {"preload", 0, NULL, O_PRE},      {"no-preload", 0, NULL, O_NOPRE},
+        {"keyspace", 1, NULL, O_KS},      {"table-options", 1, NULL, O_TOPT},
+        {"seed", 1, NULL, O_SEED},        {"tick-us", 1, NULL, O_TICK},
+        {"slow-ms", 1, NULL, O_SLOW},     {"server-pid", 1, NULL, O_SPID},
+        {"help", 0, NULL, O_HELP},        {NULL, 0, NULL, 0},
+    };
     int ch;
     int li = -1;
     while ((ch = getopt_long(argc, argv, "", longopts, &li)) != -1) {
@@ -271,6 +263,9 @@ void loadgen_parse_args(int argc, char **argv, opts_t *out)
             break;
         case O_SLOW:
             o.slow_ms = parse_num(name, optarg, 0.001);
+            break;
+        case O_SPID:
+            o.server_pid = (int)parse_num(name, optarg, 1);
             break;
         case O_SEED:
             o.seed = (uint64_t)parse_num(name, optarg, 0);

@@ -1,10 +1,10 @@
 /*
  * loadgen_report.c - cosmos-bench's output: a human summary (throughput,
  * latency percentiles overall and per operation kind, errors by CQL code
- * with an example message, mean RU, warnings), then one JSON line with the
- * same figures for scripts (scripts/bench.sh reads it). Latencies are
- * printed in ms and written in us; the JSON is built by hand, and the only
- * free text in it (the host) is escaped.
+ * with an example message, mean RU, warnings, CPU per operation), then one
+ * JSON line with the same figures for scripts (scripts/bench.sh reads it).
+ * Latencies are printed in ms and written in us; the JSON is built by hand,
+ * and the only free text in it (the host) is escaped.
  */
 #include <stdio.h>
 #include <string.h>
@@ -57,6 +57,23 @@ static void json_string(base_buf_t *b, const char *s)
 }
 
 
+/* CPU us per operation, or -1 when not measured. */
+static double per_op(int64_t cpu_us, uint64_t ops)
+{
+    return cpu_us >= 0 && ops > 0 ? (double)cpu_us / (double)ops : -1;
+}
+
+
+static void json_per_op(base_buf_t *b, const char *name, double v)
+{
+    if (v >= 0) {
+        base_buf_printf(b, ",\"%s\":%.3f", name, v);
+    } else {
+        base_buf_printf(b, ",\"%s\":null", name);
+    }
+}
+
+
 void loadgen_report(const opts_t *op, const results_t *r)
 {
     const opts_t o = *op;
@@ -101,6 +118,15 @@ void loadgen_report(const opts_t *op, const results_t *r)
         printf("  warnings    %llu responses, e.g. \"%s\"\n", (unsigned long long)r->n_warned,
                r->first_warning);
     }
+    double client_cpu = per_op(r->client_cpu_us, done);
+    double server_cpu = per_op(r->server_cpu_us, done);
+    if (client_cpu >= 0) {
+        printf("  CPU/op      client %.2f us", client_cpu);
+        if (server_cpu >= 0) {
+            printf(", server %.2f us", server_cpu);
+        }
+        printf("\n");
+    }
 
     base_buf_t b;
     base_buf_init(&b);
@@ -141,7 +167,10 @@ void loadgen_report(const opts_t *op, const results_t *r)
     } else {
         base_buf_printf(&b, ",\"ru_per_op\":null");
     }
-    base_buf_printf(&b, ",\"warnings\":%llu}\n", (unsigned long long)r->n_warned);
+    base_buf_printf(&b, ",\"warnings\":%llu", (unsigned long long)r->n_warned);
+    json_per_op(&b, "client_cpu_us_per_op", client_cpu);
+    json_per_op(&b, "server_cpu_us_per_op", server_cpu);
+    base_buf_printf(&b, "}\n");
     fwrite(b.data, 1, b.len, stdout);
     fflush(stdout);
     base_buf_fini(&b);

@@ -179,6 +179,20 @@ class CommonChecks:
                 self.assertLess(late, 100, err)
             self.assertRegex(err, r"pause probe: \d+ wake-ups? 5\.0 ms or more late")
 
+    def test_cpu_per_operation_is_reported(self):
+        # The client's always; the server's only when its pid is given, and then the
+        # pid's CPU time, which a server that answered REQUESTS requests has used.
+        r = bench(self.port, "--workload", "insert")
+        self.check(r, "insert", reads=0)
+        self.assertGreater(r["client_cpu_us_per_op"], 0)
+        self.assertIsNone(r["server_cpu_us_per_op"])
+        r = bench(self.port, "--workload", "insert", "--requests", "100000", "--server-pid",
+                  str(self.server_proc().pid))
+        self.assertGreater(r["server_cpu_us_per_op"], 0)
+        self.assertGreater(r["client_cpu_us_per_op"], 0)
+        p = bench(self.port, "--server-pid", "0", expect_rc=2)
+        self.assertIn("--server-pid", p.stderr)
+
     def test_null_workload_plaintext_inflight_one(self):
         r = bench(self.plain_port, "--workload", "null", "--tls", "off", "--inflight", "1",
                   "--connections", "1")

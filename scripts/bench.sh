@@ -103,10 +103,15 @@ settle() {
 }
 
 # run LABEL TARGET PORT ARGS... : one cosmos-bench run; its JSON line goes to RESULTS.
+# The server's CPU per operation comes with it (--server-pid): throughput on two shared
+# cores swings with the scheduler, the CPU an operation costs the server much less.
 run() {
     local label=$1 target=$2 port=$3
     shift 3
-    local cmd=("$BENCH" --port "$port" --connections $CONNS --inflight $INFLIGHT --tls on "$@")
+    local pid
+    pid=$(pid_of "$target")
+    local cmd=("$BENCH" --port "$port" --connections $CONNS --inflight $INFLIGHT --tls on
+        --server-pid "$pid" "$@")
     settle
     echo "== $label ($target): ${cmd[*]}" >&2
     local out
@@ -121,6 +126,7 @@ run() {
     json=$(echo "$out" | tail -1)
     local shown="${cmd[*]}"
     shown=${shown//--port $port/--port \$PORT}
+    shown=${shown//--server-pid $pid/--server-pid \$PID}
     printf '%s\t%s\t%s\t%s\n' "$label" "$target" "$shown" "$json" >>"$RESULTS"
     LAST_OPS=$(echo "$json" | sed -n 's/.*"ops_per_s":\([0-9.]*\).*/\1/p')
 }
@@ -151,6 +157,16 @@ port_of() {
     durable) echo "$DUR_PORT" ;;
     always) echo "$ALW_PORT" ;;
     *) echo "$EMU_PORT" ;;
+    esac
+}
+
+# pid_of TARGET: the pid of one of the servers.
+pid_of() {
+    case $1 in
+    null) echo "$NULL_PID" ;;
+    durable) echo "$DUR_PID" ;;
+    always) echo "$ALW_PID" ;;
+    *) echo "$EMU_PID" ;;
     esac
 }
 
@@ -331,6 +347,10 @@ def get(label, target):
 def ms(us):
     return "%.2f" % (us / 1000.0)
 
+def cpu(r):
+    v = r.get("server_cpu_us_per_op")
+    return "%.2f" % v if v is not None else "-"
+
 def errs(r):
     if not r["errors"]:
         return "0"
@@ -344,7 +364,10 @@ w("Written by `scripts/bench.sh` on %s (commit %s). Each run: %s connections x %
   "flight over TLS, prepared statements, %s s measured after %s s of warm-up; the null "
   "responder (`bench/null-responder`: TLS, framing and decoding, no engine) runs in the same "
   "script on the same machine, and *ratio* is the emulator's throughput over the null "
-  "responder's for the same workload. Latencies in ms; RU/op is the mean RequestCharge."
+  "responder's for the same workload. *Server CPU us/op* is the CPU time (every thread) the "
+  "server used over the measured phase per operation: throughput on two shared cores swings "
+  "with the scheduler, the server's cost per operation much less, so it is what a change to "
+  "the code moves. Latencies in ms; RU/op is the mean RequestCharge."
   % (os.environ["WHEN"], os.environ["COMMIT"], rows[0][3]["connections"],
      rows[0][3]["inflight"], os.environ["DURATION"], os.environ["WARMUP"]))
 w("")
@@ -361,8 +384,9 @@ w("The null responder runs with the emulator's socket settings (TCP_NODELAY, who
 w("")
 w("## Closed loop")
 w("")
-w("| workload | server | ops/s | ratio | p50 | p99 | p99.9 | max | errors | RU/op |")
-w("|---|---|---:|---:|---:|---:|---:|---:|---|---:|")
+w("| workload | server | ops/s | ratio | server CPU us/op | p50 | p99 | p99.9 | max | errors "
+  "| RU/op |")
+w("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|")
 for label, target, cmd, r in rows:
     if "open loop" in label:
         continue
@@ -375,9 +399,9 @@ for label, target, cmd, r in rows:
     else:
         ratio = "1.00"
     ru = "%.2f" % r["ru_per_op"] if r["ru_per_op"] is not None else "-"
-    w("| %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s |"
-      % (label, target, r["ops_per_s"], ratio, ms(lat["p50"]), ms(lat["p99"]), ms(lat["p999"]),
-         ms(lat["max"]), errs(r), ru))
+    w("| %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s |"
+      % (label, target, r["ops_per_s"], ratio, cpu(r), ms(lat["p50"]), ms(lat["p99"]),
+         ms(lat["p999"]), ms(lat["max"]), errs(r), ru))
 def rounds_note(which, text, fmt):
     """text, then each series (whose label which accepts) run more than once, with its
     figure in every round."""
@@ -487,8 +511,9 @@ w("")
 w("Half the emulator's closed-loop maximum, offered to both servers at the same rate; the issue's "
   "target is an emulator p99 within 1.5x of the null responder's.")
 w("")
-w("| workload | server | offered | achieved ops/s | p50 | p99 | p99.9 | max | p99 / null p99 |")
-w("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+w("| workload | server | offered | achieved ops/s | server CPU us/op | p50 | p99 | p99.9 | max "
+  "| p99 / null p99 |")
+w("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 for label, target, cmd, r in rows:
     if "open loop" not in label:
         continue
@@ -496,9 +521,9 @@ for label, target, cmd, r in rows:
     rel = ""
     if target != "null" and label in null and null[label]["latency_us"]["p99"] > 0:
         rel = "%.2f" % (lat["p99"] / null[label]["latency_us"]["p99"])
-    w("| %s | %s | %.0f | %.0f | %s | %s | %s | %s | %s |"
-      % (label.split(" @")[0], target, r["rate"], r["ops_per_s"], ms(lat["p50"]), ms(lat["p99"]),
-         ms(lat["p999"]), ms(lat["max"]), rel))
+    w("| %s | %s | %.0f | %.0f | %s | %s | %s | %s | %s | %s |"
+      % (label.split(" @")[0], target, r["rate"], r["ops_per_s"], cpu(r), ms(lat["p50"]),
+         ms(lat["p99"]), ms(lat["p999"]), ms(lat["max"]), rel))
 rounds_note(open_loop, "Each series ran %s rounds, both servers back to back in each round; "
             "each row is its series' median run by p99, and the ratio is of those medians. Each "
             "series' p99 over the rounds (ms)" % os.environ["OL_ROUNDS"], ms)
