@@ -868,16 +868,54 @@ static const wire_request_t *ahead_take(emu_conn_t *c, const uint8_t *body)
 }
 
 
-/* Decompresses and decodes one whole frame, then answers it. *clock_us is the clock
- * when it began (the reading that ended the frame before it, in a run of frames), and
- * is moved to when it ended: one clock read per request. */
-static void handle_frame(emu_conn_t *c, const wire_header_t *h, const uint8_t *body,
-                         int64_t *clock_us)
+/*
+ * The requests a read answers, counted by opcode for the latency histogram
+ * once the read's answers are built: each request's latency is from the
+ * read that brought it to the end of that read (when its answer goes out),
+ * so two clock reads serve a read's whole run of frames. A clock read per
+ * request measured only that request's own work, not its wait behind the
+ * others of its read, and cost a 1 KB select's loop 1.2% (perf: clock reads
+ * 2.7% -> 1.6% of it).
+ */
+#define TALLY_OPS 4
+typedef struct tally_s {
+    int64_t began_us; /* 0 until the read's first whole frame */
+    uint8_t op[TALLY_OPS];
+    uint32_t n[TALLY_OPS];
+    size_t k;
+} tally_t;
+
+static void tally_flush(tally_t *t, int64_t now_us)
+{
+    for (size_t i = 0; i < t->k; i++) {
+        emu_telemetry_requests(t->op[i], t->n[i], now_us - t->began_us);
+    }
+    t->k = 0;
+}
+
+static void tally_add(tally_t *t, uint8_t opcode)
+{
+    for (size_t i = 0; i < t->k; i++) {
+        if (t->op[i] == opcode) {
+            t->n[i]++;
+            return;
+        }
+    }
+    if (t->k == TALLY_OPS) {
+        tally_flush(t, base_mono_us()); /* a fifth opcode in one read: rare */
+    }
+    t->op[t->k] = opcode;
+    t->n[t->k++] = 1;
+}
+
+/* Decompresses and decodes one whole frame, then answers it; t0 is when the
+ * read that brought it began, and the request is counted in tally. */
+static void handle_frame(emu_conn_t *c, const wire_header_t *h, const uint8_t *body, tally_t *tally)
 {
     base_error_t err;
     uint8_t *plain = NULL;
     size_t len = h->length;
-    int64_t t0 = *clock_us;
+    int64_t t0 = tally->began_us;
     size_t held = c->n_held; /* a request held for retry is counted when it is answered */
     if (h->flags & WIRE_FLAG_COMPRESSION) {
         if (!c->compress) {
@@ -904,10 +942,9 @@ static void handle_frame(emu_conn_t *c, const wire_header_t *h, const uint8_t *b
     }
 done:
     base_free(plain);
-    *clock_us = base_mono_us();
     if (c->n_held == held) { /* answered now (a held request is counted when it is) */
         c->out_responses++;
-        emu_telemetry_request(h->opcode, *clock_us - t0);
+        tally_add(tally, h->opcode);
     }
 }
 
@@ -1033,12 +1070,11 @@ done:
 }
 
 
-/* Handles every complete frame in the input; returns false once the
- * connection must close (after flushing). */
-static bool process_input(emu_conn_t *c, struct evbuffer *in)
+/* Handles every complete frame in the input, counting them in tally;
+ * returns false once the connection must close (after flushing). */
+static bool process_frames(emu_conn_t *c, struct evbuffer *in, tally_t *tally)
 {
     base_error_t err;
-    int64_t clock_us = 0; /* read when the first whole frame is, then kept by handle_frame */
     prefetch_frames(c, in);
     for (;;) {
         if (c->skip > 0) {
@@ -1111,10 +1147,10 @@ static bool process_input(emu_conn_t *c, struct evbuffer *in)
             send_error(c, stream, h.opcode, &err);
             return false;
         }
-        if (clock_us == 0) {
-            clock_us = base_mono_us();
+        if (tally->began_us == 0) {
+            tally->began_us = base_mono_us();
         }
-        handle_frame(c, &h, frame + WIRE_HEADER_SIZE, &clock_us);
+        handle_frame(c, &h, frame + WIRE_HEADER_SIZE, tally);
         evbuffer_drain(in, WIRE_HEADER_SIZE + h.length);
         c->in_pos += WIRE_HEADER_SIZE + h.length;
         c->frames++;
@@ -1128,6 +1164,16 @@ static bool process_input(emu_conn_t *c, struct evbuffer *in)
             return true; /* the rest waits: on_read pauses reading */
         }
     }
+}
+
+static bool process_input(emu_conn_t *c, struct evbuffer *in)
+{
+    tally_t tally = {0};
+    bool keep = process_frames(c, in, &tally);
+    if (tally.k > 0) {
+        tally_flush(&tally, base_mono_us());
+    }
+    return keep;
 }
 
 /* What OpenSSL read ahead, into the input; false when c is gone. */

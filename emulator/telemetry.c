@@ -24,7 +24,7 @@ static uint8_t slot(uint8_t opcode)
     return opcode < EMU_TELEMETRY_OPCODES ? opcode : 0;
 }
 
-void emu_telemetry_request(uint8_t opcode, int64_t latency_us)
+void emu_telemetry_requests(uint8_t opcode, uint32_t n, int64_t latency_us)
 {
     uint8_t op = slot(opcode);
     double s = latency_us > 0 ? (double)latency_us / 1e6 : 0;
@@ -33,10 +33,15 @@ void emu_telemetry_request(uint8_t opcode, int64_t latency_us)
     while (b < EMU_TELEMETRY_BUCKETS && s > emu_telemetry_bounds[b]) {
         b++;
     }
-    tm.requests[op]++;
-    l->count++;
-    l->sum_s += s;
-    l->buckets[b]++;
+    tm.requests[op] += n;
+    l->count += n;
+    l->sum_s += s * n;
+    l->buckets[b] += n;
+}
+
+void emu_telemetry_request(uint8_t opcode, int64_t latency_us)
+{
+    emu_telemetry_requests(opcode, 1, latency_us);
 }
 
 void emu_telemetry_error(uint8_t opcode, uint32_t code)

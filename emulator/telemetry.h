@@ -45,6 +45,8 @@ typedef struct emu_telemetry_s {
 
 /* A request answered (or given up) latency_us after its frame was read. */
 void emu_telemetry_request(uint8_t opcode, int64_t latency_us);
+/* n requests of one opcode, each answered latency_us after their frames were read. */
+void emu_telemetry_requests(uint8_t opcode, uint32_t n, int64_t latency_us);
 /* An ERROR frame sent in answer to opcode. */
 void emu_telemetry_error(uint8_t opcode, uint32_t code);
 void emu_telemetry_checkpoint(bool ok, int64_t took_us);

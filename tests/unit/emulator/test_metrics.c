@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "emulator/metrics.h"
+#include "emulator/telemetry.h"
 
 static void render(const emu_telemetry_t *t, const ru_snapshot_t *snap, base_buf_t *out)
 {
@@ -148,11 +149,32 @@ static void an_idle_emulator_declares_its_families_without_samples(void **state)
     base_buf_fini(&out);
 }
 
+/* A read's requests are counted together (conn.c): n of one opcode at one
+ * latency weigh as n requests do one by one. */
+static void requests_counted_together_weigh_as_many(void **state)
+{
+    (void)state;
+    emu_telemetry_reset();
+    emu_telemetry_requests(0x0A, 5, 700);  /* 0.7 ms: the <= 1 ms bucket */
+    emu_telemetry_request(0x0A, 3000);     /* 3 ms: the <= 5 ms bucket */
+    emu_telemetry_requests(0x0A, 2, 20e6); /* 20 s: +Inf */
+    const emu_telemetry_t *t = emu_telemetry();
+    const emu_latency_t *l = &t->latency[0x0A];
+    assert_int_equal(t->requests[0x0A], 8);
+    assert_int_equal(l->count, 8);
+    assert_int_equal(l->buckets[3], 5);
+    assert_int_equal(l->buckets[5], 1);
+    assert_int_equal(l->buckets[EMU_TELEMETRY_BUCKETS], 2);
+    assert_true(l->sum_s > 40.0064 && l->sum_s < 40.0066); /* 5 x 0.0007 + 0.003 + 2 x 20 */
+    emu_telemetry_reset();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(figures_render_as_well_formed_families),
         cmocka_unit_test(an_idle_emulator_declares_its_families_without_samples),
+        cmocka_unit_test(requests_counted_together_weigh_as_many),
     };
     return cmocka_run_group_tests_name("emulator/metrics", tests, NULL, NULL);
 }
