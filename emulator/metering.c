@@ -473,26 +473,28 @@ void emu_metering_op(const cql_stats_t *st, bool failed, ru_op_t *out)
     out->n_physical = 0; /* the meter knows the table's partitions */
     out->rows_read = st->rows_read;
     out->bytes_read = st->bytes_read;
-    out->rows_written = st->rows_written;
-    out->bytes_written = st->bytes_written;
-    out->overwrites = st->overwrites;
-    out->rows_deleted = st->rows_deleted;
     out->n_statements = st->n_statements;
     /* cql counts every mutation in rows_written, deletions included (and
      * a deletion of a live row as an overwrite): the deletions are priced
      * as deletes, the rest as writes. Tombstones carry no row bytes, so a
-     * deleted row is priced at the 1 KB minimum. */
-    size_t deleted = st->rows_deleted < st->rows_written ? st->rows_deleted : st->rows_written;
-    if (st->kind == CQL_OP_DELETE && out->rows_deleted == 0) {
-        deleted = out->rows_deleted = st->rows_written;
+     * deleted row is priced at the 1 KB minimum.
+     *
+     * The written side is computed field by field, never copied as a pair:
+     * cql stored bytes_written and overwrites a moment ago with two 8-byte
+     * stores, and the compiler's 16-byte load of both could not be served
+     * from the store buffer, so it waited for every store before it (a 1 KB
+     * answer's): 1.5% of an insert's loop on one instruction. */
+    size_t rows = st->rows_written;
+    size_t deleted = st->rows_deleted < rows ? st->rows_deleted : rows;
+    out->rows_deleted = st->rows_deleted;
+    if (st->kind == CQL_OP_DELETE && st->rows_deleted == 0) {
+        deleted = out->rows_deleted = rows;
     }
-    out->rows_written = st->rows_written - deleted;
-    if (out->overwrites > out->rows_written) {
-        out->overwrites = out->rows_written;
-    }
-    if (out->rows_written == 0) {
-        out->bytes_written = 0;
-    }
+    size_t written = rows - deleted;
+    size_t overwrites = st->overwrites;
+    out->rows_written = written;
+    out->overwrites = overwrites < written ? overwrites : written;
+    out->bytes_written = written > 0 ? st->bytes_written : 0;
 }
 
 /* Drivers read the system tables on every connect and schema change; the

@@ -143,6 +143,7 @@ static void a_delete_is_priced_as_deletions_not_writes(void **state)
     assert_int_equal(op.rows_deleted, 1);
     assert_int_equal(op.rows_written, 0);
     assert_int_equal(op.overwrites, 0);
+    assert_int_equal(op.bytes_written, 0); /* the tombstone's bytes price no write */
     ru_model_t model;
     ru_model_defaults(&model);
     assert_true(ru_cost(&model, RU_CONSISTENCY_SESSION, &op) == 5.5);
