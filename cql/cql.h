@@ -238,9 +238,12 @@ typedef struct cql_result_s {
  * the CQL error the client must see (Syntax 0x2000, Invalid 0x2200,
  * Already_exists 0x2400 with its detail, Unprepared 0x2500 with the id, ...).
  * out->stats is filled on errors too, with what was done before the error.
- * *out is initialized by every call, whatever it returns: callers need not
- * clear it first.
+ * *out is initialized by every call, whatever it returns (cql_result_init):
+ * callers need not clear it first.
  */
+/* An empty VOID result, as every call below starts its *out: for a caller
+ * that answers without reaching one. */
+void cql_result_init(cql_result_t *out);
 int cql_query(cql_engine_t *e, cql_session_t *s, base_str_t query,
               const wire_query_params_t *params, base_arena_t *a, cql_result_t *out,
               base_error_t *err);

@@ -83,13 +83,6 @@ static void encode_result(base_buf_t *b, uint8_t version, const cql_result_t *re
     }
 }
 
-/* A result as cql_ calls start theirs, for the paths that never reach one. */
-static void clear_result(cql_result_t *res)
-{
-    memset(res, 0, sizeof(*res));
-    res->paging_state.len = WIRE_VALUE_NULL;
-}
-
 static int run(cql_engine_t *e, cql_session_t *s, const wire_request_t *req, base_arena_t *a,
                cql_result_t *res, base_error_t *err)
 {
@@ -103,7 +96,7 @@ static int run(cql_engine_t *e, cql_session_t *s, const wire_request_t *req, bas
     case WIRE_OP_BATCH:
         return cql_batch(e, s, &req->u.batch, a, res, err);
     default:
-        clear_result(res);
+        cql_result_init(res); /* no cql_ call fills it */
         return base_error_set(err, WIRE_ERR_SERVER_ERROR, "unexpected %s in the dispatcher",
                               wire_opcode_name(req->opcode));
     }
@@ -183,7 +176,7 @@ void emu_dispatch(cql_engine_t *e, emu_metering_t *m, cql_session_t *s, const wi
     if (rc == BASE_OK) {
         rc = run(e, s, req, a, &res, &err);
     } else {
-        clear_result(&res);
+        cql_result_init(&res); /* no cql_ call fills it */
     }
     if (rc == BASE_OK && !known_kind(res.kind)) {
         rc =

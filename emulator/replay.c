@@ -541,14 +541,12 @@ static void report_error(run_t *r, const emu_replay_stmt_t *st, uint64_t iter,
 /* Runs one execution of st; BASE_ERROR when it failed. */
 static int execute(run_t *r, const emu_replay_stmt_t *st, uint64_t iter, base_error_t *err)
 {
-    cql_result_t res;
+    cql_result_t res; /* initialized by cql_query (cql.h) */
     wire_query_params_t params;
-    memset(&res, 0, sizeof(res));
     memset(&params, 0, sizeof(params));
     params.consistency = r->o->consistency;
     params.paging_state.len = WIRE_VALUE_NULL;
     params.serial_consistency = WIRE_CL_SERIAL;
-    res.paging_state.len = WIRE_VALUE_NULL;
 
     base_buf_reset(&r->stmt);
     int rc = emu_replay_expand(st->text, st->len, iter, &r->rng, &r->stmt, err);
@@ -628,10 +626,9 @@ static uint64_t table_bytes(run_t *r, const char *ks, const char *t)
     base_buf_put_u8(&sel, '.');
     put_ident(&sel, t);
     while (more) {
-        cql_result_t res;
+        cql_result_t res; /* initialized by cql_query (cql.h) */
         wire_query_params_t params;
         base_error_t err;
-        memset(&res, 0, sizeof(res));
         memset(&params, 0, sizeof(params));
         params.consistency = WIRE_CL_LOCAL_ONE;
         params.serial_consistency = WIRE_CL_SERIAL;

@@ -161,13 +161,19 @@ const char *cql_session_keyspace(const cql_session_t *s)
 
 /* ---- request plumbing ------------------------------------------------------------------ */
 
+void cql_result_init(cql_result_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->kind = WIRE_RESULT_VOID;
+    out->paging_state.len = WIRE_VALUE_NULL;
+}
+
+
 static void ctx_init(cql_ctx_t *c, cql_engine_t *e, cql_session_t *s, base_arena_t *a,
                      const wire_query_params_t *params, cql_result_t *out)
 {
     memset(c, 0, sizeof(*c));
-    memset(out, 0, sizeof(*out));
-    out->kind = WIRE_RESULT_VOID;
-    out->paging_state.len = WIRE_VALUE_NULL;
+    cql_result_init(out);
     c->e = e;
     c->s = s;
     c->owner = s;
