@@ -150,24 +150,26 @@ start_server always "$EMU" --port 0 --admin-port 0 --data-dir "$WORK/always" \
     --storage durable --fsync always
 ALW_PID=$PID ALW_PORT=$PORT
 
-# port_of TARGET: the port of one of the servers.
-port_of() {
+# server_of TARGET: the prefix of one server's variables (its _PORT and _PID).
+server_of() {
     case $1 in
-    null) echo "$NULL_PORT" ;;
-    durable) echo "$DUR_PORT" ;;
-    always) echo "$ALW_PORT" ;;
-    *) echo "$EMU_PORT" ;;
+    null) echo NULL ;;
+    durable) echo DUR ;;
+    always) echo ALW ;;
+    *) echo EMU ;;
     esac
 }
 
-# pid_of TARGET: the pid of one of the servers.
+# port_of / pid_of TARGET: the port or pid of one of the servers.
+port_of() {
+    local v
+    v="$(server_of "$1")_PORT"
+    echo "${!v}"
+}
 pid_of() {
-    case $1 in
-    null) echo "$NULL_PID" ;;
-    durable) echo "$DUR_PID" ;;
-    always) echo "$ALW_PID" ;;
-    *) echo "$EMU_PID" ;;
-    esac
+    local v
+    v="$(server_of "$1")_PID"
+    echo "${!v}"
 }
 
 # each "LABEL" "TARGETS" ARGS...: the workload against each target back to back, so the
