@@ -676,7 +676,8 @@ static int json_values(cql_ctx_t *c, const cql_table_t *t, const cql_insert_t *q
 }
 
 
-static const char *named_column(const cql_stmt_t *s, size_t i)
+/* The name of the i-th column an INSERT names or an UPDATE assigns. */
+static const char *column_name_at(const cql_stmt_t *s, size_t i)
 {
     return s->kind == CQL_STMT_INSERT ? s->u.insert.columns[i] : s->u.update.assign[i].column;
 }
@@ -701,7 +702,7 @@ const uint32_t *cql__kept_columns(cql_ctx_t *c, const cql_table_t *t, const void
         base_arena_reset(&p->sel_arena); /* an older schema's (neither keeps a selection) */
         uint32_t *ix = base_arena_alloc(&p->sel_arena, (n + 1) * sizeof(*ix));
         for (size_t i = 0; i < n; i++) {
-            const cql_column_t *col = cql__column_find(t, named_column(s, i));
+            const cql_column_t *col = cql__column_find(t, column_name_at(s, i));
             if (col == NULL) {
                 return NULL;
             }
