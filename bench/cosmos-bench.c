@@ -50,6 +50,7 @@
 #include <openssl/x509v3.h>
 
 #include "base/base.h"
+#include "emulator/plain.h"
 #include "histogram.h"
 #include "keygen.h"
 #include "loadgen.h"
@@ -845,6 +846,9 @@ static void on_read(struct bufferevent *bev, void *arg)
 {
     conn_t *c = arg;
     struct evbuffer *in = bufferevent_get_input(bev);
+    if (!o.tls) {
+        emu_plain_drain(bev, EMU_PLAIN_DRAIN_MAX); /* past libevent's 4 KB a read */
+    }
     for (;;) {
         size_t avail = evbuffer_get_length(in);
         uint8_t hdr[WIRE_HEADER_SIZE];
@@ -972,8 +976,8 @@ static void conn_open(conn_t *c, int idx)
         if (c->bev != NULL) {
             bufferevent_openssl_set_allow_dirty_shutdown(c->bev, 1);
         }
-    } else {
-        c->bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE);
+    } else if ((c->bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE)) != NULL) {
+        emu_plain_tune(c->bev);
     }
     if (c->bev == NULL) {
         loadgen_die("cannot create the connection's bufferevent");

@@ -39,7 +39,8 @@
 
 #include "base/base.h"
 #include "certs/certs.h"
-#include "emulator/tls.h" /* the emulator's TLS buffering */
+#include "emulator/plain.h" /* the emulator's plaintext reads */
+#include "emulator/tls.h"   /* the emulator's TLS buffering */
 #include "wire/wire.h"
 
 #define MAX_FRAME     (256u * 1024 * 1024)
@@ -452,7 +453,9 @@ static void on_read(struct bufferevent *bev, void *arg)
 {
     nconn_t *c = arg;
     char why[256];
-    if (ssl_ctx != NULL && emu_tls_drain(bev, why, sizeof(why)) != EMU_TLS_DRAIN_OK) {
+    if (ssl_ctx == NULL) {
+        emu_plain_drain(bev, EMU_PLAIN_DRAIN_MAX); /* as the emulator reads */
+    } else if (emu_tls_drain(bev, why, sizeof(why)) != EMU_TLS_DRAIN_OK) {
         conn_free(c);
         return;
     }
@@ -503,8 +506,8 @@ static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct socka
         if (bev != NULL) {
             bufferevent_openssl_set_allow_dirty_shutdown(bev, 1);
         }
-    } else {
-        bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE);
+    } else if ((bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE)) != NULL) {
+        emu_plain_tune(bev);
     }
     if (bev == NULL) {
         evutil_closesocket(fd);

@@ -77,6 +77,7 @@
 #include "emulator/dispatch.h"
 #include "emulator/log.h"
 #include "emulator/outbuf.h"
+#include "emulator/plain.h"
 #include "emulator/telemetry.h"
 #include "emulator/tls.h"
 
@@ -439,6 +440,7 @@ void emu_conn_accept(emu_server_t *s, evutil_socket_t fd, const struct sockaddr 
             emu_conn_free(c);
             return;
         }
+        emu_plain_tune(bev);
         c->fd = -1;
         start_protocol(c, bev);
         return;
@@ -1201,7 +1203,9 @@ static void on_read(struct bufferevent *bev, void *arg)
         return;
     }
     uint64_t frames_before = c->frames;
-    if (c->srv->ssl != NULL && !drain_tls(c)) {
+    if (c->srv->ssl == NULL) {
+        emu_plain_drain(bev, EMU_PLAIN_DRAIN_MAX);
+    } else if (!drain_tls(c)) {
         return;
     }
     bool keep = process_input(c, bufferevent_get_input(bev));

@@ -89,7 +89,8 @@ settle() {
     local p ticks last=-1
     for _ in $(seq 80); do
         ticks=0
-        for p in "$NULL_PID" "$EMU_PID" "${DUR_PID:-}" "${ALW_PID:-}"; do
+        for p in "$NULL_PID" "$EMU_PID" "${DUR_PID:-}" "${ALW_PID:-}" "${NULLP_PID:-}" \
+            "${PLN_PID:-}"; do
             [ -n "$p" ] && [ -r "/proc/$p/stat" ] || continue
             ticks=$((ticks + $(awk '{print $14 + $15}' "/proc/$p/stat")))
         done
@@ -108,9 +109,14 @@ settle() {
 run() {
     local label=$1 target=$2 port=$3
     shift 3
-    local pid
+    local pid tls=on
     pid=$(pid_of "$target")
-    local cmd=("$BENCH" --port "$port" --connections $CONNS --inflight $INFLIGHT --tls on
+    # the plaintext servers' rows are the null responder's and the emulator's
+    case $target in
+    null-plain) tls=off target=null ;;
+    plain) tls=off target=emulator ;;
+    esac
+    local cmd=("$BENCH" --port "$port" --connections $CONNS --inflight $INFLIGHT --tls $tls
         --server-pid "$pid" "$@")
     settle
     echo "== $label ($target): ${cmd[*]}" >&2
@@ -149,11 +155,19 @@ DUR_PID=$PID DUR_PORT=$PORT
 start_server always "$EMU" --port 0 --admin-port 0 --data-dir "$WORK/always" \
     --storage durable --fsync always
 ALW_PID=$PID ALW_PORT=$PORT
+# Plaintext (--no-tls), both servers: the CI pipelines' usual setting.
+start_server null-plain "$NULLR" --port 0 --data-dir "$WORK/null-plain" --value-size $VALUE \
+    --no-tls
+NULLP_PID=$PID NULLP_PORT=$PORT
+start_server plain "$EMU" --port 0 --admin-port 0 --data-dir "$WORK/plain" --no-tls
+PLN_PID=$PID PLN_PORT=$PORT
 
 # server_of TARGET: the prefix of one server's variables (its _PORT and _PID).
 server_of() {
     case $1 in
     null) echo NULL ;;
+    null-plain) echo NULLP ;;
+    plain) echo PLN ;;
     durable) echo DUR ;;
     always) echo ALW ;;
     *) echo EMU ;;
@@ -206,6 +220,9 @@ for _ in $(seq 1 "$ROUNDS"); do
 done
 EMU_INSERT=$(median "${INSERTS[@]}")
 EMU_SELECT=$(median "${SELECTS[@]}")
+each "insert 1 KB, plaintext" "null-plain plain" --workload insert $KV $T
+each "select 1 KB, plaintext" "null-plain plain" --workload select $KV $T --no-preload
+each "insert 1 KB, lz4" "null emulator" --workload insert $KV --lz4 $T
 each "mixed 50/50 1 KB" "null emulator" --workload mixed $KV --no-preload $T
 each "ycsb-a uniform" "null emulator" --workload ycsb-a $YC $T
 each "ycsb-a zipfian" "null emulator" --workload ycsb-a $YC --dist zipfian --no-preload $T
@@ -232,7 +249,7 @@ run "insert 1 KB, ${CKPT_DURATION} s" null "$NULL_PORT" $LONG --slow-ms 20
 cp "$WORK/bench.err" "$WORK/stalls-null.txt"
 run "insert 1 KB, ${CKPT_DURATION} s" emulator "$EMU_PORT" $LONG --slow-ms 20
 cp "$WORK/bench.err" "$WORK/stalls-emulator.txt"
-for p in "$EMU_PID" "$NULL_PID" "$ALW_PID"; do
+for p in "$EMU_PID" "$NULL_PID" "$ALW_PID" "$NULLP_PID" "$PLN_PID"; do
     stop_server "$p"
 done
 
@@ -372,7 +389,8 @@ w = out.append
 w("# Benchmarks")
 w("")
 w("Written by `scripts/bench.sh` on %s (commit %s). Each run: %s connections x %s requests in "
-  "flight over TLS, prepared statements, %s s measured after %s s of warm-up; the null "
+  "flight over TLS (the rows marked *plaintext*: `--no-tls` on both servers; *lz4*: "
+  "compressed frames), prepared statements, %s s measured after %s s of warm-up; the null "
   "responder (`bench/null-responder`: TLS, framing and decoding, no engine) runs in the same "
   "script on the same machine, and *ratio* is the emulator's throughput over the null "
   "responder's for the same workload. *Server CPU us/op* is the CPU time (every thread) the "
