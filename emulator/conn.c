@@ -1204,7 +1204,9 @@ static void on_read(struct bufferevent *bev, void *arg)
     }
     uint64_t frames_before = c->frames;
     if (c->srv->ssl == NULL) {
-        emu_plain_drain(bev, EMU_PLAIN_DRAIN_MAX);
+        if (!over_output_cap(c)) { /* else its frames wait: no more input to hold */
+            emu_plain_drain(bev, EMU_PLAIN_DRAIN_MAX);
+        }
     } else if (!drain_tls(c)) {
         return;
     }
