@@ -69,6 +69,37 @@ static void compress_appends_after_existing_bytes(void **state)
 }
 
 
+/* The same random body twice in a row: a stream that kept the first as a
+ * dictionary would encode the second as one match against it, which no
+ * peer could decode alone. */
+static void each_body_is_a_block_of_its_own(void **state)
+{
+    (void)state;
+    enum { N = 4096 };
+    uint8_t *src = base_malloc(N);
+    uint32_t seed = 7;
+    for (size_t i = 0; i < N; i++) {
+        src[i] = (uint8_t)test_rand(&seed);
+    }
+    base_buf_t z1, z2;
+    base_buf_init(&z1);
+    base_buf_init(&z2);
+    wire_lz4_compress(&z1, src, N);
+    wire_lz4_compress(&z2, src, N);
+    assert_int_equal(z2.len, z1.len);
+    assert_memory_equal(z2.data, z1.data, z1.len);
+    uint8_t *out;
+    size_t out_len;
+    assert_int_equal(wire_lz4_decompress(z2.data, z2.len, N, &out, &out_len, NULL), BASE_OK);
+    assert_int_equal(out_len, N);
+    assert_memory_equal(out, src, N);
+    base_free(out);
+    base_free(src);
+    base_buf_fini(&z1);
+    base_buf_fini(&z2);
+}
+
+
 static void empty_body_compresses_and_decompresses(void **state)
 {
     (void)state;
@@ -210,6 +241,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(round_trips_bodies_of_many_sizes),
         cmocka_unit_test(compress_appends_after_existing_bytes),
+        cmocka_unit_test(each_body_is_a_block_of_its_own),
         cmocka_unit_test(empty_body_compresses_and_decompresses),
         cmocka_unit_test(decompress_rejects_declared_size_above_max),
         cmocka_unit_test(decompress_rejects_sizes_no_block_can_reach),
