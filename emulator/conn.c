@@ -66,6 +66,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <unistd.h>
 
 #include <event2/buffer.h>
@@ -81,10 +82,11 @@
 #include "emulator/telemetry.h"
 #include "emulator/tls.h"
 
-#define ARENA_BLOCK  (64u * 1024)
-#define AHEAD_BLOCK  (8u * 1024)        /* a lookahead's decodes, kept by every connection */
-#define OUT_KEEP_MAX (4u * 1024 * 1024) /* largest output buffer kept between reads */
-#define HELD_MAX     1024               /* requests held by server-side retry, per connection */
+#define ARENA_BLOCK    (64u * 1024)
+#define AHEAD_BLOCK    (8u * 1024)        /* a lookahead's decodes, kept by every connection */
+#define OUT_KEEP_MAX   (4u * 1024 * 1024) /* largest output buffer kept between reads */
+#define HELD_MAX       1024               /* requests held by server-side retry, per connection */
+#define TLS_RECORD_MAX 16384              /* the most one TLS record carries */
 
 /* Output waiting for the commit log to cover position pos. */
 typedef struct parked_s {
@@ -139,6 +141,7 @@ struct emu_conn_s {
     bool compress;       /* lz4 negotiated in STARTUP */
     bool closing;        /* no more input; freed once the output drains */
     bool paused;         /* reading stopped for output backpressure */
+    bool corked;         /* TCP_CORK set until the output drains (cork) */
     struct event *timer; /* the one deadline of timer_kind */
     timer_kind_t timer_kind;
     uint64_t frames; /* frames handled so far: a new one restarts the frame clock */
@@ -510,9 +513,26 @@ static void send_bytes(emu_conn_t *c, const void *data, size_t len)
     }
 }
 
+/* Answers more than a TLS record long leave in one write(2) per record, and
+ * on loopback each went through the client's receive path and woke it
+ * before the next was written. Corked, the kernel holds the records until
+ * the output has drained (on_write) and sends them as full segments: 1 KB
+ * selects, 70 KB of answers a read, ran ~5% faster. Plaintext needs none:
+ * one writev takes it all (plain.c). */
+static void cork(emu_conn_t *c, bool on)
+{
+    int v = on;
+    if (setsockopt(bufferevent_getfd(c->bev), IPPROTO_TCP, TCP_CORK, &v, sizeof(v)) == 0) {
+        c->corked = on;
+    }
+}
+
 /* send_bytes for a block of answers, lent to the output rather than copied. */
 static void send_block(emu_conn_t *c, emu_outbuf_t *b)
 {
+    if (c->srv->ssl != NULL && !c->corked && emu_outbuf_len(b) > TLS_RECORD_MAX) {
+        cork(c, true);
+    }
     if (emu_outbuf_send(b, bufferevent_get_output(c->bev))) {
         event_active(&c->bev->ev_write, EV_WRITE, 1);
     }
@@ -1228,6 +1248,9 @@ static void on_read(struct bufferevent *bev, void *arg)
 static void on_write(struct bufferevent *bev, void *arg)
 {
     emu_conn_t *c = arg;
+    if (c->corked) {
+        cork(c, false); /* what is written goes now, whole segments and the rest */
+    }
     if (c->closing) {
         if (c->parked == NULL && evbuffer_get_length(bufferevent_get_output(bev)) == 0) {
             emu_conn_free(c);
