@@ -156,16 +156,16 @@ static void tuned_writes_take_256_kb_at_a_time(void **state)
     assert_int_equal(bufferevent_get_max_single_write(f->bev), 256 * 1024);
 }
 
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(a_drain_reads_what_libevent_left_in_the_socket, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(a_drain_stops_at_its_limit_and_the_socket_stays_readable,
-                                        setup, teardown),
-        cmocka_unit_test_setup_teardown(a_short_read_needs_no_drain, setup, teardown),
-        cmocka_unit_test_setup_teardown(the_end_of_the_stream_is_left_to_libevent, setup, teardown),
-        cmocka_unit_test_setup_teardown(tuned_writes_take_256_kb_at_a_time, setup, teardown),
+        T(a_drain_reads_what_libevent_left_in_the_socket),
+        T(a_drain_stops_at_its_limit_and_the_socket_stays_readable),
+        T(a_short_read_needs_no_drain),
+        T(the_end_of_the_stream_is_left_to_libevent),
+        T(tuned_writes_take_256_kb_at_a_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
