@@ -632,6 +632,8 @@ w(os.environ["NULL_CMD"])
 w(os.environ["EMU_CMD"])
 w(os.environ["EMU_CMD"] + " --storage durable --fsync periodic")
 w(os.environ["EMU_CMD"] + " --storage durable --fsync always")
+w(os.environ["NULL_CMD"] + " --no-tls   # the plaintext rows")
+w(os.environ["EMU_CMD"] + " --no-tls   # the plaintext rows")
 w("# runs")
 for label, target, cmd, r in rows:
     w("%s   # %s, %s" % (cmd, label, target))
