@@ -96,8 +96,12 @@ uint64_t storage__key_hint(const uint8_t *k, size_t len);
 
 /* ---- a table's allocator (slab.c) ---------------------------------------- */
 
-#define STORAGE__SLAB_GRAIN 8
-#define STORAGE__SLAB_MAX   2048
+#define STORAGE__SLAB_GRAIN   8
+#define STORAGE__SLAB_MAX     2048
+/* Its size classes (slab.c): 8-byte steps to 256 bytes, then 16 steps per
+ * power of two up to STORAGE__SLAB_MAX. */
+#define STORAGE__SLAB_FINE    256
+#define STORAGE__SLAB_CLASSES (STORAGE__SLAB_FINE / STORAGE__SLAB_GRAIN + 3 * 16)
 
 /* Huge chunks touched ahead by a thread of the database (reserve.c). */
 #define STORAGE__HUGE_CHUNK (2u * 1024 * 1024)
@@ -124,8 +128,8 @@ int storage__reserve_ready(storage__reserve_t *r);
 uint8_t *storage__huge_chunk(void);
 
 typedef struct storage__slab_s {
-    void *free[STORAGE__SLAB_MAX / STORAGE__SLAB_GRAIN]; /* per class of 8 bytes */
-    uint8_t *cur;                                        /* the unused end of the newest chunk */
+    void *free[STORAGE__SLAB_CLASSES]; /* per size class */
+    uint8_t *cur;                      /* the unused end of the newest chunk */
     size_t left;
     void *chunks;              /* linked through each chunk's first word */
     size_t used;               /* bytes handed out, class-rounded */
