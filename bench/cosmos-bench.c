@@ -1083,10 +1083,8 @@ int main(int argc, char **argv)
     if (phase < PH_RUN) {
         loadgen_die("interrupted before the measured phase");
     }
-    int64_t cpu = loadgen_cpu_us(0);
-    res.client_cpu_us = cpu >= 0 && res.client_cpu_us >= 0 ? cpu - res.client_cpu_us : -1;
-    cpu = o.server_pid > 0 ? loadgen_cpu_us(o.server_pid) : -1;
-    res.server_cpu_us = cpu >= 0 && res.server_cpu_us >= 0 ? cpu - res.server_cpu_us : -1;
+    res.client_cpu_us = loadgen_cpu_since(0, res.client_cpu_us);
+    res.server_cpu_us = loadgen_cpu_since(o.server_pid, res.server_cpu_us);
     slow_report();
     if (o.slow_ms > 0) {
         probe_stop();

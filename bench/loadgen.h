@@ -75,6 +75,8 @@ _Noreturn void loadgen_die(const char *fmt, ...) __attribute__((format(printf, 1
 bool loadgen_is_read_workload(workload_t w);
 /* CPU time used so far by process pid (0: this one), in us; -1 if unknown. */
 int64_t loadgen_cpu_us(int pid);
+/* What pid used since start_us (its loadgen_cpu_us then; -1: not measured, -1 returned). */
+int64_t loadgen_cpu_since(int pid, int64_t start_us);
 /* Parses the command line into o (exits on --help and on bad options). */
 void loadgen_parse_args(int argc, char **argv, opts_t *o);
 /* The summary, then one JSON line, on stdout. */

@@ -48,3 +48,10 @@ int64_t loadgen_cpu_us(int pid)
     long hz = sysconf(_SC_CLK_TCK);
     return hz > 0 ? (int64_t)((utime + stime) * 1000000ULL / (unsigned long long)hz) : -1;
 }
+
+
+int64_t loadgen_cpu_since(int pid, int64_t start_us)
+{
+    int64_t now = start_us >= 0 ? loadgen_cpu_us(pid) : -1;
+    return now >= 0 ? now - start_us : -1;
+}

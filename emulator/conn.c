@@ -930,8 +930,8 @@ static void tally_add(tally_t *t, uint8_t opcode)
     t->n[t->k++] = 1;
 }
 
-/* Decompresses and decodes one whole frame, then answers it; t0 is when the
- * read that brought it began, and the request is counted in tally. */
+/* Decompresses and decodes one whole frame, then answers it and counts it in
+ * tally (whose began_us, when the frame's read began, is its start). */
 static void handle_frame(emu_conn_t *c, const wire_header_t *h, const uint8_t *body, tally_t *tally)
 {
     base_error_t err;

@@ -89,9 +89,8 @@ settle() {
     local p ticks last=-1
     for _ in $(seq 80); do
         ticks=0
-        for p in "$NULL_PID" "$EMU_PID" "${DUR_PID:-}" "${ALW_PID:-}" "${NULLP_PID:-}" \
-            "${PLN_PID:-}"; do
-            [ -n "$p" ] && [ -r "/proc/$p/stat" ] || continue
+        for p in "${PIDS[@]}"; do
+            [ -r "/proc/$p/stat" ] || continue # stopped already
             ticks=$((ticks + $(awk '{print $14 + $15}' "/proc/$p/stat")))
         done
         if [ "$last" -ge 0 ] && [ $((ticks - last)) -le 2 ]; then
