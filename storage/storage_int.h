@@ -107,9 +107,19 @@ uint64_t storage__key_hint(const uint8_t *k, size_t len);
 #define STORAGE__HUGE_CHUNK (2u * 1024 * 1024)
 typedef struct storage__reserve_s storage__reserve_t;
 storage__reserve_t *storage__reserve_new(void);
-/* A touched chunk, or NULL (map one with storage__huge_chunk): r (may be
+/* A touched chunk, or NULL (map one with storage__reserve_own): r (may be
  * NULL) prepares the next. The chunk is the caller's, to munmap. */
 uint8_t *storage__reserve_take(storage__reserve_t *r);
+/* The chunk a taker maps itself when none was ready (NULL when the system
+ * will not map it; the caller's, to munmap): advised for huge pages while
+ * r rebuilds tables (its depth past STORAGE__RESERVE_GROWN) or when r is
+ * NULL; else left in small pages, which the taker faults in a page at a
+ * time, and *small says so: the caller advises it for huge pages once full
+ * (storage__chunk_advise_huge). */
+uint8_t *storage__reserve_own(storage__reserve_t *r, bool *small);
+/* Asks the kernel (khugepaged) to move a full small-page chunk to a huge
+ * page in its own time. */
+void storage__chunk_advise_huge(uint8_t *chunk);
 /* Stops the thread and unmaps what it holds. */
 void storage__reserve_free(storage__reserve_t *r);
 /* How many chunks the thread keeps ready (1 to STORAGE__RESERVE_DEEP; 1
@@ -123,14 +133,15 @@ int storage__reserve_depth_now(storage__reserve_t *r);
 /* Chunks taken ready so far, and waiting now. */
 uint64_t storage__reserve_handed(storage__reserve_t *r);
 int storage__reserve_ready(storage__reserve_t *r);
-/* A 2 MB-aligned chunk advised for transparent huge pages, untouched; NULL
- * when the system will not map it. */
-uint8_t *storage__huge_chunk(void);
+/* A 2 MB-aligned chunk, untouched, advised for transparent huge pages when
+ * huge; NULL when the system will not map it. */
+uint8_t *storage__huge_chunk(bool huge);
 
 typedef struct storage__slab_s {
     void *free[STORAGE__SLAB_CLASSES]; /* per size class */
     uint8_t *cur;                      /* the unused end of the newest chunk */
     size_t left;
+    bool cur_small;            /* cur is in a 2 MB chunk of small pages, not advised yet */
     void *chunks;              /* linked through each chunk's first word */
     size_t used;               /* bytes handed out, class-rounded */
     size_t reserved;           /* bytes taken from base_malloc */

@@ -3,13 +3,17 @@
  * and wastes at most 7 bytes to 256 bytes and a sixteenth above; blocks
  * that grow a few bytes at a time, as rows whose cells gain timestamps of
  * their own, reuse the slots they left; slots (a chunk's tail among them)
- * never overlap; the accounting comes back to zero.
+ * never overlap; the accounting comes back to zero. A chunk the slab maps
+ * itself because the reserve had none ready is left in small pages until
+ * it is full, then advised for huge pages; a recovery's stays huge.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <cmocka.h>
 
@@ -123,12 +127,110 @@ static void slots_never_overlap(void **state)
     storage__slab_fini(&s);
 }
 
+/* Whether the mapping holding p is advised for huge pages ("hg" among
+ * its VmFlags in /proc/self/smaps). */
+static bool advised_huge(const void *p)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    assert_non_null(f);
+    char line[512];
+    bool inside = false, hg = false, found = false;
+    uintptr_t a = (uintptr_t)p;
+    while (!found && fgets(line, sizeof(line), f) != NULL) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
+            inside = a >= lo && a < hi;
+        } else if (inside && strncmp(line, "VmFlags:", 8) == 0) {
+            hg = strstr(line, " hg") != NULL;
+            found = true;
+        }
+    }
+    fclose(f);
+    assert_true(found);
+    return hg;
+}
+
+/* Whether this kernel takes the advice at all (no THP: it cannot). */
+static bool thp_advice_works(void)
+{
+    uint8_t *c = storage__huge_chunk(true);
+    assert_non_null(c);
+    bool hg = advised_huge(c);
+    munmap(c, STORAGE__HUGE_CHUNK);
+    return hg;
+}
+
+/* The reserve's fallback: small pages while requests are served, huge
+ * pages while a recovery rebuilds tables (no loop to stall) or without a
+ * reserve. */
+static void an_own_chunk_is_small_unless_rebuilding(void **state)
+{
+    (void)state;
+    if (!thp_advice_works()) {
+        skip();
+    }
+    storage__reserve_t *r = storage__reserve_new();
+    bool small = false;
+    uint8_t *c = storage__reserve_own(r, &small);
+    assert_true(small);
+    assert_false(advised_huge(c));
+    munmap(c, STORAGE__HUGE_CHUNK);
+
+    storage__reserve_depth(r, STORAGE__RESERVE_DEEP);
+    c = storage__reserve_own(r, &small);
+    assert_false(small);
+    assert_true(advised_huge(c));
+    munmap(c, STORAGE__HUGE_CHUNK);
+    storage__reserve_free(r);
+
+    c = storage__reserve_own(NULL, &small);
+    assert_false(small);
+    assert_true(advised_huge(c));
+    munmap(c, STORAGE__HUGE_CHUNK);
+}
+
+/* A growing table whose reserve has nothing ready (its first take: the
+ * thread only starts) fills a small-page chunk, faulted a page at a time
+ * rather than 2 MB at once on the loop, and advises it for huge pages
+ * when it moves on, so khugepaged can merge it. */
+static void a_chunk_of_small_pages_is_advised_once_full(void **state)
+{
+    (void)state;
+    if (!thp_advice_works()) {
+        skip();
+    }
+    storage__reserve_t *r = storage__reserve_new();
+    storage__slab_t s;
+    storage__slab_init(&s, r);
+    while (s.reserved < 4u * 1024 * 1024) { /* the size past which chunks come from r */
+        assert_non_null(storage__slab_alloc(&s, STORAGE__SLAB_MAX));
+    }
+    void *first = s.chunks;
+    uint8_t *p = storage__slab_alloc(&s, STORAGE__SLAB_MAX);
+    while (s.chunks == first) {
+        p = storage__slab_alloc(&s, STORAGE__SLAB_MAX);
+    }
+    void *own = s.chunks;
+    assert_true(s.cur_small);
+    assert_false(advised_huge(p));
+    memset(p, 0xab, STORAGE__SLAB_MAX); /* writable, page by page */
+    while (s.chunks == own) {
+        assert_non_null(storage__slab_alloc(&s, STORAGE__SLAB_MAX));
+    }
+    assert_true(advised_huge(own));
+    assert_int_equal(p[STORAGE__SLAB_MAX - 1], 0xab);
+    storage__slab_fini(&s);
+    storage__reserve_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_slot_holds_its_block_and_wastes_little),
         cmocka_unit_test(blocks_growing_a_little_reuse_their_slots),
         cmocka_unit_test(slots_never_overlap),
+        cmocka_unit_test(an_own_chunk_is_small_unless_rebuilding),
+        cmocka_unit_test(a_chunk_of_small_pages_is_advised_once_full),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
