@@ -11,7 +11,7 @@
  * thread prepares the next while the loop fills this one.
  *
  * The thread starts at the first take (whose caller maps its chunk itself),
- * and the slab takes only for a table past 4 MB, so a database whose
+ * and the slab takes only for a table past 64 MB, so a database whose
  * tables stay smaller has neither thread nor spare chunk: idle memory stays
  * small. One chunk (2 MB) waits at first, never counted as any table's
  * memory, and one more each time a take finds none ready (the taker then

@@ -26,15 +26,16 @@
  * and in transparent huge pages: a large table is reached at random, and
  * with 4 KB pages a lookup paid a TLB miss (a two-dimensional page walk
  * under virtualization) for its leaf and its partition on top of the cache
- * misses. They come already touched from the database's reserve
- * (reserve.c), which a thread fills off the loop. When it has none ready
- * (rows created faster than the thread touches memory) the slab maps its
+ * misses. Past AHEAD_AFTER they come already touched from the database's
+ * reserve (reserve.c), which a thread fills off the loop. When it has none
+ * ready (rows created faster than the thread touches memory) the slab maps its
  * own chunk, and while requests are served leaves it in small pages,
  * faulted 4 KB at a time as it fills, and advises it for huge pages once
  * full (khugepaged merges it later): a 2 MB fault on the loop cost up to
- * 28 ms on this VM, whose hypervisor backs fresh memory lazily, and 15 s
- * of 1 KB inserts over 1M new keys had 5-108 stalls over 20 ms (maxima
- * 39-55 ms) with huge own chunks, none (7-14 ms) with small ones.
+ * 28 ms on this VM, whose hypervisor backs fresh memory lazily. 15 s of
+ * 1 KB inserts over 1M new keys had 5-108 stalls over 20 ms with huge
+ * own chunks, 1-9 with small ones, most of those in the first 0.3 s: a
+ * table's first 64 MB are still faulted in on the loop, 2 MB at a time.
  * Small tables (the system keyspaces) stay in small chunks, so idle memory
  * does not grow.
  *
@@ -45,11 +46,14 @@
 
 #include "storage/storage_int.h"
 
-#define SLAB_CHUNK (64 * 1024)
-/* A table holding this much takes 2 MB chunks, from the database's
- * reserve first: a reserve deepened by fast growth holds at most
- * STORAGE__RESERVE_GROWN chunks (16 MB) beyond the tables' memory. */
-#define HUGE_AFTER (4u * 1024 * 1024)
+#define SLAB_CHUNK  (64 * 1024)
+/* A table holding this much takes its chunks in huge pages... */
+#define HUGE_AFTER  (4u * 1024 * 1024)
+/* ... and from this much on, touched ahead by the database's reserve,
+ * whose spare chunks (2 MB, up to 16 MB while rows are created fast) are
+ * then a small part of the table's memory: from 4 MB on, they made 300k
+ * rows of 100 bytes cost 107 bytes each beyond key and value, not 58. */
+#define AHEAD_AFTER (64u * 1024 * 1024)
 
 /* A chunk starts with the link to the previous one and its own size. */
 #define CHUNK_HDR (2 * sizeof(void *))
@@ -148,9 +152,11 @@ void *storage__slab_alloc(storage__slab_t *s, size_t size)
         }
         size_t csize = STORAGE__HUGE_CHUNK;
         uint8_t *c = NULL;
-        if (s->reserved >= HUGE_AFTER) {
+        if (s->reserved >= AHEAD_AFTER) {
             c = storage__reserve_take(s->ahead); /* touched ahead, off this thread */
             c = c != NULL ? c : storage__reserve_own(s->ahead, &s->cur_small);
+        } else if (s->reserved >= HUGE_AFTER) {
+            c = storage__huge_chunk(true);
         }
         if (c == NULL) {
             csize = SLAB_CHUNK;

@@ -202,7 +202,7 @@ static void a_chunk_of_small_pages_is_advised_once_full(void **state)
     storage__reserve_t *r = storage__reserve_new();
     storage__slab_t s;
     storage__slab_init(&s, r);
-    while (s.reserved < 4u * 1024 * 1024) { /* the size past which chunks come from r */
+    while (s.reserved < 64u * 1024 * 1024) { /* the size past which chunks come from r */
         assert_non_null(storage__slab_alloc(&s, STORAGE__SLAB_MAX));
     }
     void *first = s.chunks;
