@@ -4,8 +4,9 @@
  *
  * Under virtualization the first touch of fresh memory is slow: the
  * hypervisor backs it and the kernel zeroes it, 0.7-4.5 ms per 2 MB here
- * and up to 28 ms (8.8 us per 4 KB page without huge pages). On the event loop that was the
- * emulator's p99 whenever inserts created rows: 3-4 ms at 50k inserts/s,
+ * and up to 28 ms (8.8 us per 4 KB page without huge pages). On the event
+ * loop that was the emulator's p99 whenever inserts created rows: 3-4 ms at
+ * 50k inserts/s,
  * against 0.7 ms with every key written beforehand. So a thread of the
  * database keeps one chunk ready, faulted in; the slab takes it and the
  * thread prepares the next while the loop fills this one.
@@ -16,8 +17,7 @@
  * small. One chunk (2 MB) waits at first, never counted as any table's
  * memory, and one more each time a take finds none ready (the taker then
  * maps its own, storage__reserve_own), up to STORAGE__RESERVE_GROWN
- * (16 MB): rows created at
- * 300k a second take a chunk every 6 ms, and on this VM touching one costs
+ * (16 MB): rows created at 300k a second take a chunk every 6 ms, and on this VM touching one costs
  * 3.7 ms of a core, so one chunk ahead ran out at every burst. While a
  * recovery rebuilds the tables, which takes a chunk every millisecond or
  * two, up to STORAGE__RESERVE_DEEP wait (storage__reserve_depth), so that

@@ -28,14 +28,15 @@
  * under virtualization) for its leaf and its partition on top of the cache
  * misses. Past AHEAD_AFTER they come already touched from the database's
  * reserve (reserve.c), which a thread fills off the loop. When it has none
- * ready (rows created faster than the thread touches memory) the slab maps its
- * own chunk, and while requests are served leaves it in small pages,
+ * ready (rows created faster than the thread touches memory) the slab maps
+ * its own chunk, and while requests are served leaves it in small pages,
  * faulted 4 KB at a time as it fills, and advises it for huge pages once
  * full (khugepaged merges it later): a 2 MB fault on the loop cost up to
  * 28 ms on this VM, whose hypervisor backs fresh memory lazily. 15 s of
- * 1 KB inserts over 1M new keys had 5-108 stalls over 20 ms with huge
- * own chunks, 1-9 with small ones, most of those in the first 0.3 s: a
- * table's first 64 MB are still faulted in on the loop, 2 MB at a time.
+ * 1 KB inserts over 1M new keys had 5, 108, 95 and 1 stalls over 20 ms in
+ * four runs with huge own chunks, 9, 2 and 1 in three with small ones,
+ * most of those in the first 0.3 s: a table's first 64 MB are still
+ * faulted in on the loop, 2 MB at a time.
  * Small tables (the system keyspaces) stay in small chunks, so idle memory
  * does not grow.
  *
