@@ -71,6 +71,17 @@ start_server() {
     exit 1
 }
 
+# metric LOG NAME: NAME's value on the /metrics page of the server whose log is LOG.
+metric() {
+    local at
+    at=$(sed -n 's|.*admin endpoint on http://\([^ ]*\) (.*|\1|p' "$1" | head -1)
+    /usr/bin/env python3 - "$at" "$2" <<'PY'
+import sys, urllib.request
+page = urllib.request.urlopen("http://%s/metrics" % sys.argv[1], timeout=5).read().decode()
+print(next((l.split()[-1] for l in page.splitlines() if l.split()[:1] == [sys.argv[2]]), "?"))
+PY
+}
+
 stop_server() {
     kill "$1" 2>/dev/null || true
     wait "$1" 2>/dev/null || true
@@ -257,7 +268,14 @@ done
 # the snapshot between requests), so CKPT_DURATION seconds of 1 KB inserts cross several.
 ckpts() { grep -c 'checkpoint (commit log past the data)' "$WORK/durable.log" || true; }
 CK_BEFORE=$(ckpts)
+# The loop's waits for the log's threads (the writer 64 MB behind, or a log switch): a stall
+# that is one of them shows here.
+WAITS_BEFORE=$(metric "$WORK/durable.log" cosmos_emulator_commitlog_waits_total)
+WAITED_BEFORE=$(metric "$WORK/durable.log" cosmos_emulator_commitlog_wait_seconds_total)
 run "insert 1 KB, durable periodic, ${CKPT_DURATION} s" durable "$DUR_PORT" $LONG --slow-ms 20
+LOG_WAITS=$(($(metric "$WORK/durable.log" cosmos_emulator_commitlog_waits_total) - WAITS_BEFORE))
+LOG_WAITED_MS=$(awk -v a="$WAITED_BEFORE" -v b="$(metric "$WORK/durable.log" \
+    cosmos_emulator_commitlog_wait_seconds_total)" 'BEGIN {printf "%.0f", (b - a) * 1000}')
 STALLS=$WORK/stalls.txt
 cp "$WORK/bench.err" "$STALLS" # one line per stall over 20 ms, lined up with the checkpoints
 sleep 2 # the last checkpoint finishes
@@ -323,6 +341,7 @@ stop_server "$RSS_PID"
 # ---- BENCHMARKS.md ---------------------------------------------------------------------------
 CPU=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 export CKPT_N RECOVERY RECOVERY_SETTLED RECOVERY_RATES COLD_MS CKPT_DURATION ROUNDS OL_ROUNDS STALLS
+export LOG_WAITS LOG_WAITED_MS
 export STALLS_NULL=$WORK/stalls-null.txt STALLS_EMU=$WORK/stalls-emulator.txt
 export DURABLE_LOG=$WORK/durable-30s.log
 export RESULTS OUT CPU LOAD_BEFORE LOAD_AFTER RSS_IDLE RSS_LOADED ROWS ROW_VALUE RSS_CMD EMU_CMD NULL_CMD DURATION WARMUP
@@ -512,6 +531,10 @@ if ck:
                  ", probe %.0f ms late" % x[4] if x[4] > 0 else "") for x in worst)))
     else:
         w("No response took 20 ms or more (`--slow-ms 20`).")
+    w("")
+    w("Over the run the loop waited for the commit log's threads (its writer 64 MB behind, or a "
+      "log switch) %s times, %s ms in all (`cosmos_emulator_commitlog_waits_total` and "
+      "`_wait_seconds_total` on /metrics)." % (os.environ["LOG_WAITS"], os.environ["LOG_WAITED_MS"]))
     UNPAUSED = max([x[0] for x in stalls if not paused(x)], default=None)
     w("")
     # The same load against the servers without a disk: the stalls this machine makes alone.
