@@ -82,11 +82,10 @@
 #include "emulator/telemetry.h"
 #include "emulator/tls.h"
 
-#define ARENA_BLOCK    (64u * 1024)
-#define AHEAD_BLOCK    (8u * 1024)        /* a lookahead's decodes, kept by every connection */
-#define OUT_KEEP_MAX   (4u * 1024 * 1024) /* largest output buffer kept between reads */
-#define HELD_MAX       1024               /* requests held by server-side retry, per connection */
-#define TLS_RECORD_MAX 16384              /* the most one TLS record carries */
+#define ARENA_BLOCK  (64u * 1024)
+#define AHEAD_BLOCK  (8u * 1024)        /* a lookahead's decodes, kept by every connection */
+#define OUT_KEEP_MAX (4u * 1024 * 1024) /* largest output buffer kept between reads */
+#define HELD_MAX     1024               /* requests held by server-side retry, per connection */
 
 /* Output waiting for the commit log to cover position pos. */
 typedef struct parked_s {
@@ -530,7 +529,7 @@ static void cork(emu_conn_t *c, bool on)
 /* send_bytes for a block of answers, lent to the output rather than copied. */
 static void send_block(emu_conn_t *c, emu_outbuf_t *b)
 {
-    if (c->srv->ssl != NULL && !c->corked && emu_outbuf_len(b) > TLS_RECORD_MAX) {
+    if (c->srv->ssl != NULL && !c->corked && emu_outbuf_len(b) > SSL3_RT_MAX_PLAIN_LENGTH) {
         cork(c, true);
     }
     if (emu_outbuf_send(b, bufferevent_get_output(c->bev))) {
