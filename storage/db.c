@@ -52,6 +52,26 @@ void storage_db_discard(storage_db_t *db)
 }
 
 
+size_t storage_db_untidy(const storage_db_t *db)
+{
+    return storage__reserve_small(db->reserve);
+}
+
+
+bool storage_db_tidy(storage_db_t *db)
+{
+    if (storage__reserve_small(db->reserve) == 0) {
+        return false;
+    }
+    for (storage_table_t *t = db->tables; t != NULL; t = t->next) {
+        if (t->mem.n_small > 0) {
+            return storage__slab_tidy(&t->mem);
+        }
+    }
+    return false;
+}
+
+
 storage_table_t *storage__db_add_table(storage_db_t *db, uint64_t id)
 {
     storage_table_t *t = storage__table_new(db, id);

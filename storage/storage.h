@@ -49,6 +49,17 @@ void storage_db_free(storage_db_t *db); /* durable: checkpoints first, then clos
 /* Frees without a checkpoint, leaving a durable database's files as they are
  * (a start-up that failed must not rewrite what the user may need to repair). */
 void storage_db_discard(storage_db_t *db);
+/* Full chunks of small pages the tables hold (rows were created faster
+ * than the database's reserve thread touched memory for them), each
+ * waiting for storage_db_tidy; 0 when there are none or nothing can move
+ * them. Cheap: for the event loop to ask every turn. */
+size_t storage_db_untidy(const storage_db_t *db);
+/* Moves one of them into a huge page the reserve touched, in place (a
+ * 2 MB copy: 0.6-1.1 ms here; reads of a large table pay fewer TLB misses
+ * afterwards), if the reserve has one to spare and no table took a chunk
+ * since the last call. On the thread that serves the tables, between
+ * requests. True when one moved. */
+bool storage_db_tidy(storage_db_t *db);
 
 /*
  * Durable databases. Every change (table create/drop/truncate, every applied

@@ -120,6 +120,18 @@ uint8_t *storage__reserve_own(storage__reserve_t *r, bool *small);
 /* Asks the kernel (khugepaged) to move a full small-page chunk to a huge
  * page in its own time. */
 void storage__chunk_advise_huge(uint8_t *chunk);
+/* A touched chunk to move a full small-page one into (storage__slab_tidy),
+ * or NULL: only when the thread is caught up (every chunk it keeps ready is
+ * there), so a move never takes what a growing table needs next. The
+ * chunk is the caller's, to munmap. */
+uint8_t *storage__reserve_spare(storage__reserve_t *r);
+/* Unmaps chunk (2 MB, aligned) on the thread, or here if it cannot take it:
+ * freeing its pages is the thread's time, not the caller's. */
+void storage__reserve_discard(storage__reserve_t *r, uint8_t *chunk);
+/* Full small-page chunks of the tables waiting for such a move: the slabs
+ * count them here, so the database knows without visiting its tables. */
+void storage__reserve_count_small(storage__reserve_t *r, int delta);
+size_t storage__reserve_small(const storage__reserve_t *r);
 /* Stops the thread and unmaps what it holds. */
 void storage__reserve_free(storage__reserve_t *r);
 /* How many chunks the thread keeps ready (1 to STORAGE__RESERVE_DEEP; 1
@@ -141,7 +153,9 @@ typedef struct storage__slab_s {
     void *free[STORAGE__SLAB_CLASSES]; /* per size class */
     uint8_t *cur;                      /* the unused end of the newest chunk */
     size_t left;
-    bool cur_small;            /* cur is in a 2 MB chunk of small pages, not advised yet */
+    bool cur_small;  /* cur is in a 2 MB chunk of small pages, not advised yet */
+    uint8_t **small; /* full chunks of small pages, to move into huge ones */
+    size_t n_small, cap_small;
     void *chunks;              /* linked through each chunk's first word */
     size_t used;               /* bytes handed out, class-rounded */
     size_t reserved;           /* bytes taken from base_malloc */
@@ -155,6 +169,11 @@ void storage__slab_fini(storage__slab_t *s);
 void *storage__slab_alloc(storage__slab_t *s, size_t size);
 /* size must be the size p was allocated with; p may be NULL. */
 void storage__slab_free(storage__slab_t *s, void *p, size_t size);
+/* Moves one full small-page chunk into a huge page the reserve touched
+ * (storage__reserve_spare): 2 MB copied and remapped in place, so every
+ * pointer into it stays valid. Only on the thread that allocates from s.
+ * True when one moved. */
+bool storage__slab_tidy(storage__slab_t *s);
 
 /* ---- rows and cells (row.c) --------------------------------------------- */
 

@@ -5,7 +5,10 @@
  * their own, reuse the slots they left; slots (a chunk's tail among them)
  * never overlap; the accounting comes back to zero. A chunk the slab maps
  * itself because the reserve had none ready is left in small pages until
- * it is full, then advised for huge pages; a recovery's stays huge.
+ * it is full, then advised for huge pages; a recovery's stays huge. A full
+ * one moves into a huge page the reserve touched (storage__slab_tidy) at
+ * the same addresses, its bytes intact, once no table has taken a chunk
+ * since the last try.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -223,6 +227,116 @@ static void a_chunk_of_small_pages_is_advised_once_full(void **state)
     storage__reserve_free(r);
 }
 
+/* AnonHugePages of the mapping holding p, in kB (smaps). */
+static long anon_huge_kb(const void *p)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    assert_non_null(f);
+    char line[512];
+    bool inside = false;
+    long kb = -1;
+    uintptr_t a = (uintptr_t)p;
+    while (kb < 0 && fgets(line, sizeof(line), f) != NULL) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
+            inside = a >= lo && a < hi;
+        } else if (inside && sscanf(line, "AnonHugePages: %ld kB", &kb) == 1) {
+            break;
+        }
+    }
+    fclose(f);
+    return kb;
+}
+
+/* Fills the slab past the size from which its chunks come from r, then
+ * until it maps a chunk of its own (r has none ready at its first take)
+ * and fills that one too: returns a slot inside it, written with a pattern. */
+static uint8_t *fill_an_own_chunk(storage__slab_t *s)
+{
+    while (s->reserved < 64u * 1024 * 1024) {
+        assert_non_null(storage__slab_alloc(s, STORAGE__SLAB_MAX));
+    }
+    void *first = s->chunks;
+    uint8_t *p = storage__slab_alloc(s, STORAGE__SLAB_MAX);
+    while (s->chunks == first) {
+        p = storage__slab_alloc(s, STORAGE__SLAB_MAX);
+    }
+    void *own = s->chunks;
+    assert_true(s->cur_small);
+    memset(p, 0xab, STORAGE__SLAB_MAX);
+    while (s->chunks == own) {
+        assert_non_null(storage__slab_alloc(s, STORAGE__SLAB_MAX));
+    }
+    assert_int_equal(s->n_small, 1);
+    return p;
+}
+
+/* The full small-page chunk moves into a huge page the reserve's thread
+ * touched, in place: the pointer into it still reads what was written,
+ * the slab allocates and frees as before, and nothing waits any more. */
+static void a_full_small_chunk_moves_into_a_huge_page_in_place(void **state)
+{
+    (void)state;
+    if (!thp_advice_works()) {
+        skip();
+    }
+    storage__reserve_t *r = storage__reserve_new();
+    storage__slab_t s;
+    storage__slab_init(&s, r);
+    uint8_t *p = fill_an_own_chunk(&s);
+    assert_int_equal(storage__reserve_small(r), 1);
+    bool moved = false;
+    for (int i = 0; i < 5000 && !moved; i++) { /* the thread touches a chunk in ms */
+        moved = storage__slab_tidy(&s);
+        if (!moved) {
+            nanosleep(&(struct timespec){0, 1000000}, NULL);
+        }
+    }
+    assert_true(moved);
+    assert_int_equal(s.n_small, 0);
+    assert_int_equal(storage__reserve_small(r), 0);
+    for (size_t i = 0; i < STORAGE__SLAB_MAX; i++) {
+        assert_int_equal(p[i], 0xab);
+    }
+    assert_true(advised_huge(p));          /* the reserve's mapping, moved over it */
+    uint8_t *c = storage__reserve_take(r); /* a touched chunk: huge here if anywhere */
+    if (c != NULL && anon_huge_kb(c) >= 2048) {
+        assert_true(anon_huge_kb(p) >= 2048);
+    }
+    if (c != NULL) {
+        munmap(c, STORAGE__HUGE_CHUNK);
+    }
+    memset(p, 0xcd, STORAGE__SLAB_MAX); /* still the slab's, writable */
+    storage__slab_free(&s, p, STORAGE__SLAB_MAX);
+    assert_ptr_equal(storage__slab_alloc(&s, STORAGE__SLAB_MAX), p);
+    assert_false(storage__slab_tidy(&s)); /* none left */
+    storage__slab_fini(&s);
+    storage__reserve_free(r);
+}
+
+/* A table that took a chunk since the last try may need the next soon:
+ * the reserve keeps it for that table, and a slab freed with chunks still
+ * waiting takes them off the database's count. */
+static void a_move_waits_while_tables_take_chunks(void **state)
+{
+    (void)state;
+    if (!thp_advice_works()) {
+        skip();
+    }
+    storage__reserve_t *r = storage__reserve_new();
+    storage__slab_t s;
+    storage__slab_init(&s, r);
+    (void)fill_an_own_chunk(&s);
+    for (int i = 0; i < 5000 && storage__reserve_ready(r) < storage__reserve_depth_now(r); i++) {
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
+    }
+    bool quiet = storage__slab_tidy(&s); /* the first try only notes the takes */
+    assert_false(quiet);
+    storage__slab_fini(&s);
+    assert_int_equal(storage__reserve_small(r), 0);
+    storage__reserve_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -231,6 +345,8 @@ int main(void)
         cmocka_unit_test(slots_never_overlap),
         cmocka_unit_test(an_own_chunk_is_small_unless_rebuilding),
         cmocka_unit_test(a_chunk_of_small_pages_is_advised_once_full),
+        cmocka_unit_test(a_full_small_chunk_moves_into_a_huge_page_in_place),
+        cmocka_unit_test(a_move_waits_while_tables_take_chunks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
