@@ -71,14 +71,21 @@ start_server() {
     exit 1
 }
 
-# metric LOG NAME: NAME's value on the /metrics page of the server whose log is LOG.
-metric() {
+# log_waits LOG: "WAITS SECONDS", the loop's waits for the commit log's threads so far (the
+# writer 64 MB behind, or a log switch), from one read of the /metrics page of the server
+# whose log is LOG; "? ?" when it cannot be read.
+log_waits() {
     local at
     at=$(sed -n 's|.*admin endpoint on http://\([^ ]*\) (.*|\1|p' "$1" | head -1)
-    /usr/bin/env python3 - "$at" "$2" <<'PY'
+    /usr/bin/env python3 - "$at" <<'PY'
 import sys, urllib.request
-page = urllib.request.urlopen("http://%s/metrics" % sys.argv[1], timeout=5).read().decode()
-print(next((l.split()[-1] for l in page.splitlines() if l.split()[:1] == [sys.argv[2]]), "?"))
+names = ("cosmos_emulator_commitlog_waits_total", "cosmos_emulator_commitlog_wait_seconds_total")
+try:
+    page = urllib.request.urlopen("http://%s/metrics" % sys.argv[1], timeout=5).read().decode()
+except Exception:
+    page = ""
+values = dict(l.split()[:2] for l in page.splitlines() if len(l.split()) == 2)
+print(" ".join(values.get(n, "?") for n in names))
 PY
 }
 
@@ -270,12 +277,13 @@ ckpts() { grep -c 'checkpoint (commit log past the data)' "$WORK/durable.log" ||
 CK_BEFORE=$(ckpts)
 # The loop's waits for the log's threads (the writer 64 MB behind, or a log switch): a stall
 # that is one of them shows here.
-WAITS_BEFORE=$(metric "$WORK/durable.log" cosmos_emulator_commitlog_waits_total)
-WAITED_BEFORE=$(metric "$WORK/durable.log" cosmos_emulator_commitlog_wait_seconds_total)
+WAITS_BEFORE=$(log_waits "$WORK/durable.log")
 run "insert 1 KB, durable periodic, ${CKPT_DURATION} s" durable "$DUR_PORT" $LONG --slow-ms 20
-LOG_WAITS=$(($(metric "$WORK/durable.log" cosmos_emulator_commitlog_waits_total) - WAITS_BEFORE))
-LOG_WAITED_MS=$(awk -v a="$WAITED_BEFORE" -v b="$(metric "$WORK/durable.log" \
-    cosmos_emulator_commitlog_wait_seconds_total)" 'BEGIN {printf "%.0f", (b - a) * 1000}')
+read -r LOG_WAITS LOG_WAITED_MS <<<"$(awk -v before="$WAITS_BEFORE" \
+    -v after="$(log_waits "$WORK/durable.log")" 'BEGIN {
+        split(before, a, " "); split(after, b, " ")
+        if (a[1] a[2] b[1] b[2] ~ /[?]/) print "? ?"
+        else printf "%d %.0f\n", b[1] - a[1], (b[2] - a[2]) * 1000 }')"
 STALLS=$WORK/stalls.txt
 cp "$WORK/bench.err" "$STALLS" # one line per stall over 20 ms, lined up with the checkpoints
 sleep 2 # the last checkpoint finishes
@@ -532,9 +540,14 @@ if ck:
     else:
         w("No response took 20 ms or more (`--slow-ms 20`).")
     w("")
-    w("Over the run the loop waited for the commit log's threads (its writer 64 MB behind, or a "
-      "log switch) %s times, %s ms in all (`cosmos_emulator_commitlog_waits_total` and "
-      "`_wait_seconds_total` on /metrics)." % (os.environ["LOG_WAITS"], os.environ["LOG_WAITED_MS"]))
+    if os.environ["LOG_WAITS"] == "?":
+        w("The loop's waits for the commit log's threads over the run could not be read from "
+          "the durable server's /metrics.")
+    else:
+        w("Over the run the loop waited for the commit log's threads (its writer 64 MB behind, "
+          "or a log switch) %s times, %s ms in all (`cosmos_emulator_commitlog_waits_total` and "
+          "`_wait_seconds_total` on /metrics)." % (os.environ["LOG_WAITS"],
+                                                  os.environ["LOG_WAITED_MS"]))
     UNPAUSED = max([x[0] for x in stalls if not paused(x)], default=None)
     w("")
     # The same load against the servers without a disk: the stalls this machine makes alone.
