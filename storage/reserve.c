@@ -69,6 +69,7 @@ struct storage__reserve_s {
     int n_discard;
     int depth;                  /* chunks to keep ready (deeper after takes found none) */
     atomic_bool bulk;           /* depth past STORAGE__RESERVE_GROWN: a recovery rebuilds tables */
+    atomic_bool gone;           /* the thread ended, finding no memory to map */
     uint64_t handed;            /* chunks taken ready */
     size_t small;               /* the slabs' full small-page chunks (their thread's alone) */
     uint64_t takes, takes_seen; /* chunks the slabs took, and as the last spare saw it (same) */
@@ -130,7 +131,8 @@ static void *reserve_main(void *arg)
         }
         pthread_mutex_lock(&r->mu);
         if (c == NULL) {
-            break; /* no memory to be had ahead: the slab maps its own */
+            atomic_store(&r->gone, true); /* no spare chunks from now on */
+            break;                        /* no memory to be had ahead: the slab maps its own */
         }
         r->ready[r->n_ready++] = c;
     }
@@ -240,7 +242,7 @@ size_t storage__reserve_small(const storage__reserve_t *r)
 {
     /* started and stop are written on the taker's thread (this one) only;
      * without the thread no spare chunk will come to move them into */
-    return r != NULL && r->started && !r->stop ? r->small : 0;
+    return r != NULL && r->started && !r->stop && !atomic_load(&r->gone) ? r->small : 0;
 }
 
 

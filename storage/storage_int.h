@@ -122,14 +122,16 @@ uint8_t *storage__reserve_own(storage__reserve_t *r, bool *small);
 void storage__chunk_advise_huge(uint8_t *chunk);
 /* A touched chunk to move a full small-page one into (storage__slab_tidy),
  * or NULL: only when the thread is caught up (every chunk it keeps ready is
- * there), so a move never takes what a growing table needs next. The
+ * there) and no table took a chunk since the last call, so a move never
+ * takes what a growing table needs next. Only on the taker's thread. The
  * chunk is the caller's, to munmap. */
 uint8_t *storage__reserve_spare(storage__reserve_t *r);
 /* Unmaps chunk (2 MB, aligned) on the thread, or here if it cannot take it:
  * freeing its pages is the thread's time, not the caller's. */
 void storage__reserve_discard(storage__reserve_t *r, uint8_t *chunk);
 /* Full small-page chunks of the tables waiting for such a move: the slabs
- * count them here, so the database knows without visiting its tables. */
+ * count them here, so the database knows without visiting its tables (0
+ * when no thread runs to provide spare chunks). The taker's thread only. */
 void storage__reserve_count_small(storage__reserve_t *r, int delta);
 size_t storage__reserve_small(const storage__reserve_t *r);
 /* Stops the thread and unmaps what it holds. */

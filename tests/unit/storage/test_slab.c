@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -131,27 +132,43 @@ static void slots_never_overlap(void **state)
     storage__slab_fini(&s);
 }
 
-/* Whether the mapping holding p is advised for huge pages ("hg" among
- * its VmFlags in /proc/self/smaps). */
-static bool advised_huge(const void *p)
+/* The line of /proc/self/smaps starting with key for the mapping holding
+ * p, into line (cap bytes); false when there is none. */
+static bool smaps_line(const void *p, const char *key, char *line, int cap)
 {
     FILE *f = fopen("/proc/self/smaps", "r");
     assert_non_null(f);
-    char line[512];
-    bool inside = false, hg = false, found = false;
+    bool inside = false, found = false;
     uintptr_t a = (uintptr_t)p;
-    while (!found && fgets(line, sizeof(line), f) != NULL) {
+    while (!found && fgets(line, cap, f) != NULL) {
         unsigned long lo, hi;
         if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
             inside = a >= lo && a < hi;
-        } else if (inside && strncmp(line, "VmFlags:", 8) == 0) {
-            hg = strstr(line, " hg") != NULL;
-            found = true;
+        } else {
+            found = inside && strncmp(line, key, strlen(key)) == 0;
         }
     }
     fclose(f);
-    assert_true(found);
-    return hg;
+    return found;
+}
+
+/* Whether the mapping holding p is advised for huge pages ("hg" among
+ * its VmFlags). */
+static bool advised_huge(const void *p)
+{
+    char line[512];
+    assert_true(smaps_line(p, "VmFlags:", line, sizeof(line)));
+    return strstr(line, " hg") != NULL;
+}
+
+/* AnonHugePages of the mapping holding p, in kB. */
+static long anon_huge_kb(const void *p)
+{
+    char line[512];
+    long kb = -1;
+    assert_true(smaps_line(p, "AnonHugePages:", line, sizeof(line)));
+    assert_int_equal(sscanf(line, "AnonHugePages: %ld kB", &kb), 1);
+    return kb;
 }
 
 /* Whether this kernel takes the advice at all (no THP: it cannot). */
@@ -193,65 +210,10 @@ static void an_own_chunk_is_small_unless_rebuilding(void **state)
     munmap(c, STORAGE__HUGE_CHUNK);
 }
 
-/* A growing table whose reserve has nothing ready (its first take: the
- * thread only starts) fills a small-page chunk, faulted a page at a time
- * rather than 2 MB at once on the loop, and advises it for huge pages
- * when it moves on, so khugepaged can merge it. */
-static void a_chunk_of_small_pages_is_advised_once_full(void **state)
-{
-    (void)state;
-    if (!thp_advice_works()) {
-        skip();
-    }
-    storage__reserve_t *r = storage__reserve_new();
-    storage__slab_t s;
-    storage__slab_init(&s, r);
-    while (s.reserved < 64u * 1024 * 1024) { /* the size past which chunks come from r */
-        assert_non_null(storage__slab_alloc(&s, STORAGE__SLAB_MAX));
-    }
-    void *first = s.chunks;
-    uint8_t *p = storage__slab_alloc(&s, STORAGE__SLAB_MAX);
-    while (s.chunks == first) {
-        p = storage__slab_alloc(&s, STORAGE__SLAB_MAX);
-    }
-    void *own = s.chunks;
-    assert_true(s.cur_small);
-    assert_false(advised_huge(p));
-    memset(p, 0xab, STORAGE__SLAB_MAX); /* writable, page by page */
-    while (s.chunks == own) {
-        assert_non_null(storage__slab_alloc(&s, STORAGE__SLAB_MAX));
-    }
-    assert_true(advised_huge(own));
-    assert_int_equal(p[STORAGE__SLAB_MAX - 1], 0xab);
-    storage__slab_fini(&s);
-    storage__reserve_free(r);
-}
-
-/* AnonHugePages of the mapping holding p, in kB (smaps). */
-static long anon_huge_kb(const void *p)
-{
-    FILE *f = fopen("/proc/self/smaps", "r");
-    assert_non_null(f);
-    char line[512];
-    bool inside = false;
-    long kb = -1;
-    uintptr_t a = (uintptr_t)p;
-    while (kb < 0 && fgets(line, sizeof(line), f) != NULL) {
-        unsigned long lo, hi;
-        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
-            inside = a >= lo && a < hi;
-        } else if (inside && sscanf(line, "AnonHugePages: %ld kB", &kb) == 1) {
-            break;
-        }
-    }
-    fclose(f);
-    return kb;
-}
-
 /* Fills the slab past the size from which its chunks come from r, then
- * until it maps a chunk of its own (r has none ready at its first take)
- * and fills that one too: returns a slot inside it, written with a pattern. */
-static uint8_t *fill_an_own_chunk(storage__slab_t *s)
+ * until it maps a chunk of its own (r has none ready at its first take):
+ * returns a slot in it, written with a pattern page by page. */
+static uint8_t *start_an_own_chunk(storage__slab_t *s)
 {
     while (s->reserved < 64u * 1024 * 1024) {
         assert_non_null(storage__slab_alloc(s, STORAGE__SLAB_MAX));
@@ -261,14 +223,60 @@ static uint8_t *fill_an_own_chunk(storage__slab_t *s)
     while (s->chunks == first) {
         p = storage__slab_alloc(s, STORAGE__SLAB_MAX);
     }
-    void *own = s->chunks;
     assert_true(s->cur_small);
     memset(p, 0xab, STORAGE__SLAB_MAX);
-    while (s->chunks == own) {
+    return p;
+}
+
+/* Allocates until the slab moves on from its newest chunk. */
+static void fill_the_chunk(storage__slab_t *s)
+{
+    void *c = s->chunks;
+    while (s->chunks == c) {
         assert_non_null(storage__slab_alloc(s, STORAGE__SLAB_MAX));
     }
-    assert_int_equal(s->n_small, 1);
-    return p;
+}
+
+/* A slab whose huge chunks come from a reserve of its own. */
+typedef struct {
+    storage__reserve_t *r;
+    storage__slab_t s;
+} fixture_t;
+
+static int slab_with_reserve(void **state)
+{
+    fixture_t *f = calloc(1, sizeof(*f));
+    f->r = storage__reserve_new();
+    storage__slab_init(&f->s, f->r);
+    *state = f;
+    return 0;
+}
+
+static int slab_freed(void **state)
+{
+    fixture_t *f = *state;
+    storage__slab_fini(&f->s);
+    storage__reserve_free(f->r);
+    free(f);
+    return 0;
+}
+
+/* A growing table whose reserve has nothing ready (its first take: the
+ * thread only starts) fills a small-page chunk, faulted a page at a time
+ * rather than 2 MB at once on the loop, and advises it for huge pages
+ * when it moves on, so khugepaged can merge it. */
+static void a_chunk_of_small_pages_is_advised_once_full(void **state)
+{
+    fixture_t *f = *state;
+    if (!thp_advice_works()) {
+        skip();
+    }
+    uint8_t *p = start_an_own_chunk(&f->s);
+    assert_false(advised_huge(p));
+    void *own = f->s.chunks;
+    fill_the_chunk(&f->s);
+    assert_true(advised_huge(own));
+    assert_int_equal(p[STORAGE__SLAB_MAX - 1], 0xab);
 }
 
 /* The full small-page chunk moves into a huge page the reserve's thread
@@ -276,30 +284,30 @@ static uint8_t *fill_an_own_chunk(storage__slab_t *s)
  * the slab allocates and frees as before, and nothing waits any more. */
 static void a_full_small_chunk_moves_into_a_huge_page_in_place(void **state)
 {
-    (void)state;
+    fixture_t *f = *state;
     if (!thp_advice_works()) {
         skip();
     }
-    storage__reserve_t *r = storage__reserve_new();
-    storage__slab_t s;
-    storage__slab_init(&s, r);
-    uint8_t *p = fill_an_own_chunk(&s);
-    assert_int_equal(storage__reserve_small(r), 1);
+    storage__slab_t *s = &f->s;
+    uint8_t *p = start_an_own_chunk(s);
+    fill_the_chunk(s);
+    assert_int_equal(s->n_small, 1);
+    assert_int_equal(storage__reserve_small(f->r), 1);
     bool moved = false;
     for (int i = 0; i < 5000 && !moved; i++) { /* the thread touches a chunk in ms */
-        moved = storage__slab_tidy(&s);
+        moved = storage__slab_tidy(s);
         if (!moved) {
             nanosleep(&(struct timespec){0, 1000000}, NULL);
         }
     }
     assert_true(moved);
-    assert_int_equal(s.n_small, 0);
-    assert_int_equal(storage__reserve_small(r), 0);
+    assert_int_equal(s->n_small, 0);
+    assert_int_equal(storage__reserve_small(f->r), 0);
     for (size_t i = 0; i < STORAGE__SLAB_MAX; i++) {
         assert_int_equal(p[i], 0xab);
     }
-    assert_true(advised_huge(p));          /* the reserve's mapping, moved over it */
-    uint8_t *c = storage__reserve_take(r); /* a touched chunk: huge here if anywhere */
+    assert_true(advised_huge(p));             /* the reserve's mapping, moved over it */
+    uint8_t *c = storage__reserve_take(f->r); /* a touched chunk: huge here if anywhere */
     if (c != NULL && anon_huge_kb(c) >= 2048) {
         assert_true(anon_huge_kb(p) >= 2048);
     }
@@ -307,11 +315,9 @@ static void a_full_small_chunk_moves_into_a_huge_page_in_place(void **state)
         munmap(c, STORAGE__HUGE_CHUNK);
     }
     memset(p, 0xcd, STORAGE__SLAB_MAX); /* still the slab's, writable */
-    storage__slab_free(&s, p, STORAGE__SLAB_MAX);
-    assert_ptr_equal(storage__slab_alloc(&s, STORAGE__SLAB_MAX), p);
-    assert_false(storage__slab_tidy(&s)); /* none left */
-    storage__slab_fini(&s);
-    storage__reserve_free(r);
+    storage__slab_free(s, p, STORAGE__SLAB_MAX);
+    assert_ptr_equal(storage__slab_alloc(s, STORAGE__SLAB_MAX), p);
+    assert_false(storage__slab_tidy(s)); /* none left */
 }
 
 /* A table that took a chunk since the last try may need the next soon:
@@ -319,22 +325,20 @@ static void a_full_small_chunk_moves_into_a_huge_page_in_place(void **state)
  * waiting takes them off the database's count. */
 static void a_move_waits_while_tables_take_chunks(void **state)
 {
-    (void)state;
+    fixture_t *f = *state;
     if (!thp_advice_works()) {
         skip();
     }
-    storage__reserve_t *r = storage__reserve_new();
-    storage__slab_t s;
-    storage__slab_init(&s, r);
-    (void)fill_an_own_chunk(&s);
-    for (int i = 0; i < 5000 && storage__reserve_ready(r) < storage__reserve_depth_now(r); i++) {
+    (void)start_an_own_chunk(&f->s);
+    fill_the_chunk(&f->s);
+    for (int i = 0; i < 5000 && storage__reserve_ready(f->r) < storage__reserve_depth_now(f->r);
+         i++) {
         nanosleep(&(struct timespec){0, 1000000}, NULL);
     }
-    bool quiet = storage__slab_tidy(&s); /* the first try only notes the takes */
-    assert_false(quiet);
-    storage__slab_fini(&s);
-    assert_int_equal(storage__reserve_small(r), 0);
-    storage__reserve_free(r);
+    assert_false(storage__slab_tidy(&f->s)); /* the first try only notes the takes */
+    storage__slab_fini(&f->s);
+    assert_int_equal(storage__reserve_small(f->r), 0);
+    storage__slab_init(&f->s, f->r); /* for the teardown */
 }
 
 int main(void)
@@ -344,9 +348,12 @@ int main(void)
         cmocka_unit_test(blocks_growing_a_little_reuse_their_slots),
         cmocka_unit_test(slots_never_overlap),
         cmocka_unit_test(an_own_chunk_is_small_unless_rebuilding),
-        cmocka_unit_test(a_chunk_of_small_pages_is_advised_once_full),
-        cmocka_unit_test(a_full_small_chunk_moves_into_a_huge_page_in_place),
-        cmocka_unit_test(a_move_waits_while_tables_take_chunks),
+        cmocka_unit_test_setup_teardown(a_chunk_of_small_pages_is_advised_once_full,
+                                        slab_with_reserve, slab_freed),
+        cmocka_unit_test_setup_teardown(a_full_small_chunk_moves_into_a_huge_page_in_place,
+                                        slab_with_reserve, slab_freed),
+        cmocka_unit_test_setup_teardown(a_move_waits_while_tables_take_chunks, slab_with_reserve,
+                                        slab_freed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
