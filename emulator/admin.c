@@ -285,6 +285,8 @@ static void serve_metrics(emu_admin_t *a, struct evhttp_request *req)
         .acks_waiting = s != NULL ? s->acks_waiting : 0,
     };
     if (ready && s != NULL && s->db != NULL) {
+        in.small_chunks = storage_db_untidy(s->db);
+        in.chunk_moves = storage_db_tidied(s->db);
         storage_disk_waits_t w;
         storage_db_disk_waits(s->db, &w);
         in.disk_waits = w.count;

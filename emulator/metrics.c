@@ -17,6 +17,7 @@
  *     partition_peak_ru_per_second {keyspace,table,partition}
  *   table_requests_total, table_failed_requests_total, table_throughput_ru_per_second,
  *     table_storage_bytes {keyspace,table}; table_guardrails_total {keyspace,table,guardrail}
+ *   storage_small_chunks, storage_chunk_moves_total,
  *   storage_durable, commitlog_bytes, commitlog_syncs_total, commitlog_acks_waiting,
  *     commitlog_waits_total, commitlog_wait_seconds_total,
  *     checkpoints_total, checkpoint_failures_total, checkpoint_last_duration_seconds
@@ -256,6 +257,12 @@ void emu_metrics_render(const emu_metrics_input_t *in, base_buf_t *out)
     render_meter(in->snapshot, out);
 
     const emu_telemetry_t *t = in->telemetry;
+    one_count(out, "storage_small_chunks", "gauge",
+              "2 MB chunks of table memory in small pages (rows were created faster than "
+              "memory was prepared for them), waiting to move into huge pages.",
+              in->small_chunks);
+    one_count(out, "storage_chunk_moves_total", "counter",
+              "Chunks of table memory moved from small pages into huge pages.", in->chunk_moves);
     one_count(out, "storage_durable", "gauge", "1 with --storage durable, 0 in memory.",
               in->durable ? 1 : 0);
     if (in->durable) {

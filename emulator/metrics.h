@@ -29,6 +29,8 @@ typedef struct emu_metrics_input_s {
     uint64_t acks_waiting;    /* --fsync always: responses waiting for their fdatasync */
     uint64_t disk_waits;      /* the loop's waits for the commit log's threads */
     double disk_wait_s;       /* and how long they took in all */
+    uint64_t small_chunks;    /* table memory in small pages waiting for a huge page */
+    uint64_t chunk_moves;     /* and moved into one so far */
 } emu_metrics_input_t;
 
 /* Appends the exposition to out (NUL-terminated after out->len). */

@@ -65,10 +65,18 @@ bool storage_db_tidy(storage_db_t *db)
     }
     for (storage_table_t *t = db->tables; t != NULL; t = t->next) {
         if (t->mem.n_small > 0) {
-            return storage__slab_tidy(&t->mem);
+            bool moved = storage__slab_tidy(&t->mem);
+            db->tidied += moved;
+            return moved;
         }
     }
     return false;
+}
+
+
+uint64_t storage_db_tidied(const storage_db_t *db)
+{
+    return db->tidied;
 }
 
 

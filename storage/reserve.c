@@ -199,8 +199,8 @@ uint8_t *storage__reserve_spare(storage__reserve_t *r)
         return NULL;
     }
     /* A table that took a chunk since the last call may take the next
-     * soon: at 300k new 1 KB rows a second one goes every 6 ms, and each
-     * move that took its chunk made it map one of small pages again. */
+     * soon (at 300k new 1 KB rows a second, one every 6 ms), and a move
+     * that took it would have it map one of small pages again. */
     bool quiet = r->takes == r->takes_seen;
     r->takes_seen = r->takes;
     uint8_t *c = NULL;

@@ -60,6 +60,8 @@ size_t storage_db_untidy(const storage_db_t *db);
  * since the last call. On the thread that serves the tables, between
  * requests. True when one moved. */
 bool storage_db_tidy(storage_db_t *db);
+/* Chunks storage_db_tidy moved so far. */
+uint64_t storage_db_tidied(const storage_db_t *db);
 
 /*
  * Durable databases. Every change (table create/drop/truncate, every applied

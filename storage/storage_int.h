@@ -503,6 +503,7 @@ struct storage_db_s {
     storage_table_t *tables;     /* doubly linked through prev/next */
     storage__durable_t *dur;     /* NULL for an in-memory database */
     storage__reserve_t *reserve; /* huge chunks for the tables' slabs */
+    uint64_t tidied;             /* small-page chunks moved into huge pages */
 };
 
 /* Links a new table without logging it. */

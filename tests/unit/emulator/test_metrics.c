@@ -25,6 +25,8 @@ static void render(const emu_telemetry_t *t, const ru_snapshot_t *snap, base_buf
         .connections_accepted = 7,
         .durable = true,
         .commitlog_bytes = 4096,
+        .small_chunks = 3,
+        .chunk_moves = 11,
     };
     base_buf_init(out);
     emu_metrics_render(&in, out);
@@ -126,6 +128,8 @@ static void figures_render_as_well_formed_families(void **state)
     assert_non_null(strstr(text, "cosmos_emulator_connections_open 2\n"));
     assert_non_null(strstr(text, "cosmos_emulator_connections_accepted_total 7\n"));
     assert_non_null(strstr(text, "cosmos_emulator_commitlog_bytes 4096\n"));
+    assert_non_null(strstr(text, "cosmos_emulator_storage_small_chunks 3\n"));
+    assert_non_null(strstr(text, "cosmos_emulator_storage_chunk_moves_total 11\n"));
     assert_non_null(strstr(text, "cosmos_emulator_checkpoints_total 4\n"));
     /* each family declared once */
     const char *first = strstr(text, "# TYPE cosmos_emulator_ru_consumed_total counter");
