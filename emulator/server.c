@@ -484,7 +484,7 @@ static void on_checkpoint_timer(evutil_socket_t fd, short what, void *arg)
  * is moved into a huge page every TIDY_EVERY_MS, when the reserve has one
  * to spare and no table took a chunk since the last try. A move costs the
  * loop 0.6-1.1 ms (the median over runs: a 2 MB copy), against selects
- * 10% slower over a 1 GB table a third of whose chunks stayed small (for
+ * 5-10% slower over a 1 GB table a third of whose chunks stayed small (for
  * khugepaged: minutes). The timer is armed only while some wait, so an
  * idle emulator never wakes for it.
  */

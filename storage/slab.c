@@ -171,9 +171,9 @@ bool storage__slab_tidy(storage__slab_t *s)
     uint8_t *small = s->small[--s->n_small];
     storage__reserve_count_small(s->ahead, -1);
     memcpy(huge, small, STORAGE__HUGE_CHUNK);
-    /* The small pages move out first, to an aligned place of their own
-     * (their page table moves whole) that the reserve's thread unmaps:
-     * freeing 512 pages took the loop 0.3 ms. small stays mapped, empty,
+    /* The small pages move out first, to a place of their own that the
+     * reserve's thread unmaps (moving page-table entries frees nothing;
+     * freeing 512 pages took the loop 0.3 ms); small stays mapped, empty,
      * for the huge page to move over. A kernel without MREMAP_DONTUNMAP
      * (before 5.7) frees them in the second call. */
     uint8_t *old = storage__huge_chunk(false);
