@@ -44,14 +44,16 @@
  *
  * The thread also serves the slabs' moves of full small-page chunks into
  * huge pages (slab.c): a spare chunk only when it is caught up and no
- * table took one since the last move (a growing table needs it more), and
+ * table took one since the last try (a growing table needs it more), and
  * it unmaps the small pages moved out (storage__reserve_discard), which
  * cost the loop 0.3 ms a chunk.
  *
  * Invariants: ready[0..n_ready) are whole, touched chunks from
- * storage__huge_chunk, and n_ready <= depth; the thread is started at most
- * once and joined by storage__reserve_free, which unmaps what it holds; the
- * taker never waits for the thread (trylock).
+ * storage__huge_chunk, and n_ready <= depth; discard[0..n_discard) are
+ * chunks no table refers to any more; the thread is started at most once
+ * and joined by storage__reserve_free, which unmaps what it holds; the
+ * taker never waits for the thread (trylock); small, takes and takes_seen
+ * are the taker's thread's alone.
  */
 #include <sys/mman.h>
 
