@@ -35,8 +35,11 @@
  * 28 ms on this VM, whose hypervisor backs fresh memory lazily. 15 s of
  * 1 KB inserts over 1M new keys had 5, 108, 95 and 1 stalls over 20 ms in
  * four runs with huge own chunks, 9, 2 and 1 in three with small ones,
- * most of those in the first 0.3 s: a table's first 64 MB are still
- * faulted in on the loop, 2 MB at a time.
+ * most of those in the first 0.3 s, where the table's chunks between 4 and
+ * 64 MB were still huge and faulted on the loop (38 ms each on fresh
+ * memory: a stall every 45 ms). So those are the slab's own, small, too:
+ * 8 s of such inserts had 26, 6 and 9 stalls in their first 2 s that no
+ * pause of the machine explained, and 0, 0 and 0 with them small.
  *
  * Small pages cost every later read their TLB misses, though, and
  * khugepaged merges 16 MB every 10 s by default: after 15 s of such
@@ -50,6 +53,12 @@
  * and none of the first-touch cost. MADV_COLLAPSE would copy without the
  * caller, but into a page it touches first under the process's mmap lock,
  * which every page fault of the loop then waits for (up to 28 ms here).
+ * The spare chunks come from the reserve's thread, which runs only once a
+ * table passed AHEAD_AFTER: a table that stays smaller keeps its small
+ * pages for khugepaged (selects over 50k rows of 1 KB, 55 MB: 2.02-2.04 us
+ * against 1.87-1.97 with huge chunks until it merges them), and no spare
+ * chunk, so 300k rows of 100 bytes still cost 57-58 bytes each beyond key
+ * and value.
  *
  * Small tables (the system keyspaces) stay in small chunks, so idle memory
  * does not grow.
@@ -63,7 +72,8 @@
 #include "storage/storage_int.h"
 
 #define SLAB_CHUNK  (64 * 1024)
-/* A table holding this much takes its chunks in huge pages... */
+/* A table holding this much takes 2 MB chunks (of small pages, its own,
+ * moved into huge pages once a reserve thread runs)... */
 #define HUGE_AFTER  (4u * 1024 * 1024)
 /* ... and from this much on, touched ahead by the database's reserve,
  * whose spare chunks (2 MB, up to 16 MB while rows are created fast) are
@@ -232,7 +242,7 @@ void *storage__slab_alloc(storage__slab_t *s, size_t size)
             c = storage__reserve_take(s->ahead); /* touched ahead, off this thread */
             c = c != NULL ? c : storage__reserve_own(s->ahead, &s->cur_small);
         } else if (s->reserved >= HUGE_AFTER) {
-            c = storage__huge_chunk(true);
+            c = storage__reserve_own(s->ahead, &s->cur_small); /* moved once a thread runs */
         }
         if (c == NULL) {
             csize = SLAB_CHUNK;

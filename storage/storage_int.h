@@ -110,12 +110,13 @@ storage__reserve_t *storage__reserve_new(void);
 /* A touched chunk, or NULL (map one with storage__reserve_own): r (may be
  * NULL) prepares the next. The chunk is the caller's, to munmap. */
 uint8_t *storage__reserve_take(storage__reserve_t *r);
-/* The chunk a taker maps itself when none was ready (NULL when the system
- * will not map it; the caller's, to munmap): advised for huge pages while
- * r rebuilds tables (its depth past STORAGE__RESERVE_GROWN) or when r is
- * NULL; else left in small pages, which the taker faults in a page at a
- * time, and *small says so: the caller advises it for huge pages once full
- * (storage__chunk_advise_huge). */
+/* The chunk a slab maps itself, when none was ready or before it takes
+ * from r at all (NULL when the system will not map it; the caller's, to
+ * munmap): advised for huge pages while r rebuilds tables (its depth past
+ * STORAGE__RESERVE_GROWN) or when r is NULL; else left in small pages,
+ * which the taker faults in a page at a time, and *small says so: the
+ * caller advises it for huge pages once full (storage__chunk_advise_huge)
+ * and lists it for a move (storage__slab_tidy). */
 uint8_t *storage__reserve_own(storage__reserve_t *r, bool *small);
 /* Asks the kernel (khugepaged) to move a full small-page chunk to a huge
  * page in its own time. */

@@ -210,22 +210,27 @@ static void an_own_chunk_is_small_unless_rebuilding(void **state)
     munmap(c, STORAGE__HUGE_CHUNK);
 }
 
-/* Fills the slab past the size from which its chunks come from r, then
- * until it maps a chunk of its own (r has none ready at its first take):
- * returns a slot in it, written with a pattern page by page. */
-static uint8_t *start_an_own_chunk(storage__slab_t *s)
+/* Fills the slab until it maps its first 2 MB chunk (past 4 MB), one of
+ * its own in small pages (r has none ready: its thread starts only at the
+ * first take, past 64 MB): returns a slot in it, written with a pattern
+ * page by page. */
+static uint8_t *start_a_small_chunk(storage__slab_t *s)
 {
-    while (s->reserved < 64u * 1024 * 1024) {
-        assert_non_null(storage__slab_alloc(s, STORAGE__SLAB_MAX));
-    }
-    void *first = s->chunks;
-    uint8_t *p = storage__slab_alloc(s, STORAGE__SLAB_MAX);
-    while (s->chunks == first) {
+    uint8_t *p = NULL;
+    while (!s->cur_small) {
         p = storage__slab_alloc(s, STORAGE__SLAB_MAX);
+        assert_non_null(p);
     }
-    assert_true(s->cur_small);
     memset(p, 0xab, STORAGE__SLAB_MAX);
     return p;
+}
+
+/* Grows the slab past 64 MB, where chunks come from r (its thread starts). */
+static void grow_past_64_mb(storage__slab_t *s)
+{
+    while (s->reserved < 66u * 1024 * 1024) {
+        assert_non_null(storage__slab_alloc(s, STORAGE__SLAB_MAX));
+    }
 }
 
 /* Allocates until the slab moves on from its newest chunk. */
@@ -261,9 +266,9 @@ static int slab_freed(void **state)
     return 0;
 }
 
-/* A growing table whose reserve has nothing ready (its first take: the
- * thread only starts) fills a small-page chunk, faulted a page at a time
- * rather than 2 MB at once on the loop, and advises it for huge pages
+/* A growing table past 4 MB whose reserve has nothing ready fills a
+ * small-page chunk, faulted a page at a time rather than 2 MB at once on
+ * the loop, and advises it for huge pages
  * when it moves on, so khugepaged can merge it. */
 static void a_chunk_of_small_pages_is_advised_once_full(void **state)
 {
@@ -271,7 +276,7 @@ static void a_chunk_of_small_pages_is_advised_once_full(void **state)
     if (!thp_advice_works()) {
         skip();
     }
-    uint8_t *p = start_an_own_chunk(&f->s);
+    uint8_t *p = start_a_small_chunk(&f->s);
     assert_false(advised_huge(p));
     void *own = f->s.chunks;
     fill_the_chunk(&f->s);
@@ -289,18 +294,20 @@ static void a_full_small_chunk_moves_into_a_huge_page_in_place(void **state)
         skip();
     }
     storage__slab_t *s = &f->s;
-    uint8_t *p = start_an_own_chunk(s);
+    uint8_t *p = start_a_small_chunk(s);
     fill_the_chunk(s);
     assert_int_equal(s->n_small, 1);
-    assert_int_equal(storage__reserve_small(f->r), 1);
-    bool moved = false;
-    for (int i = 0; i < 5000 && !moved; i++) { /* the thread touches a chunk in ms */
-        moved = storage__slab_tidy(s);
-        if (!moved) {
+    assert_int_equal(storage__reserve_small(f->r), 0); /* no thread yet to move it */
+    assert_false(storage__slab_tidy(s));
+    grow_past_64_mb(s);
+    size_t waiting = s->n_small; /* the chunks between 4 and 64 MB, and r's first taker's */
+    assert_true(waiting > 1);
+    assert_int_equal(storage__reserve_small(f->r), waiting);
+    for (int i = 0; i < 20000 && s->n_small > 0; i++) { /* the thread touches one in ms */
+        if (!storage__slab_tidy(s)) {
             nanosleep(&(struct timespec){0, 1000000}, NULL);
         }
     }
-    assert_true(moved);
     assert_int_equal(s->n_small, 0);
     assert_int_equal(storage__reserve_small(f->r), 0);
     for (size_t i = 0; i < STORAGE__SLAB_MAX; i++) {
@@ -318,6 +325,7 @@ static void a_full_small_chunk_moves_into_a_huge_page_in_place(void **state)
     storage__slab_free(s, p, STORAGE__SLAB_MAX);
     assert_ptr_equal(storage__slab_alloc(s, STORAGE__SLAB_MAX), p);
     assert_false(storage__slab_tidy(s)); /* none left */
+    assert_int_equal(storage__reserve_small(f->r), 0);
 }
 
 /* A table that took a chunk since the last try may need the next soon:
@@ -329,8 +337,8 @@ static void a_move_waits_while_tables_take_chunks(void **state)
     if (!thp_advice_works()) {
         skip();
     }
-    (void)start_an_own_chunk(&f->s);
-    fill_the_chunk(&f->s);
+    (void)start_a_small_chunk(&f->s);
+    grow_past_64_mb(&f->s);
     for (int i = 0; i < 5000 && storage__reserve_ready(f->r) < storage__reserve_depth_now(f->r);
          i++) {
         nanosleep(&(struct timespec){0, 1000000}, NULL);
