@@ -493,14 +493,7 @@ static void on_tidy(evutil_socket_t fd, short what, void *arg)
     (void)fd;
     (void)what;
     emu_server_t *s = arg;
-    s->tidy_armed = false;
     (void)storage_db_tidy(s->db);
-}
-
-static void arm_tidy(emu_server_t *s)
-{
-    struct timeval tv = {0, TIDY_EVERY_MS * 1000};
-    s->tidy_armed = evtimer_add(s->tidy, &tv) == 0;
 }
 
 /* mkdir -p: the data directory may not exist yet (--no-tls creates no certificates). */
@@ -938,8 +931,9 @@ static int run_loop(emu_server_t *s)
         if (s->acks_wait_log) { /* durable storage, open (the start-up worker is joined) */
             storage_db_log_wake(s->db);
         }
-        if (s->tidy != NULL && !s->tidy_armed && storage_db_untidy(s->db) > 0) {
-            arm_tidy(s); /* s->tidy: the worker is joined, the tables are the loop's */
+        if (s->tidy != NULL && storage_db_untidy(s->db) > 0 && !evtimer_pending(s->tidy, NULL)) {
+            struct timeval tv = {0, TIDY_EVERY_MS * 1000}; /* s->tidy: the tables are the loop's */
+            (void)evtimer_add(s->tidy, &tv); /* on failure, the next turn tries again */
         }
         if (rc == 1 || event_base_got_break(s->base) || event_base_got_exit(s->base)) {
             return BASE_OK;

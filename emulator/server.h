@@ -39,7 +39,6 @@ typedef struct emu_server_s {
     struct event *checkpoint_step;  /* durable storage: the next slice of a checkpoint */
     struct event *synced;           /* durable: the commit log thread finished a round */
     struct event *tidy;             /* moves small-page chunks of the tables to huge pages */
-    bool tidy_armed;                /* ... and is due (armed while chunks wait) */
     bool acks_wait_log;             /* responses wait for the log write (fdatasync) covering them */
     size_t acks_waiting;            /* responses parked until then (conn.c) */
     uint64_t acked;                 /* the log's ack position when parked answers were last sent */

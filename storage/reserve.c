@@ -17,14 +17,14 @@
  * small. One chunk (2 MB) waits at first, never counted as any table's
  * memory, and one more each time a take finds none ready (the taker then
  * maps its own, storage__reserve_own), up to STORAGE__RESERVE_GROWN
- * (16 MB): rows created at 300k a second take a chunk every 6 ms, and on this VM touching one costs
- * 3.7 ms of a core, so one chunk ahead ran out at every burst. While a
- * recovery rebuilds the tables, which takes a chunk every millisecond or
- * two, up to STORAGE__RESERVE_DEEP wait (storage__reserve_depth), so that
- * the thread works whenever a core is free rather than only while one
- * chunk is out: with one, and a thread reading the files ahead on the
- * other core, the replaying thread spent 42% of its time faulting in
- * chunks of its own.
+ * (16 MB): rows created at 300k a second take a chunk every 6 ms, and on
+ * this VM touching one costs 3.7 ms of a core, so one chunk ahead ran out
+ * at every burst. While a recovery rebuilds the tables, which takes a
+ * chunk every millisecond or two, up to STORAGE__RESERVE_DEEP wait
+ * (storage__reserve_depth), so that the thread works whenever a core is
+ * free rather than only while one chunk is out: with one, and a thread
+ * reading the files ahead on the other core, the replaying thread spent
+ * 42% of its time faulting in chunks of its own.
  *
  * The thread is a batch thread (base_thread_batch): it never preempts the
  * loop or its clients on a wake-up, but it gets its share of a core. At

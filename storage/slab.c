@@ -240,8 +240,8 @@ void *storage__slab_alloc(storage__slab_t *s, size_t size)
         uint8_t *c = NULL;
         if (s->reserved >= AHEAD_AFTER) {
             c = storage__reserve_take(s->ahead); /* touched ahead, off this thread */
-            c = c != NULL ? c : storage__reserve_own(s->ahead, &s->cur_small);
-        } else if (s->reserved >= HUGE_AFTER) {
+        }
+        if (c == NULL && s->reserved >= HUGE_AFTER) {
             c = storage__reserve_own(s->ahead, &s->cur_small); /* moved once a thread runs */
         }
         if (c == NULL) {
