@@ -110,7 +110,7 @@ int storage_db_checkpoint_start(storage_db_t *db, base_error_t *err)
         return BASE_ERROR;
     }
     uint64_t gen = d->gen + 1;
-    storage__snap_t *snap = storage__snap_open(d->dir, gen, err);
+    storage__snap_t *snap = storage__snap_open(d->dir, gen, &d->snap_kept, err);
     if (snap == NULL) {
         storage__log_unmake(d, fd);
         storage__prep_start(d); /* if it took the one made ahead */

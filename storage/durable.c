@@ -241,7 +241,8 @@ static void durable_free(storage__durable_t *d)
         return;
     }
     storage__ckpt_abandon(d); /* its temp file goes; the older files stay */
-    storage__prep_join(d);    /* the log made ahead stays: opening replaces it */
+    storage__snap_kept_free(d->snap_kept);
+    storage__prep_join(d); /* the log made ahead stays: opening replaces it */
     if (d->log_fd >= 0) {
         (void)storage__log_flush(d); /* a failure was reported: nothing more to do */
     }

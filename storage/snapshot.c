@@ -26,12 +26,19 @@
  * stretched the latency of the requests waiting behind a slice. At most
  * QUEUE_SOFT chunks wait for the thread before storage__snap_busy asks
  * the caller to come back later; the thread hands emptied chunks back, so
- * a checkpoint cycles a few buffers instead of mapping fresh ones.
+ * a checkpoint cycles a few buffers instead of mapping fresh ones. And
+ * the next checkpoint cycles the same (storage__snap_kept_t): each one
+ * had mapped its buffers and LZ4 context afresh, 400-500 page faults on
+ * the loop within 100 ms of its start, and the first such burst came with
+ * a 54 ms stall that the machine's pause probe did not explain (fresh
+ * memory is what freezes a core on a virtual machine).
  *
  * Invariants: the thread alone touches the LZ4 context, the out buffer and
  * the file from the first chunk until it is joined (storage__snap_commit,
  * storage__snap_free); chunks are compressed in the order they were
- * queued; failed is set once, before has_failed.
+ * queued; failed is set once, before has_failed; what a writer keeps for
+ * the next changes hands only on the caller's thread, at storage__snap_open
+ * and at storage__snap_free after the join.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -50,11 +57,20 @@
 #define ROW_RECORD_BYTES (8u << 20)
 /* Chunks waiting for the thread before the caller is asked to wait. */
 #define QUEUE_SOFT       4
+/* A buffer larger than this (one that took a row of megabytes) is freed
+ * rather than kept for the next checkpoint. */
+#define KEEP_MAX         (1u << 20)
 
 typedef struct chunk_s {
     struct chunk_s *next;
     base_buf_t buf;
 } chunk_t;
+
+struct storage__snap_kept_s {
+    chunk_t *chunks; /* empty */
+    base_buf_t in, out;
+    LZ4F_cctx *cctx;
+};
 
 struct storage__snap_s {
     int fd;
@@ -63,8 +79,10 @@ struct storage__snap_s {
     const char *dir;
     LZ4F_cctx *cctx;
     LZ4F_preferences_t prefs;
-    base_buf_t in;  /* records not yet compressed */
-    base_buf_t out; /* compressed bytes */
+    storage__snap_kept_t **kept_at; /* where to leave what is kept, NULL: nowhere */
+    storage__snap_kept_t *kept;     /* what was taken from there, reused to leave it */
+    base_buf_t in;                  /* records not yet compressed */
+    base_buf_t out;                 /* compressed bytes */
     uint64_t n_records;
     const char *failed; /* what failed first, NULL while all is well */
     int errnum;
@@ -246,6 +264,76 @@ static void chunks_free(chunk_t *c)
 }
 
 
+void storage__snap_kept_free(storage__snap_kept_t *k)
+{
+    if (k == NULL) {
+        return;
+    }
+    chunks_free(k->chunks);
+    base_buf_fini(&k->in);
+    base_buf_fini(&k->out);
+    LZ4F_freeCompressionContext(k->cctx);
+    base_free(k);
+}
+
+
+/* Empties b into *keep if it is not too large, else frees it. */
+static void keep_buf(base_buf_t *b, base_buf_t *keep)
+{
+    if (b->cap <= KEEP_MAX) {
+        base_buf_reset(b);
+        base_buf_swap(b, keep);
+    }
+    base_buf_fini(b);
+    base_buf_init(b);
+}
+
+
+/* Moves the chunks of list onto *to, emptied (those grown too large are
+ * freed). */
+static void keep_chunks(chunk_t *list, chunk_t **to)
+{
+    while (list != NULL) {
+        chunk_t *c = list;
+        list = c->next;
+        if (c->buf.cap > KEEP_MAX) {
+            base_buf_fini(&c->buf);
+            base_free(c);
+            continue;
+        }
+        base_buf_reset(&c->buf);
+        c->next = *to;
+        *to = c;
+    }
+}
+
+
+/* After the thread is joined: leaves the buffers and the LZ4 context where
+ * the next writer will look for them. */
+static void keep(storage__snap_t *w)
+{
+    if (w->kept_at == NULL) {
+        return;
+    }
+    storage__snap_kept_t *k = w->kept;
+    if (k == NULL) {
+        k = base_calloc(1, sizeof(*k));
+        base_buf_init(&k->in);
+        base_buf_init(&k->out);
+    }
+    w->kept = NULL;
+    keep_chunks(w->head, &k->chunks);
+    keep_chunks(w->spare, &k->chunks);
+    w->head = w->tail = w->spare = NULL;
+    keep_buf(&w->in, &k->in);
+    keep_buf(&w->out, &k->out);
+    k->cctx = w->cctx;
+    w->cctx = NULL;
+    storage__snap_kept_free(*w->kept_at); /* none: one writer at a time takes it */
+    *w->kept_at = k;
+}
+
+
 static void emit_mutation(storage__snap_t *w, uint64_t id, const storage_mutation_t *m)
 {
     size_t start = storage__rec_begin(&w->in, STORAGE__REC_MUTATION, id);
@@ -359,7 +447,8 @@ void storage__snap_table(storage__snap_t *w, const storage_table_t *t)
 }
 
 
-storage__snap_t *storage__snap_open(const char *dir, uint64_t gen, base_error_t *err)
+storage__snap_t *storage__snap_open(const char *dir, uint64_t gen, storage__snap_kept_t **kept,
+                                    base_error_t *err)
 {
     storage__snap_t *w = base_calloc(1, sizeof(*w));
     pthread_mutex_init(&w->mu, NULL);
@@ -372,8 +461,20 @@ storage__snap_t *storage__snap_open(const char *dir, uint64_t gen, base_error_t 
     base_buf_init(&w->out);
     w->prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
     w->prefs.frameInfo.blockSizeID = LZ4F_max256KB;
+    w->kept_at = kept;
+    if (kept != NULL && *kept != NULL) {
+        storage__snap_kept_t *k = *kept;
+        *kept = NULL;
+        w->kept = k;
+        base_buf_swap(&w->in, &k->in);
+        base_buf_swap(&w->out, &k->out);
+        w->spare = k->chunks;
+        k->chunks = NULL;
+        w->cctx = k->cctx; /* a frame begun anew resets it, even after one abandoned */
+        k->cctx = NULL;
+    }
 
-    size_t rc = LZ4F_createCompressionContext(&w->cctx, LZ4F_VERSION);
+    size_t rc = w->cctx != NULL ? 0 : LZ4F_createCompressionContext(&w->cctx, LZ4F_VERSION);
     if (LZ4F_isError(rc)) {
         fail(w, LZ4F_getErrorName(rc), 0);
         goto done;
@@ -474,8 +575,10 @@ void storage__snap_free(storage__snap_t *w)
         return;
     }
     join(w, true);
+    keep(w);
     chunks_free(w->head);
     chunks_free(w->spare);
+    storage__snap_kept_free(w->kept); /* taken, and the writer kept nothing */
     pthread_mutex_destroy(&w->mu);
     pthread_cond_destroy(&w->cond);
     if (w->fd >= 0) {

@@ -685,7 +685,8 @@ struct storage__durable_s {
     uint64_t failures; /* times the log was marked failed (checkpoint.c) */
     /* The background checkpoint being written, NULL if none (checkpoint.c). */
     struct storage__ckpt_s *ckpt;
-    uint64_t recovered_bytes;   /* snapshot and log bytes read at open */
+    struct storage__snap_kept_s *snap_kept; /* the last checkpoint's buffers, for the next */
+    uint64_t recovered_bytes;               /* snapshot and log bytes read at open */
     uint64_t appended;          /* bytes appended to the logs since open (every generation) */
     uint64_t syncs;             /* fdatasyncs of STORAGE_SYNC_ALWAYS */
     storage__syncer_t *syncer;  /* GROUP and PERIODIC, else NULL */
@@ -846,9 +847,17 @@ int storage__log_open(const char *dir, uint64_t gen, bool create, uint64_t *size
 typedef struct storage__snap_s storage__snap_t;
 /* The snapshot compressor's nice value (snapshot.c says why). */
 #define STORAGE__COMPRESS_NICE 10
+/* What one snapshot writer leaves the next: its emptied buffers and LZ4
+ * context (snapshot.c says why). */
+typedef struct storage__snap_kept_s storage__snap_kept_t;
 /* Opens snapshot-<gen>.lz4.tmp in dir (which must outlive the writer);
- * NULL with err. Free with storage__snap_free. */
-storage__snap_t *storage__snap_open(const char *dir, uint64_t gen, base_error_t *err);
+ * NULL with err. Free with storage__snap_free. The writer takes *kept, if
+ * any, and leaves its own there when freed: kept (NULL for none) must
+ * outlive it, and its owner frees what is left with
+ * storage__snap_kept_free. */
+storage__snap_t *storage__snap_open(const char *dir, uint64_t gen, storage__snap_kept_t **kept,
+                                    base_error_t *err);
+void storage__snap_kept_free(storage__snap_kept_t *k);
 /* A table's CREATE (and PHYSICAL) records: before its partitions. */
 void storage__snap_table(storage__snap_t *w, const storage_table_t *t);
 /* Writes p: its deletions and static row unless after is set, then its

@@ -4,7 +4,8 @@
  * of thousands of rows changing between its slices, the fuzzy snapshot
  * plus the new log reopen to exactly the state the database had; a crash
  * in the middle of one loses nothing; a checkpoint at shutdown replaces a
- * running one, and writes nothing when nothing changed since the last;
+ * running one (reusing its buffers and compression context), and writes
+ * nothing when nothing changed since the last;
  * each checkpoint's new log is one made ahead, and makes the next; an old
  * file is deleted a step at a time, even one the sync thread still holds
  * open; the snapshot's compressor runs at a lower priority than the loop.
@@ -252,10 +253,12 @@ static void a_fuzzy_snapshot_and_its_log_rebuild_the_state_exactly(void **state)
     base_error_t err;
     storage_db_t *db = reopen(f);
     load(db);
+    assert_null(db->dur->snap_kept); /* nothing to keep before the first */
     assert_int_equal(storage_db_checkpoint_start(db, &err), BASE_OK);
     assert_true(storage_db_checkpoint_running(db));
     assert_int_equal(storage_db_checkpoint_start(db, &err), BASE_AGAIN); /* one at a time */
     int slices = run_with_writes(db, -1);
+    assert_non_null(db->dur->snap_kept); /* its buffers, for the next */
     assert_true(slices > 50); /* writes really came between slices, and inside the big one */
     assert_false(storage_db_checkpoint_running(db));
     assert_true(exists(f, "snapshot-", 2, ".lz4"));
@@ -296,7 +299,10 @@ static void a_checkpoint_now_replaces_a_running_one(void **state)
     load(db);
     assert_int_equal(storage_db_checkpoint_start(db, &err), BASE_OK);
     run_with_writes(db, 3);
+    /* The one replaced leaves its buffers and LZ4 context, its frame cut
+     * short, to the one replacing it: whose snapshot must still read back. */
     assert_int_equal(storage_db_checkpoint(db, &err), BASE_OK); /* as at shutdown */
+    assert_non_null(db->dur->snap_kept);
     assert_false(storage_db_checkpoint_running(db));
     assert_false(exists(f, "snapshot-", 2, ".lz4.tmp")); /* the running one's temp is gone */
     assert_true(exists(f, "snapshot-", 3, ".lz4"));
@@ -511,7 +517,7 @@ static void the_snapshot_compressor_runs_below_the_loop(void **state)
 {
     ck_fixture_t *f = *state;
     base_error_t err;
-    storage__snap_t *w = storage__snap_open(f->dir, 9, &err);
+    storage__snap_t *w = storage__snap_open(f->dir, 9, NULL, &err);
     assert_non_null(w);
     /* A test run nicer than that already can only stay there without privilege. */
     int own = getpriority(PRIO_PROCESS, 0);
