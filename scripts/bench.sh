@@ -164,6 +164,11 @@ EMU_PID=$PID EMU_PORT=$PORT
 EMU_CMD="$EMU --port 0 --admin-port 0 --data-dir DIR"
 NULL_CMD="$NULLR --port 0 --data-dir DIR --value-size $VALUE"
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+# Free page reporting (a virtio-balloon guest handing freed memory back to its host, which
+# zeroes it again when next touched): where the kernel counts what it reported, the amount
+# during the runs tells the reader how much fresh memory the figures paid for.
+REPORTED=/sys/module/page_reporting/parameters/reported_kib
+REPORTED_BEFORE=$(cat "$REPORTED" 2>/dev/null || true)
 
 # The issue's durable target is periodic sync (Cassandra's default commitlog mode).
 start_server durable "$EMU" --port 0 --admin-port 0 --data-dir "$WORK/durable" \
@@ -314,6 +319,7 @@ RECOVERY_SETTLED=$(printf '%s\n' "${SETTLED[@]}" |
 RECOVERY_RATES=$(printf '%s\n' "${SETTLED[@]}" | sed -n 's/.*(\([0-9]*\) MB\/s of rows)$/\1/p' |
     paste -sd, - | sed 's/,/, /g')
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
+REPORTED_AFTER=$(cat "$REPORTED" 2>/dev/null || true)
 
 # ---- cold start: exec to "ready" with an empty data dir, best of 5 -----------------------
 COLD_MS=$(EMU="$EMU" WORK="$WORK" /usr/bin/env python3 - <<'PY'
@@ -352,6 +358,7 @@ export CKPT_N RECOVERY RECOVERY_SETTLED RECOVERY_RATES COLD_MS CKPT_DURATION ROU
 export LOG_WAITS LOG_WAITED_MS
 export STALLS_NULL=$WORK/stalls-null.txt STALLS_EMU=$WORK/stalls-emulator.txt
 export DURABLE_LOG=$WORK/durable-30s.log
+export REPORTED_BEFORE REPORTED_AFTER
 export RESULTS OUT CPU LOAD_BEFORE LOAD_AFTER RSS_IDLE RSS_LOADED ROWS ROW_VALUE RSS_CMD EMU_CMD NULL_CMD DURATION WARMUP
 export NPROC=$(nproc) KERNEL="$(uname -sr)" MEM="$(awk '/MemTotal/ {printf "%.1f GB", $2/1048576}' /proc/meminfo)"
 export COMMIT="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
@@ -431,6 +438,13 @@ w("Machine: %s cores, %s, %s, %s; load average %s before the runs, %s after. Cli
   "machine does, not a server's ceiling."
   % (os.environ["NPROC"], os.environ["CPU"], os.environ["MEM"], os.environ["KERNEL"],
      os.environ["LOAD_BEFORE"], os.environ["LOAD_AFTER"]))
+rb, ra = os.environ.get("REPORTED_BEFORE", ""), os.environ.get("REPORTED_AFTER", "")
+if rb.isdigit() and ra.isdigit():
+    w("")
+    w("This machine is a virtual one whose kernel hands freed memory back to its host (free "
+      "page reporting): %.1f GB during the runs, each 2 MB block zeroed by the hypervisor again "
+      "when next touched, at a cost a bare machine does not pay (a restart's rows, the page "
+      "cache of a deleted commit log, a new table's chunks)." % ((int(ra) - int(rb)) / 1048576.0))
 w("")
 w("The null responder runs with the emulator's socket settings (TCP_NODELAY, whole frames "
   "per write), so the ratio isolates the engine. (`--nagle` turns TCP_NODELAY off in the "
