@@ -4,8 +4,9 @@
  * of thousands of rows changing between its slices, the fuzzy snapshot
  * plus the new log reopen to exactly the state the database had; a crash
  * in the middle of one loses nothing; a checkpoint at shutdown replaces a
- * running one (reusing its buffers and compression context), and writes
- * nothing when nothing changed since the last;
+ * running one (reusing its buffers and compression context, as each
+ * checkpoint reuses the last one's), and writes nothing when nothing
+ * changed since the last;
  * each checkpoint's new log is one made ahead, and makes the next; an old
  * file is deleted a step at a time, even one the sync thread still holds
  * open; the snapshot's compressor runs at a lower priority than the loop.
@@ -313,6 +314,27 @@ static void a_checkpoint_now_replaces_a_running_one(void **state)
 }
 
 
+/* Each writer leaves its buffers and LZ4 context to the next (snapshot.c):
+ * taken while a checkpoint runs, left back when it ends, and every
+ * snapshot written with them reads back. */
+static void each_checkpoint_takes_the_last_ones_buffers(void **state)
+{
+    ck_fixture_t *f = *state;
+    base_error_t err;
+    storage_db_t *db = reopen(f);
+    load(db);
+    for (int i = 0; i < 3; i++) {
+        assert_true((db->dur->snap_kept != NULL) == (i > 0));
+        assert_int_equal(storage_db_checkpoint_start(db, &err), BASE_OK);
+        assert_null(db->dur->snap_kept); /* the running one's now */
+        run_with_writes(db, -1);
+        assert_non_null(db->dur->snap_kept);
+    }
+    uint64_t ids[] = {T_MAIN, T_TRUNCATED, T_NEW};
+    assert_true(assert_reopens_the_same(f, ids, 3, 1) > 50000);
+}
+
+
 static void a_checkpoint_with_nothing_new_writes_nothing(void **state)
 {
     ck_fixture_t *f = *state;
@@ -543,6 +565,7 @@ int main(void)
         T(a_fuzzy_snapshot_and_its_log_rebuild_the_state_exactly),
         T(a_crash_in_the_middle_of_a_checkpoint_loses_nothing),
         T(a_checkpoint_now_replaces_a_running_one),
+        T(each_checkpoint_takes_the_last_ones_buffers),
         T(a_checkpoint_with_nothing_new_writes_nothing),
         T(each_checkpoint_takes_a_log_made_ahead_and_makes_the_next),
         T(a_deleted_file_is_freed_in_steps_though_still_open),
