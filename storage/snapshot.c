@@ -29,10 +29,10 @@
  * a checkpoint cycles a few buffers instead of mapping fresh ones. And
  * the next checkpoint cycles the same (storage__snap_kept_t): each one
  * had mapped its buffers and LZ4 context afresh, 400-500 page faults on
- * the loop within 100 ms of its start, on virtual machines where fresh
- * memory is what freezes a core (one such burst came with a 54 ms stall
- * that the machine's pause probe did not explain). Only the first
- * checkpoint of a process maps them.
+ * the loop within 100 ms of its start, each slow on a virtual machine
+ * whose hypervisor backs memory at its first touch (one such burst came
+ * with a 54 ms stall that the machine's pause probe did not explain).
+ * Only the first checkpoint of a process maps them.
  *
  * Invariants: the thread alone touches the LZ4 context, the out buffer and
  * the file from the first chunk until it is joined (storage__snap_commit,
