@@ -81,7 +81,6 @@ struct storage__snap_s {
     LZ4F_cctx *cctx;
     LZ4F_preferences_t prefs;
     storage__snap_kept_t **kept_at; /* where to leave what is kept, NULL: nowhere */
-    storage__snap_kept_t *kept;     /* what was taken from there, reused to leave it */
     base_buf_t in;                  /* records not yet compressed */
     base_buf_t out;                 /* compressed bytes */
     uint64_t n_records;
@@ -316,13 +315,9 @@ static void keep(storage__snap_t *w)
     if (w->kept_at == NULL) {
         return;
     }
-    storage__snap_kept_t *k = w->kept;
-    if (k == NULL) {
-        k = base_calloc(1, sizeof(*k));
-        base_buf_init(&k->in);
-        base_buf_init(&k->out);
-    }
-    w->kept = NULL;
+    storage__snap_kept_t *k = base_calloc(1, sizeof(*k));
+    base_buf_init(&k->in);
+    base_buf_init(&k->out);
     keep_chunks(w->head, &k->chunks);
     keep_chunks(w->spare, &k->chunks);
     w->head = w->tail = w->spare = NULL;
@@ -466,13 +461,11 @@ storage__snap_t *storage__snap_open(const char *dir, uint64_t gen, storage__snap
     if (kept != NULL && *kept != NULL) {
         storage__snap_kept_t *k = *kept;
         *kept = NULL;
-        w->kept = k;
         base_buf_swap(&w->in, &k->in);
         base_buf_swap(&w->out, &k->out);
         w->spare = k->chunks;
-        k->chunks = NULL;
         w->cctx = k->cctx; /* a frame begun anew resets it, even after one abandoned */
-        k->cctx = NULL;
+        base_free(k);      /* emptied: its buffers and context are the writer's now */
     }
 
     size_t rc = w->cctx != NULL ? 0 : LZ4F_createCompressionContext(&w->cctx, LZ4F_VERSION);
@@ -577,9 +570,8 @@ void storage__snap_free(storage__snap_t *w)
     }
     join(w, true);
     keep(w);
-    chunks_free(w->head);
+    chunks_free(w->head); /* those not kept */
     chunks_free(w->spare);
-    storage__snap_kept_free(w->kept); /* taken, and the writer kept nothing */
     pthread_mutex_destroy(&w->mu);
     pthread_cond_destroy(&w->cond);
     if (w->fd >= 0) {
