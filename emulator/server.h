@@ -48,7 +48,9 @@ typedef struct emu_server_s {
     int64_t open_started_us; /* durable: when opening storage began (recovery time) */
     int64_t checkpoint_started_us;   /* a background checkpoint runs since then, else 0 */
     uint64_t checkpoint_log_bytes;   /* the log it folds */
-    storage_disk_waits_t disk_waits; /* as last reported (report_disk_waits) */
+    int64_t checkpoint_last_us;      /* when the last one started (0: none yet) */
+    storage_disk_waits_t disk_waits; /* as last reported (report_disk_waits) ... */
+    int64_t disk_waits_us;           /* ... then */
     cql_engine_t *engine;
     emu_metering_t *metering;      /* request units: attached to engine */
     struct emu_admin_s *admin;     /* HTTP admin endpoint, NULL when off (admin.c) */

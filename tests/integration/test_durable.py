@@ -4,6 +4,7 @@ restart and across kill -9 right after acknowledged writes; the default
 memory storage keeps nothing; a damaged schema log refuses start-up
 (naming the file and offset) rather than drop a table's rows."""
 
+import datetime
 import logging
 import os
 import re
@@ -37,6 +38,17 @@ SCHEMA = [
 ]
 
 TABLES = ("events", "profiles", "sessions", "scratch")
+
+
+def checkpoint_starts(log):
+    """When each background checkpoint in an emulator's log started, in seconds (its
+    line is written at its end, with how long it took)."""
+    starts = []
+    for m in re.finditer(r"^(\S+)Z \w+ +checkpoint \(commit log past the data\): .* in (\d+) ms",
+                         log, re.M):
+        end = datetime.datetime.strptime(m.group(1), "%Y-%m-%dT%H:%M:%S.%f")
+        starts.append(end.timestamp() - int(m.group(2)) / 1000.0)
+    return starts
 
 
 def write_rows(session, first, count):
@@ -220,7 +232,7 @@ class DurableTest(unittest.TestCase):
         ins = session.prepare("INSERT INTO %s.kv (k, v, n) VALUES (?, ?, ?)" % KS)
         want = {}
         rounds = 0
-        # The timer looks every 2 s: rounds of overwrites until two checkpoints ended.
+        # Rounds of overwrites until two checkpoints ended.
         while emu.log().count("checkpoint (commit log past the data)") < 2:
             self.assertLess(rounds, 60, emu.log())
             args = [(k, "%d-%s" % (rounds, "x" * 1000), rounds) for k in range(1500)]
@@ -234,6 +246,12 @@ class DurableTest(unittest.TestCase):
         data = os.path.join(self.dir, "data")
         self.assertEqual(len([f for f in os.listdir(data) if f.startswith("snapshot-")]), 1,
                          os.listdir(data))
+        # The log is looked at four times a second, but a table this small (its log
+        # past the data within a round) is not rewritten more than every 2 s.
+        starts = checkpoint_starts(emu.log())
+        self.assertGreaterEqual(len(starts), 2, emu.log())
+        for a, b in zip(starts, starts[1:]):
+            self.assertGreaterEqual(b - a, 1.99, emu.log())
         self.stop(emu, cluster, kill=True)
 
         emu, cluster, session = self.start()
