@@ -1,8 +1,12 @@
 """kill -9 in a loop, bounded for CI: the emulator with --storage durable runs a
 mixed write load (inserts, updates, deletes, unlogged batches) through the
 Python driver and is killed with SIGKILL at a random moment, 20 times with the
-default sync and 10 times with --fsync always. CRASH_LOOP_CYCLES="20,10" sets
-both counts (the issue's 50-cycle run, outside CI: CRASH_LOOP_CYCLES=0,50).
+default sync, 10 times with --fsync always and 20 times with checkpoints due
+every few cycles (--checkpoint-log-mb 1 and 4 KB values in the batches: a
+checkpoint starts a quarter second after a restart once the log has passed the
+data), where a cycle whose server starts one is killed 0-20 ms after it began,
+while the snapshot is being written or just done. CRASH_LOOP_CYCLES="20,10,20"
+sets the counts (the issue's 50-cycle run, outside CI: CRASH_LOOP_CYCLES=0,50,0).
 After every restart each write the driver saw acknowledged must be there, and
 each acknowledged delete must stay deleted; the one write in flight at the kill
 may have landed or not.
@@ -14,6 +18,7 @@ import random
 import shutil
 import tempfile
 import threading
+import time
 import unittest
 
 from emulator import Emulator
@@ -23,8 +28,12 @@ KS = "crash_py"
 KEYS = 200  # kv keys
 PARTS, ROWS = 20, 40  # ev partitions, clustering keys per partition
 SEED = int(os.environ.get("CRASH_LOOP_SEED", "0")) or random.randrange(1, 1 << 30)
-CYCLES = [int(n) for n in os.environ.get("CRASH_LOOP_CYCLES", "20,10").split(",")]
-MODES = (("default sync", [], CYCLES[0]), ("--fsync always", ["--fsync", "always"], CYCLES[1]))
+CYCLES = [int(n) for n in os.environ.get("CRASH_LOOP_CYCLES", "20,10,20").split(",")] + [0, 0]
+PAD = "x" * 4096  # the batches' values in the checkpoint mode: the log outgrows the data
+# (mode, arguments, cycles, padding of the batches' values)
+MODES = (("default sync", [], CYCLES[0], ""),
+         ("--fsync always", ["--fsync", "always"], CYCLES[1], ""),
+         ("checkpoints", ["--checkpoint-log-mb", "1", "--log-level", "debug"], CYCLES[2], PAD))
 GONE = None  # the model's value of a deleted (or never written) row
 
 
@@ -45,6 +54,29 @@ class Model:
     @staticmethod
     def settle(table, key, value):
         table[key] = {value}
+
+
+class CheckpointKiller(threading.Thread):
+    """threading.Timer's part the loop uses (start, is_alive, join, finished), killing
+    delay seconds after the server's log says a checkpoint started, or after fallback
+    seconds when none does."""
+
+    def __init__(self, emu, delay, fallback):
+        super().__init__(daemon=True)
+        self.emu, self.delay, self.fallback = emu, delay, fallback
+        self.finished = threading.Event()
+        self.in_checkpoint = False
+
+    def run(self):
+        deadline = time.monotonic() + self.fallback
+        while time.monotonic() < deadline:
+            if "background checkpoint started" in self.emu.log():
+                self.in_checkpoint = True
+                time.sleep(self.delay)
+                break
+            time.sleep(0.002)
+        self.emu.proc.kill()
+        self.finished.set()
 
 
 class CrashLoopTest(unittest.TestCase):
@@ -86,14 +118,14 @@ class CrashLoopTest(unittest.TestCase):
             for key in set(table) | set(got):
                 value = got.get(key, GONE)
                 if value not in table.get(key, {GONE}):
-                    lost.append("%s %r: stored %r, acknowledged %r"
+                    lost.append("%s %r: stored %.40r, acknowledged %.200r"
                                 % (name, key, value, sorted(table.get(key, {GONE}), key=repr)))
                 table[key] = {value}
         return lost
 
     # -- load ------------------------------------------------------------------
 
-    def load(self, session, model, rng, stop, first_ack=None):
+    def load(self, session, model, rng, stop, first_ack=None, pad=""):
         """Writes until the server dies (or stop is set); counts acknowledged writes.
         first_ack runs once the first write is acknowledged (the kill is armed then, so
         a slow machine never makes a cycle without an acknowledged write)."""
@@ -120,9 +152,9 @@ class CrashLoopTest(unittest.TestCase):
             else:
                 p = rng.randrange(PARTS)
                 c1, c2, c3 = rng.sample(range(ROWS), 3)
-                stmt = (batch, (p, c1, "a%d" % n, p, c2, "b%d" % n, p, c3))
-                writes = [(model.ev, (p, c1), "a%d" % n), (model.ev, (p, c2), "b%d" % n),
-                          (model.ev, (p, c3), GONE)]
+                a, b = "a%d%s" % (n, pad), "b%d%s" % (n, pad)
+                stmt = (batch, (p, c1, a, p, c2, b, p, c3))
+                writes = [(model.ev, (p, c1), a), (model.ev, (p, c2), b), (model.ev, (p, c3), GONE)]
             for table, key, value in writes:
                 Model.pending(table, key, value)
             try:
@@ -148,7 +180,7 @@ class CrashLoopTest(unittest.TestCase):
         session.execute("CREATE TABLE %s.ev (p int, c int, v text, PRIMARY KEY (p, c))" % KS)
         cycles, lost, checked = 0, [], 0
         summaries = []
-        for mode, args, n_cycles in MODES:
+        for mode, args, n_cycles, pad in MODES:
             if args:  # a clean restart into this mode
                 self.cluster.shutdown()
                 self.cluster = None
@@ -156,14 +188,20 @@ class CrashLoopTest(unittest.TestCase):
                 self.emu = None
                 session = self.start(args)
             mode_acked, mode_lost = model.acked, len(lost)
+            started = ended = aimed = 0  # checkpoints, in the processes of this mode
             for _ in range(n_cycles):
                 before = model.acked
                 stop = threading.Event()
                 proc = self.emu.proc
-                # The kill lands at a random moment of the load, as a crash would.
-                killer = threading.Timer(rng.uniform(0.15, 0.6), proc.kill)
+                # The kill lands at a random moment of the load, as a crash would, or
+                # (checkpoint mode) in the first milliseconds of a checkpoint.
+                if pad:
+                    killer = CheckpointKiller(self.emu, rng.uniform(0, 0.02),
+                                              rng.uniform(0.15, 0.6))
+                else:
+                    killer = threading.Timer(rng.uniform(0.15, 0.6), proc.kill)
                 try:
-                    self.load(session, model, rng, stop, first_ack=killer.start)
+                    self.load(session, model, rng, stop, first_ack=killer.start, pad=pad)
                 finally:
                     stop.set()
                     if killer.is_alive():
@@ -171,13 +209,23 @@ class CrashLoopTest(unittest.TestCase):
                     elif not killer.finished.is_set():  # never armed: no write was acknowledged
                         proc.kill()
                 self.assertGreater(model.acked, before, "no write was acknowledged in a cycle")
+                log = self.emu.log()
+                aimed += pad != "" and killer.in_checkpoint
+                started += log.count("background checkpoint started")
+                ended += log.count("checkpoint (commit log past the data)")
                 self.crash()
                 cycles += 1
                 session = self.start(args)
                 lost += self.check(session, model)
             checked += model.acked - mode_acked
-            summaries.append("crash loop (%s): %d cycles, %d acknowledged writes checked, %d lost"
-                             % (mode, n_cycles, model.acked - mode_acked, len(lost) - mode_lost))
+            summary = ("crash loop (%s): %d cycles, %d acknowledged writes checked, %d lost"
+                       % (mode, n_cycles, model.acked - mode_acked, len(lost) - mode_lost))
+            if pad:
+                summary += ("; %d checkpoints started, %d of them cut short by the kill (%d "
+                            "kills aimed at one)" % (started, started - ended, aimed))
+                # what the mode is for: 7 in 20 cycles here (Release and ASan alike)
+                self.assertGreater(aimed, 0 if n_cycles >= 10 else -1, summary)
+            summaries.append(summary)
         self.cluster.shutdown()
         self.cluster = None
         self.emu.stop()  # a clean exit after it all, sanitizer log checked
