@@ -850,6 +850,48 @@ static void fill_stop_read(dur_fixture_t *f, int n, bool close, char path[256], 
 }
 
 
+/* A snapshot's content: its LZ4 frame inflated into a new buffer (*raw, the
+ * caller frees), its length. */
+static size_t unframe(const uint8_t *z, size_t zlen, uint8_t **raw)
+{
+    size_t cap = 1u << 20;
+    *raw = malloc(cap);
+    LZ4F_dctx *dctx;
+    assert_false(LZ4F_isError(LZ4F_createDecompressionContext(&dctx, LZ4F_VERSION)));
+    size_t rlen = cap;
+    size_t used = zlen;
+    assert_int_equal(LZ4F_decompress(dctx, *raw, &rlen, z, &used, NULL), 0);
+    LZ4F_freeDecompressionContext(dctx);
+    return rlen;
+}
+
+
+/* Writes raw to path as one LZ4 frame with a content checksum (as snapshots
+ * were written before fcd21b1). */
+static void write_checksummed_frame(const char *path, const uint8_t *raw, size_t rlen)
+{
+    LZ4F_preferences_t prefs = {0};
+    prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
+    size_t bound = LZ4F_compressFrameBound(rlen, &prefs);
+    uint8_t *out = malloc(bound);
+    size_t olen = LZ4F_compressFrame(out, bound, raw, rlen, &prefs);
+    assert_false(LZ4F_isError(olen));
+    assert_int_equal(out[4] & 0x04, 0x04); /* FLG: content checksum */
+    write_file(path, out, olen);
+    free(out);
+}
+
+
+/* 100 rows checkpointed at close into snapshot-2 (its path in snap): the
+ * file in *z (*zlen bytes) and its content inflated in *raw, its length. */
+static size_t snapshot_of_100(dur_fixture_t *f, char snap[256], uint8_t **z, size_t *zlen,
+                              uint8_t **raw)
+{
+    fill_stop_read(f, 100, true, snap, z, zlen);
+    return unframe(*z, *zlen, raw);
+}
+
+
 /* The records' CRCs guard a snapshot's content, not the frame's checksum: a
  * record changed and compressed again into a frame whose checksum matches
  * is still refused. */
@@ -857,32 +899,15 @@ static void a_changed_record_in_a_valid_frame_fails_the_open(void **state)
 {
     dur_fixture_t *f = *state;
     char snap[256];
-    uint8_t *z;
+    uint8_t *z, *raw;
     size_t zlen;
     base_error_t err = {0};
-    fill_stop_read(f, 100, true, snap, &z, &zlen); /* checkpoint: snapshot-2 */
-
-    size_t cap = 1u << 20;
-    uint8_t *raw = malloc(cap);
-    LZ4F_dctx *dctx;
-    assert_false(LZ4F_isError(LZ4F_createDecompressionContext(&dctx, LZ4F_VERSION)));
-    size_t rlen = cap;
-    size_t used = zlen;
-    assert_int_equal(LZ4F_decompress(dctx, raw, &rlen, z, &used, NULL), 0);
-    LZ4F_freeDecompressionContext(dctx);
+    size_t rlen = snapshot_of_100(f, snap, &z, &zlen, &raw);
     raw[rlen / 2] ^= 0x01; /* inside some record in the middle */
-
-    LZ4F_preferences_t prefs = {0};
-    prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
-    size_t bound = LZ4F_compressFrameBound(rlen, &prefs);
-    uint8_t *out = malloc(bound);
-    size_t olen = LZ4F_compressFrame(out, bound, raw, rlen, &prefs);
-    assert_false(LZ4F_isError(olen));
-    write_file(snap, out, olen);
+    write_checksummed_frame(snap, raw, rlen);
     assert_null(storage_db_open(f->dir, STORAGE_SYNC_NONE, &err));
     assert_non_null(strstr(err.msg, "invalid snapshot at byte"));
     assert_non_null(strstr(err.msg, "bad record length or checksum"));
-    free(out);
     free(raw);
     free(z);
 }
@@ -895,36 +920,18 @@ static void snapshots_go_without_the_frame_checksum_and_older_ones_load(void **s
 {
     dur_fixture_t *f = *state;
     char snap[256];
-    uint8_t *z;
+    uint8_t *z, *raw;
     size_t zlen;
     base_error_t err = {0};
-    fill_stop_read(f, 100, true, snap, &z, &zlen); /* checkpoint: snapshot-2 */
+    size_t rlen = snapshot_of_100(f, snap, &z, &zlen, &raw);
     assert_true(zlen > 7);
     static const uint8_t magic[4] = {0x04, 0x22, 0x4d, 0x18}; /* an LZ4 frame's */
     assert_memory_equal(z, magic, sizeof(magic));
     assert_int_equal(z[4] & 0x04, 0); /* FLG: no content checksum */
-
-    size_t cap = 1u << 20;
-    uint8_t *raw = malloc(cap);
-    LZ4F_dctx *dctx;
-    assert_false(LZ4F_isError(LZ4F_createDecompressionContext(&dctx, LZ4F_VERSION)));
-    size_t rlen = cap;
-    size_t used = zlen;
-    assert_int_equal(LZ4F_decompress(dctx, raw, &rlen, z, &used, NULL), 0);
-    LZ4F_freeDecompressionContext(dctx);
-
-    LZ4F_preferences_t prefs = {0};
-    prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
-    size_t bound = LZ4F_compressFrameBound(rlen, &prefs);
-    uint8_t *out = malloc(bound);
-    size_t olen = LZ4F_compressFrame(out, bound, raw, rlen, &prefs);
-    assert_false(LZ4F_isError(olen));
-    assert_int_equal(out[4] & 0x04, 0x04);
-    write_file(snap, out, olen);
+    write_checksummed_frame(snap, raw, rlen);
     f->db = storage_db_open(f->dir, STORAGE_SYNC_NONE, &err);
     assert_non_null(f->db);
     assert_int_equal(storage_table_partition_count(storage_table_create(f->db, 1)), 100);
-    free(out);
     free(raw);
     free(z);
 }
