@@ -400,7 +400,6 @@ static int checkpoint(emu_server_t *s, const char *why)
 static void checkpoint_ended(emu_server_t *s, int rc, const base_error_t *err)
 {
     int64_t took = base_mono_us() - s->checkpoint_started_us;
-    s->checkpoint_started_us = 0;
     if (rc != BASE_OK) {
         emu_telemetry_checkpoint(false, 0);
         emu_log(EMU_LOG_ERROR, 0, "background checkpoint failed: %s", err->msg);
@@ -477,18 +476,17 @@ static void on_checkpoint_timer(evutil_socket_t fd, short what, void *arg)
     int64_t t0 = base_mono_us();
     report_disk_waits(s, t0);
     if (s->stopping || storage_db_checkpoint_running(s->db) ||
-        t0 - s->checkpoint_last_us < CHECKPOINT_GAP_MS * 1000LL ||
+        t0 - s->checkpoint_started_us < CHECKPOINT_GAP_MS * 1000LL ||
         !storage_db_checkpoint_due(s->db, s->cfg->checkpoint_log)) {
         return;
     }
     uint64_t log_bytes = storage_db_log_bytes(s->db);
-    s->checkpoint_last_us = t0;
+    s->checkpoint_started_us = t0; /* a failed start waits the gap too */
     if (storage_db_checkpoint_start(s->db, &err) != BASE_OK) {
         emu_telemetry_checkpoint(false, 0);
         emu_log(EMU_LOG_ERROR, 0, "checkpoint (commit log past the data) failed: %s", err.msg);
         return;
     }
-    s->checkpoint_started_us = t0;
     s->checkpoint_log_bytes = log_bytes;
     emu_log(EMU_LOG_DEBUG, 0, "background checkpoint started (%lld us to switch logs)",
             (long long)(base_mono_us() - t0));

@@ -46,9 +46,8 @@ typedef struct emu_server_s {
     storage_db_t *db;
     bool restored;           /* durable: the schema claimed all data (else no checkpoint at exit) */
     int64_t open_started_us; /* durable: when opening storage began (recovery time) */
-    int64_t checkpoint_started_us;   /* a background checkpoint runs since then, else 0 */
+    int64_t checkpoint_started_us;   /* when the last background one started (0: none yet) */
     uint64_t checkpoint_log_bytes;   /* the log it folds */
-    int64_t checkpoint_last_us;      /* when the last one started (0: none yet) */
     storage_disk_waits_t disk_waits; /* as last reported (report_disk_waits) ... */
     int64_t disk_waits_us;           /* ... then */
     cql_engine_t *engine;
