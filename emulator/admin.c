@@ -58,6 +58,7 @@ struct emu_admin_s {
     int64_t started_us; /* base_mono_us at start, for the uptime */
     char endpoint[80];  /* this endpoint as bound */
     emu_health_t health;
+    char failure[160];          /* EMU_HEALTH_FAILED: why (emu_admin_set_failed) */
     const emu_server_t *server; /* NULL in unit tests: no connections or storage figures */
     base_buf_t ca_pem;          /* GET /cert; empty with no_ca saying why */
     const char *no_ca;
@@ -65,8 +66,8 @@ struct emu_admin_s {
 
 const char *emu_health_name(emu_health_t h)
 {
-    static const char *const names[] = {"starting", "recovering", "ok", "stopping"};
-    return h <= EMU_HEALTH_STOPPING ? names[h] : "unknown";
+    static const char *const names[] = {"starting", "recovering", "ok", "stopping", "failed"};
+    return h <= EMU_HEALTH_FAILED ? names[h] : "unknown";
 }
 
 /* ---- server ---------------------------------------------------------------- */
@@ -244,7 +245,11 @@ static void serve_healthz(emu_admin_t *a, struct evhttp_request *req)
 {
     base_buf_t b;
     base_buf_init(&b);
-    base_buf_printf(&b, "{\"status\":\"%s\"}\n", emu_health_name(a->health));
+    base_buf_printf(&b, "{\"status\":\"%s\"", emu_health_name(a->health));
+    if (a->health == EMU_HEALTH_FAILED) {
+        base_buf_printf(&b, ",\"reason\":\"%s\"", a->failure);
+    }
+    base_buf_printf(&b, "}\n");
     if (a->health == EMU_HEALTH_READY) {
         reply(req, HTTP_OK, "OK", "application/json", &b);
     } else {
@@ -268,7 +273,7 @@ static void serve_metrics(emu_admin_t *a, struct evhttp_request *req)
 {
     ru_snapshot_t snap = {0}; /* filled below when ready; only then read */
     base_buf_t b;
-    bool ready = a->health == EMU_HEALTH_READY || a->health == EMU_HEALTH_STOPPING;
+    bool ready = emu_health_built(a->health);
     const emu_server_t *s = a->server;
     emu_metrics_input_t in = {
         .version = a->version,
@@ -391,8 +396,7 @@ static void on_request(struct evhttp_request *req, void *arg)
         reply_error(req, 403, "Forbidden", "not from a web page");
         return;
     }
-    if (path != NULL && reads_meter(path) && a->health != EMU_HEALTH_READY &&
-        a->health != EMU_HEALTH_STOPPING) {
+    if (path != NULL && reads_meter(path) && !emu_health_built(a->health)) {
         char what[80];
         snprintf(what, sizeof(what), "%s: statistics are served once the emulator is ready",
                  emu_health_name(a->health));
@@ -543,6 +547,14 @@ void emu_admin_set_health(emu_admin_t *a, emu_health_t h)
 {
     if (a != NULL) {
         a->health = h;
+    }
+}
+
+void emu_admin_set_failed(emu_admin_t *a, const char *reason)
+{
+    if (a != NULL) {
+        a->health = EMU_HEALTH_FAILED;
+        snprintf(a->failure, sizeof(a->failure), "%s", reason);
     }
 }
 

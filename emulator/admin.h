@@ -40,9 +40,15 @@ typedef enum {
     EMU_HEALTH_RECOVERING,   /* reading durable storage back */
     EMU_HEALTH_READY,        /* storage recovered, CQL listener accepting */
     EMU_HEALTH_STOPPING,     /* SIGINT/SIGTERM: draining */
+    EMU_HEALTH_FAILED,       /* the commit log failed: CQL no longer served (server.c) */
 } emu_health_t;
 
 const char *emu_health_name(emu_health_t h); /* "starting", ..., "ok" for READY */
+/* Whether the engine and the meter are built (READY and after): statistics are served. */
+static inline bool emu_health_built(emu_health_t h)
+{
+    return h >= EMU_HEALTH_READY;
+}
 
 typedef struct emu_admin_info_s {
     const char *version;
@@ -68,6 +74,8 @@ emu_admin_t *emu_admin_start(struct emu_server_s *s);
 
 /* The server moves the state along (NULL a: no endpoint, nothing to do). */
 void emu_admin_set_health(emu_admin_t *a, emu_health_t h);
+/* EMU_HEALTH_FAILED, with the reason /healthz gives (copied; JSON-safe text). */
+void emu_admin_set_failed(emu_admin_t *a, const char *reason);
 
 /* "127.0.0.1:10351" as bound. */
 const char *emu_admin_endpoint(const emu_admin_t *a);

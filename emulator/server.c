@@ -41,6 +41,7 @@
  * and the thread's eventfd wakes the loop to release them. Under --fsync
  * periodic the thread also syncs every --fsync-interval-ms (the loss window
  * on a power cut). So a file system stall holds answers back, not the loop.
+ * When the thread fails (a full disk), CQL stops for good (stop_serving).
  *
  * Durable storage (--storage durable): storage keeps its commit log and
  * snapshots in <data-dir>/data and cql its schema log beside them. The
@@ -573,6 +574,45 @@ static void write_gate(void *arg)
     wait_gate(((const gates_t *)arg)->write);
 }
 
+/*
+ * The commit log's thread could not write or sync (a full disk, an I/O
+ * error): what it had not written never will be, yet memory holds those
+ * writes, and any answer from here on may have seen them, so none can be
+ * sent honestly again. Left alone, every connection closed at its first
+ * answer and a driver's connect timed out while /healthz said "ok". As
+ * Cassandra's commit_failure_policy "stop" does, CQL stops: connections
+ * closed, the listener too (a connect is refused at once), /healthz "failed"
+ * with the reason, the admin endpoint kept for inspection; the exit status
+ * says so. Every acknowledged write is on disk.
+ */
+static void stop_serving(emu_server_t *s)
+{
+    int errnum = 0;
+    const char *what = storage_db_sync_failure(s->db, &errnum);
+    if (s->storage_failed || what == NULL) {
+        return;
+    }
+    s->storage_failed = true;
+    char reason[160];
+    snprintf(reason, sizeof(reason), "commit log %s: %s", what, strerror(errnum));
+    emu_admin_set_failed(s->admin, reason);
+    emu_log(EMU_LOG_ERROR, 0,
+            "%s: CQL is no longer served (%zu connection(s) closed, new ones refused), as "
+            "Cassandra's commit_failure_policy stop does; every acknowledged write is on disk. "
+            "Free the disk, then restart the emulator",
+            reason, s->n_conns);
+    if (s->listener != NULL) {
+        evconnlistener_free(s->listener);
+        s->listener = NULL;
+    }
+    if (s->checkpoint_timer != NULL) {
+        evtimer_del(s->checkpoint_timer);
+    }
+    while (s->conns != NULL) {
+        emu_conn_free(s->conns);
+    }
+}
+
 /* Sends the parked answers the log now covers. */
 static void release_acked(emu_server_t *s)
 {
@@ -582,6 +622,9 @@ static void release_acked(emu_server_t *s)
     for (emu_conn_t *c = s->waiting, *next; c != NULL; c = next) {
         next = emu_conn_next_waiting(c); /* c may leave the list, or be freed */
         emu_conn_release(c, acked, failed);
+    }
+    if (failed) {
+        stop_serving(s);
     }
 }
 
@@ -975,6 +1018,8 @@ int emu_server_run(const emu_config_t *cfg)
     }
     /* a peer gone mid-write is an EPIPE, not a death; SIG_IGN of a valid signal cannot fail */
     (void)signal(SIGPIPE, SIG_IGN);
+    /* a file past ulimit -f is an EFBIG the commit log reports, not a core dump (as PostgreSQL) */
+    (void)signal(SIGXFSZ, SIG_IGN);
 
     if (cfg->tls && (s.ssl = emu_tls_ctx_new(cfg, &err)) == NULL) {
         emu_log(EMU_LOG_ERROR, 0, "%s", err.msg);
@@ -1033,6 +1078,9 @@ int emu_server_run(const emu_config_t *cfg)
      * (a background one still running gives way to it). */
     if (cfg->durable && s.db != NULL && checkpoint(&s, "shutdown") != BASE_OK) {
         rc = 1;
+    }
+    if (s.storage_failed) {
+        rc = 1; /* it stopped serving (stop_serving) */
     }
     emu_log(EMU_LOG_INFO, 0, "stopped");
 

@@ -61,8 +61,9 @@ typedef struct emu_server_s {
     size_t n_conns;
     uint64_t next_conn_id;
     bool stopping;
-    bool start_failed; /* the start-up worker could not open storage or restore */
-    char endpoint[80]; /* "127.0.0.1:10350" as bound */
+    bool start_failed;   /* the start-up worker could not open storage or restore */
+    bool storage_failed; /* the commit log failed: CQL stopped (stop_serving) */
+    char endpoint[80];   /* "127.0.0.1:10350" as bound */
 } emu_server_t;
 
 /* Serves until SIGINT/SIGTERM; returns the process exit code. */

@@ -162,6 +162,9 @@ void storage_db_sync_drain(const storage_db_t *db);
 /* An fdatasync failed: the synced position stops and writes are refused
  * (what was written after it may not be on disk). */
 bool storage_db_sync_failed(const storage_db_t *db);
+/* Once storage_db_sync_failed: what failed ("write failed", "fdatasync
+ * failed"; static text) with its errno in *errnum; NULL before. */
+const char *storage_db_sync_failure(const storage_db_t *db, int *errnum);
 /* fdatasync rounds of the commit log since open. */
 uint64_t storage_db_syncs(const storage_db_t *db);
 /* The caller's waits for the commit log's threads, each a stretch in which

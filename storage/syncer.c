@@ -631,6 +631,17 @@ bool storage_db_sync_failed(const storage_db_t *db)
 }
 
 
+const char *storage_db_sync_failure(const storage_db_t *db, int *errnum)
+{
+    if (!storage_db_sync_failed(db)) {
+        return NULL;
+    }
+    /* Set under mu before failed was stored, and never changed after it. */
+    *errnum = db->dur->syncer->errnum;
+    return db->dur->syncer->what;
+}
+
+
 uint64_t storage_db_syncs(const storage_db_t *db)
 {
     if (db->dur == NULL) {

@@ -87,9 +87,9 @@ class Emulator:
                                stdout=f, check=True, env=env, timeout=START_TIMEOUT)
         return self
 
-    def stop(self, sig=signal.SIGTERM):
-        """SIGTERM (or sig), then assert the server exited 0 with a clean
-        sanitizer log."""
+    def stop(self, sig=signal.SIGTERM, status=0):
+        """SIGTERM (or sig), then assert the server exited with status (0)
+        and a clean sanitizer log."""
         if self.proc is None:
             return
         try:
@@ -105,7 +105,7 @@ class Emulator:
             self.proc.stderr.close()
             log = self.log()
             bad = [m for m in _SANITIZER_MARKS if m in log]
-            if rc != 0 or bad:
+            if rc != status or bad:
                 raise AssertionError("emulator exited %d%s; log:\n%s"
                                      % (rc, " with sanitizer reports" if bad else "", log[-6000:]))
         finally:

@@ -5,12 +5,17 @@ memory storage keeps nothing; a damaged schema log refuses start-up
 (naming the file and offset) rather than drop a table's rows."""
 
 import datetime
+import json
 import logging
 import os
 import re
+import resource
 import shutil
+import socket
 import tempfile
 import unittest
+import urllib.error
+import urllib.request
 
 from cassandra.concurrent import execute_concurrent_with_args
 
@@ -337,6 +342,57 @@ class DurableTest(unittest.TestCase):
         emu, cluster, session = self.start(durable=False)
         cluster.refresh_schema_metadata()
         self.assertNotIn(KS, cluster.metadata.keyspaces)
+        self.stop(emu, cluster)
+
+    def test_a_full_disk_stops_cql_and_keeps_every_acknowledged_write(self):
+        """The commit log's write fails (a file size limit stands in for a full disk: it
+        gives the same error path without a small file system to mount): CQL stops, as
+        Cassandra's commit_failure_policy "stop" does, rather than close every
+        connection at its first answer while a connect hangs and /healthz says ok."""
+        def limit():  # the log passes 24 MB within a few thousand 4 KB rows
+            resource.setrlimit(resource.RLIMIT_FSIZE, (24 << 20, 24 << 20))
+        emu = Emulator(tls=False, args=["--storage", "durable"], data_dir=self.dir,
+                       preexec_fn=limit)
+        self.emus.append(emu)
+        emu.start()
+        cluster = emu.cluster()
+        self.clusters.append(cluster)
+        session = cluster.connect()
+        session.execute(SCHEMA[0])
+        session.execute("CREATE TABLE %s.big (k int PRIMARY KEY, v text)" % KS)
+        ins = session.prepare("INSERT INTO %s.big (k, v) VALUES (?, ?)" % KS)
+        acked = {}
+        for i in range(20000):
+            try:
+                session.execute(ins, (i % 3000, "v%d-%s" % (i, "x" * 4000)))
+            except Exception:
+                break
+            acked[i % 3000] = "v%d-" % i
+        self.assertLess(i, 19999, "the log never failed")
+        emu.wait_for_log(r"ERROR +commit log write failed: File too large: CQL is no longer "
+                         r"served \(\d+ connection\(s\) closed, new ones refused\)", 10)
+        self.assertEqual(emu.proc.poll(), None, "it stays up for inspection")
+        # A connect is refused at once, not left to time out.
+        with self.assertRaises(ConnectionRefusedError):
+            socket.create_connection((emu.host, emu.port), timeout=5).close()
+        admin = emu.wait_for_log(r"admin endpoint on (http://\S+) \(").group(1)
+        with self.assertRaises(urllib.error.HTTPError) as cm:
+            urllib.request.urlopen(admin + "/healthz", timeout=10)
+        self.assertEqual(cm.exception.code, 503)
+        self.assertEqual(json.loads(cm.exception.read()),
+                         {"status": "failed", "reason": "commit log write failed: File too large"})
+        cluster.shutdown()
+        self.clusters.remove(cluster)
+        self.emus.remove(emu)
+        emu.stop(status=1)  # the exit status says it failed; the sanitizers say nothing
+
+        # Restarted without the limit: every acknowledged write is there.
+        emu, cluster, session = self.start()
+        got = {r.k: r.v for r in session.execute("SELECT k, v FROM %s.big" % KS)}
+        for k, prefix in acked.items():
+            maybe = ("v%d-" % i,) if k == i % 3000 else ()  # the write in flight, unanswered
+            self.assertTrue(got.get(k, "").startswith((prefix,) + maybe),
+                            (k, prefix, got.get(k, "")[:20]))
         self.stop(emu, cluster)
 
 
