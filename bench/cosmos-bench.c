@@ -720,6 +720,10 @@ static void slow_report(void)
     if (late > 0) {
         fprintf(stderr, "; meanwhile the pause probe woke %.1f ms late", (double)late / 1e6);
     }
+    uint64_t steal = probe_steal_within(slow.first_sent_ns, slow.last_done_ns);
+    if (steal > 0) {
+        fprintf(stderr, "; the host's steal meanwhile %.0f ms", (double)steal / 1e6);
+    }
     fputc('\n', stderr);
     slow.n = 0;
 }

@@ -23,6 +23,10 @@ bool probe_start(uint64_t late_ns);
 void probe_stop(void);
 /* The longest lateness whose interval overlaps [from_ns, to_ns]; 0 if none. */
 uint64_t probe_late_within(uint64_t from_ns, uint64_t to_ns);
+/* The most steal the kernel counted on one CPU between the readings around
+ * [from_ns, to_ns] (every 10 ms, to the clock tick: the host running
+ * something else); 0 when there is none, or no reading to tell. */
+uint64_t probe_steal_within(uint64_t from_ns, uint64_t to_ns);
 /* Over the probe's life: wake-ups noted, and the longest. */
 void probe_totals(uint64_t *n, uint64_t *worst_ns);
 

@@ -134,7 +134,8 @@ class CommonChecks:
         # is a stall of its own; with many, overlapping ones are one line.
         slow_line = re.compile(r"^cosmos-bench: slow: (\d+) responses over 0\.001 ms, worst "
                                r"[\d.]+ ms, the first sent at \d\d:\d\d:\d\d\.\d{3}Z "
-                               r"\(\+[\d.]+ s\)(; meanwhile the pause probe woke [\d.]+ ms late)?$")
+                               r"\(\+[\d.]+ s\)(; meanwhile the pause probe woke [\d.]+ ms late)?"
+                               r"(; the host's steal meanwhile \d+ ms)?$")
         for inflight, stalls in (("1", REQUESTS), ("16", None)):
             r, err = bench(self.port, "--workload", "insert", "--connections", "1",
                            "--inflight", inflight, "--slow-ms", "0.001", stderr_too=True)
@@ -153,7 +154,7 @@ class CommonChecks:
         # which covers it. The server stopped: the probe was not late (or, should the
         # machine hiccup meanwhile, by far less than the stall).
         probe = re.compile(r"worst ([\d.]+) ms, .*?(?:; meanwhile the pause probe woke "
-                           r"([\d.]+) ms late)?$")
+                           r"([\d.]+) ms late)?(?:; the host's steal meanwhile \d+ ms)?$")
         for who in ("client", "server"):
             p = subprocess.Popen(
                 [os.environ["COSMOS_BENCH"], "--port", str(self.port), "--ca", self.ca,

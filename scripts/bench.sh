@@ -526,16 +526,19 @@ if ck:
         r"\S*T(\d\d:\d\d:[\d.]+)Z .*checkpoint \(commit log past the data\).* in (\d+) ms")]
     def stalls_of(path):
         """(worst ms, responses, seconds into the run, during a checkpoint, how late the
-        client's pause probe woke within it in ms) per stall."""
+        client's pause probe woke within it in ms, the host's steal meanwhile in ms) per
+        stall."""
         return [(float(m.group(2)), int(m.group(1)), float(m.group(4)),
                  any(a - 0.05 <= clock(m.group(3)) <= b for a, b in ckpt),
-                 float(m.group(5) or 0)) for m in matches(
+                 float(m.group(5) or 0), float(m.group(6) or 0)) for m in matches(
             path, r"cosmos-bench: slow: (\d+) responses over .* worst ([\d.]+) ms, "
             r"the first sent at (\d\d:\d\d:[\d.]+)Z \(\+([\d.]+) s\)"
-            r"(?:; meanwhile the pause probe woke ([\d.]+) ms late)?")]
+            r"(?:; meanwhile the pause probe woke ([\d.]+) ms late)?"
+            r"(?:; the host's steal meanwhile (\d+) ms)?")]
     def paused(x):
-        """The machine's own pause: a probe could not run for half the stall or more."""
-        return x[4] >= x[0] / 2
+        """The machine's own pause: a probe could not run for half the stall or more, or
+        the kernel counted that much steal (the host ran something else) on a CPU."""
+        return max(x[4], x[5]) >= x[0] / 2
     def probe_of(path):
         m = matches(path, r"cosmos-bench: pause probe: (\d+) wake-ups? .* the worst ([\d.]+) ms")
         return (int(m[0].group(1)), float(m[0].group(2))) if m else None
@@ -545,12 +548,14 @@ if ck:
         w("Stalls over 20 ms (`--slow-ms 20`: responses late together): %d, %d of them while a "
           "checkpoint ran, %d while the client's pause probes (a thread per CPU, pinned, "
           "sleeping 1 ms at a time) found a CPU that ran nothing of ours for half the stall or "
-          "more: the machine itself paused. The worst: %s."
+          "more, or the kernel counted that much steal on one (`/proc/stat`: the host ran "
+          "something else): the machine itself paused. The worst: %s."
           % (len(stalls), sum(1 for x in stalls if x[3]), sum(1 for x in stalls if paused(x)),
              "; ".join(
-              "%.0f ms at +%.1f s (%d responses, %s%s)"
+              "%.0f ms at +%.1f s (%d responses, %s%s%s)"
               % (x[0], x[2], x[1], "checkpoint" if x[3] else "no checkpoint",
-                 ", probe %.0f ms late" % x[4] if x[4] > 0 else "") for x in worst)))
+                 ", probe %.0f ms late" % x[4] if x[4] > 0 else "",
+                 ", steal %.0f ms" % x[5] if x[5] > 0 else "") for x in worst)))
     else:
         w("No response took 20 ms or more (`--slow-ms 20`).")
     w("")
