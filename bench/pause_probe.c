@@ -14,7 +14,7 @@
  *
  * The first probe also reads the kernel's steal counters (/proc/stat, in
  * clock ticks, per CPU: the time the host ran something else while a
- * virtual CPU wanted to run) every STEAL_EVERY ticks, about 40 us each, so
+ * virtual CPU wanted to run) every STEAL_EVERY ticks, about 15 us each, so
  * a stall can be checked against the host's own accounting. A late probe
  * does not say why it was late; steal does, but only to a tick (10 ms) and
  * only for the host's scheduling: memory the host backs at a vCPU's touch

@@ -159,8 +159,9 @@ uint64_t storage_db_ack_position(const storage_db_t *db);
  * storage_db_sync_drain); -1 otherwise. */
 int storage_db_sync_notify_fd(const storage_db_t *db);
 void storage_db_sync_drain(const storage_db_t *db);
-/* An fdatasync failed: the synced position stops and writes are refused
- * (what was written after it may not be on disk). */
+/* The log's thread failed to write or fdatasync: the written and synced
+ * positions stop and writes are refused (what was written after the last
+ * good sync may not be on disk; what was handed over after it never will). */
 bool storage_db_sync_failed(const storage_db_t *db);
 /* Once storage_db_sync_failed: what failed ("write failed", "fdatasync
  * failed"; static text) with its errno in *errnum; NULL before. */

@@ -15,13 +15,10 @@ Prints "crash loop: N cycles, M acknowledged writes checked, 0 lost"."""
 import logging
 import os
 import random
-import shutil
-import tempfile
 import threading
-import time
 import unittest
 
-from emulator import Emulator
+from crash import CheckpointKiller, CrashTestCase
 
 logging.getLogger("cassandra").setLevel(logging.CRITICAL)
 KS = "crash_py"
@@ -56,56 +53,7 @@ class Model:
         table[key] = {value}
 
 
-class CheckpointKiller(threading.Thread):
-    """threading.Timer's part the loop uses (start, is_alive, join, finished), killing
-    delay seconds after the server's log says a checkpoint started, or after fallback
-    seconds when none does."""
-
-    def __init__(self, emu, delay, fallback):
-        super().__init__(daemon=True)
-        self.emu, self.delay, self.fallback = emu, delay, fallback
-        self.finished = threading.Event()
-        self.in_checkpoint = False
-
-    def run(self):
-        deadline = time.monotonic() + self.fallback
-        while time.monotonic() < deadline:
-            if "background checkpoint started" in self.emu.log():
-                self.in_checkpoint = True
-                time.sleep(self.delay)
-                break
-            time.sleep(0.002)
-        self.emu.proc.kill()
-        self.finished.set()
-
-
-class CrashLoopTest(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.mkdtemp(prefix="emu-crash-")
-        self.emu = None
-        self.cluster = None
-
-    def tearDown(self):
-        if self.cluster is not None:
-            self.cluster.shutdown()
-        if self.emu is not None:
-            self.emu.kill()
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-    def start(self, args):
-        self.emu = Emulator(tls=False, args=["--storage", "durable"] + args, data_dir=self.dir)
-        self.emu.start()
-        self.cluster = self.emu.cluster(connect_timeout=10, control_connection_timeout=10)
-        session = self.cluster.connect()
-        return session
-
-    def crash(self):
-        """After the kill: drop the driver, reap the process (keeping the directory)."""
-        self.cluster.shutdown()
-        self.cluster = None
-        self.emu.kill()
-        self.emu = None
-
+class CrashLoopTest(CrashTestCase):
     # -- checking ------------------------------------------------------------
 
     def check(self, session, model):
@@ -182,10 +130,7 @@ class CrashLoopTest(unittest.TestCase):
         summaries = []
         for mode, args, n_cycles, pad in MODES:
             if args:  # a clean restart into this mode
-                self.cluster.shutdown()
-                self.cluster = None
-                self.emu.stop()
-                self.emu = None
+                self.down(clean=True)
                 session = self.start(args)
             mode_acked, mode_lost = model.acked, len(lost)
             started = ended = aimed = 0  # checkpoints, in the processes of this mode
@@ -213,7 +158,7 @@ class CrashLoopTest(unittest.TestCase):
                 aimed += pad != "" and killer.in_checkpoint
                 started += log.count("background checkpoint started")
                 ended += log.count("checkpoint (commit log past the data)")
-                self.crash()
+                self.down()
                 cycles += 1
                 session = self.start(args)
                 lost += self.check(session, model)
@@ -226,10 +171,7 @@ class CrashLoopTest(unittest.TestCase):
                 # what the mode is for: 7 in 20 cycles here (Release and ASan alike)
                 self.assertGreater(aimed, 0 if n_cycles >= 10 else -1, summary)
             summaries.append(summary)
-        self.cluster.shutdown()
-        self.cluster = None
-        self.emu.stop()  # a clean exit after it all, sanitizer log checked
-        self.emu = None
+        self.down(clean=True)  # a clean exit after it all, sanitizer log checked
         for line in summaries:
             print(line, flush=True)
         print("crash loop: %d cycles, %d acknowledged writes checked, %d lost (seed %d)"

@@ -22,15 +22,12 @@ import copy
 import logging
 import os
 import random
-import shutil
 import subprocess
-import tempfile
 import threading
 import time
 import unittest
 
-from emulator import Emulator
-from test_crash_loop import CheckpointKiller
+from crash import CheckpointKiller, CrashTestCase
 
 logging.getLogger("cassandra").setLevel(logging.CRITICAL)
 KS = "crash_types"
@@ -407,35 +404,8 @@ def diff(want, got):
     return out[:12]
 
 
-class CrashTypesTest(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.mkdtemp(prefix="emu-crash-types-")
-        self.emu = None
-        self.cluster = None
-
-    def tearDown(self):
-        if self.cluster is not None:
-            self.cluster.shutdown()
-        if self.emu is not None:
-            self.emu.kill()
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-    def start(self):
-        self.emu = Emulator(tls=False, data_dir=self.dir,
-                            args=["--storage", "durable", "--checkpoint-log-mb", "1",
-                                  "--log-level", "debug"])
-        self.emu.start()
-        self.cluster = self.emu.cluster(connect_timeout=10, control_connection_timeout=10)
-        return self.cluster.connect()
-
-    def down(self, clean):
-        self.cluster.shutdown()
-        self.cluster = None
-        if clean:
-            self.emu.stop()
-        else:
-            self.emu.kill()
-        self.emu = None
+class CrashTypesTest(CrashTestCase):
+    ARGS = ["--checkpoint-log-mb", "1", "--log-level", "debug"]
 
     def run_until_killed(self, session, model, ops, stop):
         """Statements until the server dies; returns (model, the model after the
@@ -464,7 +434,7 @@ class CrashTypesTest(unittest.TestCase):
         rng = random.Random(SEED)
         ops = Ops(rng)
         model = fresh_model()
-        session = self.start()
+        session = self.start(self.ARGS)
         session.execute("CREATE KEYSPACE %s WITH replication = "
                         "{'class': 'SimpleStrategy', 'replication_factor': 1}" % KS)
         session.execute("CREATE TYPE %s.addr (street text, zip int)" % KS)
@@ -489,7 +459,7 @@ class CrashTypesTest(unittest.TestCase):
             checkpoints += self.emu.log().count("background checkpoint started")
             aimed += isinstance(timer, CheckpointKiller) and timer.in_checkpoint
             self.down(clean)
-            session = self.start()
+            session = self.start(self.ARGS)
             t0 = time.time()
             stored = read(session, model)
             when = (t0, time.time())
