@@ -159,9 +159,12 @@ class CommonChecks:
             p = subprocess.Popen(
                 [os.environ["COSMOS_BENCH"], "--port", str(self.port), "--ca", self.ca,
                  "--workload", "insert", "--connections", "1", "--inflight", "4",
-                 "--keys", "300", "--duration", "3", "--warmup", "0", "--slow-ms", "100"],
+                 "--keys", "300", "--duration", "5", "--warmup", "0", "--slow-ms", "100"],
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            time.sleep(1.2)
+            # Well into the measured phase: under ASan beside other tests, connecting and
+            # preparing once took longer than the 1.2 s this waited, and a pause before
+            # the measurement starts makes no stall line.
+            time.sleep(2.5)
             stopped = p if who == "client" else self.server_proc()
             stopped.send_signal(signal.SIGSTOP)
             time.sleep(0.3)
