@@ -282,4 +282,20 @@ void base_thread_nice(int nice);
  * or when the loop waits, instead of pushing the loop off its own. */
 void base_thread_batch(void);
 
+/* ---- diagnostics ----------------------------------------------------- */
+
+/* A line for the process's log from a layer that does not own it (storage,
+ * cql: a torn record dropped, a checkpoint that failed). The process
+ * installs its logger once, before any thread starts (base_log_set_sink),
+ * so --log-file and --log-format json hold for these lines too; without one
+ * (unit tests, tools) a line goes to stderr as it is. */
+typedef enum {
+    BASE_LOG_ERROR = 0,
+    BASE_LOG_WARN = 1,
+    BASE_LOG_INFO = 2,
+} base_log_level_t;
+typedef void (*base_log_sink_t)(base_log_level_t level, const char *line);
+void base_log_set_sink(base_log_sink_t sink);
+void base_log(base_log_level_t level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif

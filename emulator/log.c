@@ -263,6 +263,15 @@ void emu_log(emu_log_level_t level, uint64_t conn_id, const char *fmt, ...)
 }
 
 
+void emu_log_base_line(base_log_level_t level, const char *line)
+{
+    emu_log_level_t l = level == BASE_LOG_ERROR  ? EMU_LOG_ERROR
+                        : level == BASE_LOG_WARN ? EMU_LOG_WARN
+                                                 : EMU_LOG_INFO;
+    emu_log(l, 0, "%s", line);
+}
+
+
 bool emu_log_limited(emu_log_limit_t *l, int interval_ms, emu_log_level_t level, uint64_t conn_id,
                      const char *fmt, ...)
 {

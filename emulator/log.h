@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/base.h"
+
 typedef enum {
     EMU_LOG_ERROR = 0,
     EMU_LOG_WARN = 1,
@@ -44,6 +46,10 @@ int emu_log_reopen(void);
 
 /* Closes the log file (back to stderr). */
 void emu_log_close(void);
+
+/* The sink for the lower layers' lines (base_log_set_sink): each one a
+ * process-wide line of this log, at its level. */
+void emu_log_base_line(base_log_level_t level, const char *line);
 
 /* conn_id 0: a process-wide line without a connection prefix. */
 void emu_log(emu_log_level_t level, uint64_t conn_id, const char *fmt, ...)

@@ -1012,6 +1012,7 @@ int emu_server_run(const emu_config_t *cfg)
     s.reserve_fd = -1;
     emu_log_set_level(cfg->log_level);
     emu_log_set_format(cfg->log_format);
+    base_log_set_sink(emu_log_base_line); /* storage's and cql's lines too (base.h) */
     if (emu_log_open_file(cfg->log_file, msg, sizeof(msg)) != 0) {
         fprintf(stderr, "cosmos-cassandra-emulator: %s\n", msg);
         return 2;

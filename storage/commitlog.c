@@ -74,8 +74,8 @@ static void report_until(storage__durable_t *d, const char *what, int errnum, co
         return;
     }
     d->reported = true;
-    fprintf(stderr, "storage: %s/commitlog-%" PRIu64 ".log: %s: %s; writes fail until %s\n", d->dir,
-            d->gen, what, strerror(errnum), until);
+    base_log(BASE_LOG_ERROR, "storage: %s/commitlog-%" PRIu64 ".log: %s: %s; writes fail until %s",
+             d->dir, d->gen, what, strerror(errnum), until);
 }
 
 
@@ -503,8 +503,8 @@ static bool all_zero(const uint8_t *p, size_t n)
 
 static int cut_tail(const char *path, size_t at, size_t len, base_error_t *err)
 {
-    fprintf(stderr, "storage: %s: dropping a torn record at offset %zu (%zu bytes)\n", path, at,
-            len - at);
+    base_log(BASE_LOG_WARN, "storage: %s: dropping a torn record at offset %zu (%zu bytes)", path,
+             at, len - at);
     if (truncate(path, (off_t)at) != 0) {
         return base_error_set(err, 0, "storage: cannot truncate %s: %s", path, strerror(errno));
     }

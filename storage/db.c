@@ -39,7 +39,7 @@ void storage_db_free(storage_db_t *db)
     if (db->dur != NULL) {
         base_error_t err;
         if (storage_db_checkpoint(db, &err) != BASE_OK) {
-            fprintf(stderr, "storage: checkpoint at close failed: %s\n", err.msg);
+            base_log(BASE_LOG_ERROR, "storage: checkpoint at close failed: %s", err.msg);
         }
     }
     storage__db_abandon(db);

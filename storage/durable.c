@@ -213,7 +213,7 @@ static int load_base(storage_db_t *db, const dir_scan_t *s, uint64_t *base, base
             *base = gen;
             return BASE_OK;
         }
-        fprintf(stderr, "%s\n", e.msg);
+        base_log(BASE_LOG_WARN, "%s", e.msg); /* an older snapshot may do */
         if (first.msg[0] == '\0') {
             first = e;
         }

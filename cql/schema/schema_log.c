@@ -163,7 +163,7 @@ static int log_append(cql_engine_t *e, uint64_t storage_id, uint32_t col_id, con
     if (rc == BASE_OK && (size_t)log->size > log->compact_min && log->size > 2 * log->compacted) {
         base_error_t cerr;
         if (compact(e, &cerr) != BASE_OK) { /* the log as it is stays valid */
-            fprintf(stderr, "cql: %s\n", cerr.msg);
+            base_log(BASE_LOG_WARN, "cql: %s", cerr.msg);
         }
     }
     return rc;
@@ -490,7 +490,7 @@ static int open_for_append(cql_engine_t *e, size_t valid_end, bool fresh, base_e
     if ((size_t)log->size > log->compact_min) {
         base_error_t cerr;
         if (compact(e, &cerr) != BASE_OK) {
-            fprintf(stderr, "cql: %s\n", cerr.msg);
+            base_log(BASE_LOG_WARN, "cql: %s", cerr.msg);
         }
     }
     return BASE_OK;
@@ -759,8 +759,8 @@ static int compact(cql_engine_t *e, base_error_t *err)
     close(log->fd);
     log->fd = fd;
     fd = -1;
-    fprintf(stderr, "cql: %s: compacted from %lld to %zu bytes (%zu of %zu records kept)\n",
-            log->path, (long long)log->size, out.len, kept, n_spans);
+    base_log(BASE_LOG_INFO, "cql: %s: compacted from %lld to %zu bytes (%zu of %zu records kept)",
+             log->path, (long long)log->size, out.len, kept, n_spans);
     log->size = (off_t)out.len;
     log->compacted = log->size;
     rc = BASE_OK;
@@ -824,8 +824,8 @@ int cql_engine_restore(cql_engine_t *e, const char *schema_log_path, base_error_
         goto done;
     }
     if (!fresh && off < len) {
-        fprintf(stderr, "cql: %s: dropping a torn record at offset %zu (%zu bytes)\n",
-                schema_log_path, off, len - off);
+        base_log(BASE_LOG_WARN, "cql: %s: dropping a torn record at offset %zu (%zu bytes)",
+                 schema_log_path, off, len - off);
     }
     rc = open_for_append(e, fresh ? 0 : off, fresh, err);
 

@@ -79,7 +79,7 @@ class Emulator:
         self._reader.start()
         m = self.wait_for_log(r"listening on (\S+):(\d+) \((TLS|plaintext)\)", START_TIMEOUT)
         self.port = int(m.group(2))
-        self.wait_for_log(r"\bready$", START_TIMEOUT)
+        self.wait_for_log(r"\bready(\"\})?$", START_TIMEOUT)  # text, or --log-format json
         if self.tls:
             self.ca_path = os.path.join(self.data_dir, "exported-ca-%d.pem" % self.port)
             with open(self.ca_path, "w") as f:

@@ -172,6 +172,31 @@ class DurableTest(unittest.TestCase):
         self.assertEqual(snapshot(session), rows)
         self.stop(emu, cluster)
 
+    def test_storage_lines_follow_the_log_format(self):
+        """Lines from storage and cql (a torn record dropped at start-up) go through the
+        process's logger: with --log-format json every line is one JSON object, theirs
+        too, where they used to be bare text on stderr."""
+        emu, cluster, session = self.start()
+        session.execute(SCHEMA[0])
+        session.execute("CREATE TABLE %s.t (k int PRIMARY KEY, v int)" % KS)
+        session.execute("INSERT INTO %s.t (k, v) VALUES (1, 1)" % KS)
+        self.stop(emu, cluster, kill=True)
+        data = os.path.join(self.dir, "data")
+        logs = sorted((f for f in os.listdir(data) if re.match(r"commitlog-\d+\.log$", f)),
+                      key=lambda f: int(re.search(r"\d+", f).group()))
+        with open(os.path.join(data, logs[-1]), "ab") as f:
+            f.write(b"\0" * 64)  # a write the kill cut short
+
+        emu, cluster, session = self.start(extra=["--log-format", "json"])
+        self.assertEqual(session.execute("SELECT v FROM %s.t WHERE k = 1" % KS).one().v, 1)
+        self.stop(emu, cluster)
+        docs = [json.loads(l) for l in emu.log().splitlines()]  # every line one object
+        torn = [d for d in docs if "dropping a torn record" in d["msg"]]
+        self.assertEqual(len(torn), 1, docs)
+        self.assertEqual(torn[0]["level"], "warn")
+        self.assertRegex(torn[0]["msg"], r"^storage: .*commitlog-\d+\.log: dropping a torn "
+                                         r"record at offset \d+ \(64 bytes\)$")
+
     def test_dropped_columns_survive_restart_and_kill_9(self):
         """ALTER TABLE DROP deletes the cells up to its timestamp durably; the cells
         written after it come back with a compatible ADD, before and after restarts,
