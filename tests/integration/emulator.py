@@ -53,6 +53,7 @@ class Emulator:
         self.data_dir = data_dir
         self.proc = None
         self.port = None
+        self.admin = None  # the admin endpoint's "host:port" once started (None when off)
         self.host = "127.0.0.1"
         self.ca_path = None
         self._lines = []
@@ -80,6 +81,8 @@ class Emulator:
         m = self.wait_for_log(r"listening on (\S+):(\d+) \((TLS|plaintext)\)", START_TIMEOUT)
         self.port = int(m.group(2))
         self.wait_for_log(r"\bready(\"\})?$", START_TIMEOUT)  # text, or --log-format json
+        m = re.search(r"admin endpoint on http://(\S+) \(", self.log())  # logged before ready
+        self.admin = m.group(1) if m else None
         if self.tls:
             self.ca_path = os.path.join(self.data_dir, "exported-ca-%d.pem" % self.port)
             with open(self.ca_path, "w") as f:

@@ -85,7 +85,6 @@ class GroupCommitTest(unittest.TestCase):
                        args=["--storage", "durable", "--admin-port", "0"] + list(fsync))
         self.emus.append(emu)
         emu.start()
-        emu.admin = emu.wait_for_log(r"admin endpoint on http://(\S+) \(").group(1)
         cluster = emu.cluster()
         self.clusters.append(cluster)
         return emu, cluster, cluster.connect()

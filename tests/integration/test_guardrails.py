@@ -36,7 +36,7 @@ class Guarded:
         self.emu = Emulator(tls=False, args=["--admin-port", "0"] + list(args))
         test.addCleanup(self.emu.stop)
         self.emu.start()
-        self.admin = self.emu.wait_for_log(r"admin endpoint on http://(\S+) \(").group(1)
+        self.admin = self.emu.admin
         self.cluster = self.emu.cluster()
         test.addCleanup(self.cluster.shutdown)
         self.session = s = self.cluster.connect()
