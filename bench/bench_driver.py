@@ -40,8 +40,9 @@ def cpu_s(pid):
 
 
 def main():
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
-    emu = Emulator(args=sys.argv[2:])
+    args = sys.argv[1:]
+    n = int(args.pop(0)) if args and args[0].isdigit() else 20000  # N may be left out
+    emu = Emulator(args=args)
     t0 = time.perf_counter()
     emu.start()
     print(f"start-up to ready (incl. certificate generation): {time.perf_counter() - t0:.3f} s")
