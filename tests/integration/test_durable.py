@@ -108,23 +108,23 @@ class DurableTest(unittest.TestCase):
             e.kill()
         shutil.rmtree(self.dir, ignore_errors=True)
 
-    def start(self, durable=True, extra=()):
+    def start(self, durable=True, extra=(), preexec_fn=None):
         args = (["--storage", "durable"] if durable else []) + list(extra)
-        emu = Emulator(tls=False, args=args, data_dir=self.dir)
+        emu = Emulator(tls=False, args=args, data_dir=self.dir, preexec_fn=preexec_fn)
         self.emus.append(emu)  # tearDown kills it even if start() fails
         emu.start()
         cluster = emu.cluster()
         self.clusters.append(cluster)
         return emu, cluster, cluster.connect()
 
-    def stop(self, emu, cluster, kill=False):
+    def stop(self, emu, cluster, kill=False, status=0):
         cluster.shutdown()
         self.clusters.remove(cluster)
         self.emus.remove(emu)
         if kill:
             emu.kill()
         else:
-            emu.stop()
+            emu.stop(status=status)
 
     def test_graceful_restart_keeps_schema_and_rows(self):
         emu, cluster, session = self.start()
@@ -376,13 +376,7 @@ class DurableTest(unittest.TestCase):
         connection at its first answer while a connect hangs and /healthz says ok."""
         def limit():  # the log passes 24 MB within a few thousand 4 KB rows
             resource.setrlimit(resource.RLIMIT_FSIZE, (24 << 20, 24 << 20))
-        emu = Emulator(tls=False, args=["--storage", "durable"], data_dir=self.dir,
-                       preexec_fn=limit)
-        self.emus.append(emu)
-        emu.start()
-        cluster = emu.cluster()
-        self.clusters.append(cluster)
-        session = cluster.connect()
+        emu, cluster, session = self.start(preexec_fn=limit)
         session.execute(SCHEMA[0])
         session.execute("CREATE TABLE %s.big (k int PRIMARY KEY, v text)" % KS)
         ins = session.prepare("INSERT INTO %s.big (k, v) VALUES (?, ?)" % KS)
@@ -405,10 +399,7 @@ class DurableTest(unittest.TestCase):
         self.assertEqual(cm.exception.code, 503)
         self.assertEqual(json.loads(cm.exception.read()),
                          {"status": "failed", "reason": "commit log write failed: File too large"})
-        cluster.shutdown()
-        self.clusters.remove(cluster)
-        self.emus.remove(emu)
-        emu.stop(status=1)  # the exit status says it failed; the sanitizers say nothing
+        self.stop(emu, cluster, status=1)  # the exit status says it failed; sanitizers nothing
 
         # Restarted without the limit: every acknowledged write is there.
         emu, cluster, session = self.start()
